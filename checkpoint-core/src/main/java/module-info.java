@@ -1,0 +1,13 @@
+/**
+ * When to checkpoint and where to keep checkpoints on volatile machines.
+ *
+ * <p>Start from {@link io.github.volpex.checkpoint.interval.ClassicalIntervals}.
+ *
+ * @since 0.1
+ */
+module io.github.volpex.checkpoint {
+    requires transitive io.github.volpex.estimators;
+    requires transitive io.github.volpex.erasure;
+
+    exports io.github.volpex.checkpoint.interval;
+}
