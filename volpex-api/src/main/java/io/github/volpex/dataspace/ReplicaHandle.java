@@ -1,0 +1,128 @@
+package io.github.volpex.dataspace;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** A replica of one logical process: numbers its calls and forwards them to the dataspace. */
+final class ReplicaHandle extends Caller implements Replica {
+
+    private final InProcessDataspace dataspace;
+    private final int processId;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private volatile long requestNumber;
+
+    ReplicaHandle(InProcessDataspace dataspace, int processId, long requestNumber) {
+        this.dataspace = dataspace;
+        this.processId = processId;
+        this.requestNumber = requestNumber;
+    }
+
+    @Override
+    public int processId() {
+        return processId;
+    }
+
+    @Override
+    public int processCount() {
+        return dataspace.processCount();
+    }
+
+    @Override
+    public long requestNumber() {
+        return requestNumber;
+    }
+
+    @Override
+    public void put(String tag, byte[] data) {
+        dataspace.checkTag(tag);
+        dataspace.checkData(data);
+        callNonBlocking(Operation.PUT, tag, data.clone());
+    }
+
+    @Override
+    public boolean putIfAbsent(String tag, byte[] data) {
+        dataspace.checkTag(tag);
+        dataspace.checkData(data);
+        return callNonBlocking(Operation.PUT_IF_ABSENT, tag, data.clone()).stored;
+    }
+
+    @Override
+    public byte[] read(String tag) throws InterruptedException {
+        dataspace.checkTag(tag);
+        return call(Operation.READ, tag, null, null).data.clone();
+    }
+
+    @Override
+    public byte[] read(String tag, Duration timeout) throws InterruptedException {
+        dataspace.checkTag(tag);
+        return call(Operation.READ, tag, null, InProcessDataspace.checkTimeout(timeout)).data.clone();
+    }
+
+    @Override
+    public byte[] get(String tag) throws InterruptedException {
+        dataspace.checkTag(tag);
+        return call(Operation.GET, tag, null, null).data.clone();
+    }
+
+    @Override
+    public byte[] get(String tag, Duration timeout) throws InterruptedException {
+        dataspace.checkTag(tag);
+        return call(Operation.GET, tag, null, InProcessDataspace.checkTimeout(timeout)).data.clone();
+    }
+
+    @Override
+    public Optional<byte[]> tryRead(String tag) {
+        dataspace.checkTag(tag);
+        byte[] data = callNonBlocking(Operation.TRY_READ, tag, null).data;
+        return data == null ? Optional.empty() : Optional.of(data.clone());
+    }
+
+    @Override
+    public Optional<byte[]> tryGet(String tag) {
+        dataspace.checkTag(tag);
+        byte[] data = callNonBlocking(Operation.TRY_GET, tag, null).data;
+        return data == null ? Optional.empty() : Optional.of(data.clone());
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            dataspace.closeCaller(this, processId);
+        }
+    }
+
+    private Outcome callNonBlocking(Operation operation, String tag, byte[] data) {
+        try {
+            return call(operation, tag, data, Duration.ZERO);
+        } catch (InterruptedException ex) {
+            throw new AssertionError("a " + operation + " never waits", ex);
+        }
+    }
+
+    private Outcome call(Operation operation, String tag, byte[] data, Duration timeout)
+            throws InterruptedException {
+        if (!busy.compareAndSet(false, true)) {
+            throw new IllegalStateException("replica of process " + processId
+                    + " is already running a call on another thread; a replica is one sequential process");
+        }
+        try {
+            long next = requestNumber + 1;
+            Outcome outcome = dataspace.execute(operation, processId, next, tag, data, timeout, this);
+            requestNumber = next;
+            return outcome;
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Replica[process " + processId + ", request " + requestNumber + (closed ? ", closed]" : "]");
+    }
+}
