@@ -19,6 +19,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * The paper's guarantee as a property: random per-process programs run with 1–3 replicas per process under a random
@@ -68,6 +69,16 @@ class ReplicatedRunProperties {
                         + " did not reach the end of the single run");
             }
         }
+        Statistics.label("a replica was evicted").collect(run.replicas.stream().anyMatch(r -> r.evicted));
+        Statistics.label("a replica restarted").collect(run.restarts > 0);
+        Statistics.label("a trailing replica was served from the log")
+                .collect(run.dataspace.statistics().servedFromLog() > 0);
+        Statistics.label("a request stayed pending").collect(run.dataspace.statistics().joinedPending() > 0);
+        Statistics.label("a replica was evicted").coverage(c -> c.check(true).percentage(p -> p >= 3));
+        Statistics.label("a replica restarted").coverage(c -> c.check(true).percentage(p -> p >= 20));
+        Statistics.label("a trailing replica was served from the log")
+                .coverage(c -> c.check(true).percentage(p -> p >= 50));
+        Statistics.label("a request stayed pending").coverage(c -> c.check(true).percentage(p -> p >= 10));
         for (int process = 0; process < processCount; process++) {
             int p = process;
             assertTrue(run.replicas.stream().anyMatch(r -> r.processId == p && !r.dead),
@@ -186,6 +197,7 @@ class ReplicatedRunProperties {
         final List<Sim> replicas = new ArrayList<>();
         final List<Integer> freshOrder = new ArrayList<>();
         int replicasPerProcess = -1;
+        int restarts;
         boolean failures = true;
         private long version;
 
@@ -220,11 +232,11 @@ class ReplicatedRunProperties {
                 }
                 Sim sim = runnable.get(random.nextInt(runnable.size()));
                 int event = failures ? random.nextInt(100) : 99;
-                if (event < 5) {
+                if (event < 8) {
                     kill(sim);
-                } else if (event < 9 && restartsLeft > 0) {
+                } else if (event < 16 && restartsLeft > 0) {
                     restartsLeft -= restart(sim.processId) ? 1 : 0;
-                } else if (event < 15) {
+                } else if (event < 22) {
                     sim.checkpoints.add(new long[] {sim.replica.requestNumber()});
                     sim.checkpointObservations.add(List.copyOf(sim.observations));
                 } else {
@@ -283,6 +295,7 @@ class ReplicatedRunProperties {
             long saved = choice == old.checkpoints.size() ? 0 : old.checkpoints.get(choice)[0];
             List<String> prefix = choice == old.checkpoints.size() ? List.of() : old.checkpointObservations.get(choice);
             replicas.add(new Sim(processId, dataspace.open(processId, saved), new ArrayList<>(prefix)));
+            restarts++;
             return true;
         }
     }
