@@ -11,6 +11,7 @@ public final class DataspaceClosedException extends DataspaceException {
 
     private static final long serialVersionUID = 1L;
 
+    /** Whether the whole dataspace, rather than the replica handle, was closed. */
     private final boolean dataspaceClosed;
 
     /**

@@ -9,7 +9,9 @@ public abstract class DataspaceException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The logical process of the failed request. */
     private final int processId;
+    /** The number of the failed request. */
     private final long requestNumber;
 
     /**

@@ -14,8 +14,11 @@ public final class DataspaceTimeoutException extends DataspaceException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The kind of the pending request. */
     private final Operation operation;
+    /** The tag the pending request waits for. */
     private final String tag;
+    /** How long the caller waited. */
     private final Duration timeout;
 
     /**

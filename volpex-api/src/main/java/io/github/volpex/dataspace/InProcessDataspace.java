@@ -179,6 +179,14 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         }
     }
 
+    /**
+     * Tells, without the lock, whether a request number has certainly been issued already (a duplicate); a
+     * {@code false} answer may be stale.
+     */
+    boolean alreadyIssued(int processId, long requestNumber) {
+        return requestNumber <= processes[processId].issued;
+    }
+
     // ---- argument checks (outside the lock) ---------------------------------------------------------------------
 
     void checkProcessId(int processId) {
@@ -216,8 +224,9 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     // ---- the serial order -----------------------------------------------------------------------------------------
 
     /**
-     * Executes one validated request. {@code data} is owned by the dataspace from here on (callers copy first).
-     * {@code timeout} null waits as long as needed.
+     * Executes one validated request. {@code data} is owned by the dataspace from here on (callers copy first); it may
+     * be null for a put that {@link #alreadyIssued} reported as a duplicate. {@code timeout} null waits as long as
+     * needed.
      */
     Outcome execute(Operation operation, int processId, long requestNumber, String tag, byte[] data,
             Duration timeout, Caller caller) throws InterruptedException {
@@ -427,8 +436,11 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     /** Per-process state. Guarded by the lock. */
     private static final class ProcessState {
-        /** The highest request number issued: the leading front. */
-        long issued;
+        /**
+         * The highest request number issued: the leading front. Written under the lock; volatile so that a replica
+         * can tell, without the lock, that its put is a duplicate and skip copying its data (it never decreases).
+         */
+        volatile long issued;
         /** The request at {@code issued} while it waits for data; null otherwise. */
         Pending pending;
         final ReadLog log;

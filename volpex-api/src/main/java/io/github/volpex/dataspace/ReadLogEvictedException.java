@@ -12,7 +12,9 @@ public final class ReadLogEvictedException extends DataspaceException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The oldest request number the read log held. */
     private final long oldestRetained;
+    /** The process's high-water mark. */
     private final long highWaterMark;
 
     /**

@@ -11,9 +11,13 @@ public final class ReplicaDivergenceException extends DataspaceException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The kind first issued at this request number. */
     private final Operation loggedOperation;
+    /** The tag first issued at this request number. */
     private final String loggedTag;
+    /** The kind the diverging replica issued. */
     private final Operation requestedOperation;
+    /** The tag the diverging replica issued. */
     private final String requestedTag;
 
     /**

@@ -37,14 +37,14 @@ final class ReplicaHandle extends Caller implements Replica {
     public void put(String tag, byte[] data) {
         dataspace.checkTag(tag);
         dataspace.checkData(data);
-        callNonBlocking(Operation.PUT, tag, data.clone());
+        callNonBlocking(Operation.PUT, tag, data);
     }
 
     @Override
     public boolean putIfAbsent(String tag, byte[] data) {
         dataspace.checkTag(tag);
         dataspace.checkData(data);
-        return callNonBlocking(Operation.PUT_IF_ABSENT, tag, data.clone()).stored;
+        return callNonBlocking(Operation.PUT_IF_ABSENT, tag, data).stored;
     }
 
     @Override
@@ -105,6 +105,7 @@ final class ReplicaHandle extends Caller implements Replica {
         }
     }
 
+    /** Issues the next request; a put's {@code data} is the caller's array, copied here unless the put is a duplicate. */
     private Outcome call(Operation operation, String tag, byte[] data, Duration timeout)
             throws InterruptedException {
         if (!busy.compareAndSet(false, true)) {
@@ -113,7 +114,9 @@ final class ReplicaHandle extends Caller implements Replica {
         }
         try {
             long next = requestNumber + 1;
-            Outcome outcome = dataspace.execute(operation, processId, next, tag, data, timeout, this);
+            // A duplicate put is ignored, so its data need not be copied (the paper's trailing puts send nothing).
+            byte[] owned = data == null || dataspace.alreadyIssued(processId, next) ? null : data.clone();
+            Outcome outcome = dataspace.execute(operation, processId, next, tag, owned, timeout, this);
             requestNumber = next;
             return outcome;
         } finally {

@@ -95,7 +95,7 @@ public class LincheckLinearizabilityTest {
     void rule1_atomicity_stress_histories_are_linearizable() {
         new StressOptions()
                 .iterations(10)
-                .invocationsPerIteration(1_000)
+                .invocationsPerIteration(500)
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
@@ -108,8 +108,8 @@ public class LincheckLinearizabilityTest {
     @Timeout(120)
     void rule1_atomicity_model_checked_interleavings_are_linearizable() {
         new ModelCheckingOptions()
-                .iterations(10)
-                .invocationsPerIteration(200)
+                .iterations(8)
+                .invocationsPerIteration(100)
                 .threads(2)
                 .actorsPerThread(3)
                 .actorsBefore(2)
