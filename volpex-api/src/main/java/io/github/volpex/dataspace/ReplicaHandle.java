@@ -49,39 +49,42 @@ final class ReplicaHandle extends Caller implements Replica {
 
     @Override
     public byte[] read(String tag) throws InterruptedException {
-        dataspace.checkTag(tag);
-        return call(Operation.READ, tag, null, null).data.clone();
+        return receive(Operation.READ, tag, null);
     }
 
     @Override
     public byte[] read(String tag, Duration timeout) throws InterruptedException {
-        dataspace.checkTag(tag);
-        return call(Operation.READ, tag, null, InProcessDataspace.checkTimeout(timeout)).data.clone();
+        return receive(Operation.READ, tag, InProcessDataspace.checkTimeout(timeout));
     }
 
     @Override
     public byte[] get(String tag) throws InterruptedException {
-        dataspace.checkTag(tag);
-        return call(Operation.GET, tag, null, null).data.clone();
+        return receive(Operation.GET, tag, null);
     }
 
     @Override
     public byte[] get(String tag, Duration timeout) throws InterruptedException {
-        dataspace.checkTag(tag);
-        return call(Operation.GET, tag, null, InProcessDataspace.checkTimeout(timeout)).data.clone();
+        return receive(Operation.GET, tag, InProcessDataspace.checkTimeout(timeout));
     }
 
     @Override
     public Optional<byte[]> tryRead(String tag) {
-        dataspace.checkTag(tag);
-        byte[] data = callNonBlocking(Operation.TRY_READ, tag, null).data;
-        return data == null ? Optional.empty() : Optional.of(data.clone());
+        return tryReceive(Operation.TRY_READ, tag);
     }
 
     @Override
     public Optional<byte[]> tryGet(String tag) {
+        return tryReceive(Operation.TRY_GET, tag);
+    }
+
+    private byte[] receive(Operation operation, String tag, Duration timeout) throws InterruptedException {
         dataspace.checkTag(tag);
-        byte[] data = callNonBlocking(Operation.TRY_GET, tag, null).data;
+        return call(operation, tag, null, timeout).data.clone();
+    }
+
+    private Optional<byte[]> tryReceive(Operation operation, String tag) {
+        dataspace.checkTag(tag);
+        byte[] data = callNonBlocking(operation, tag, null).data;
         return data == null ? Optional.empty() : Optional.of(data.clone());
     }
 

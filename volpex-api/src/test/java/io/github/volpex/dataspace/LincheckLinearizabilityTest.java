@@ -74,17 +74,17 @@ public class LincheckLinearizabilityTest {
 
     @org.jetbrains.lincheck.datastructures.Operation
     public String readOrPend(@Param(name = "tag") int tag) {
-        try {
-            return text(handle(Request.read(process(), 1, tag(tag))));
-        } catch (DataspaceTimeoutException pending) {
-            return DataspaceModel.PENDING;
-        }
+        return receiveOrPend(Request.read(process(), 1, tag(tag)));
     }
 
     @org.jetbrains.lincheck.datastructures.Operation
     public String getOrPend(@Param(name = "tag") int tag) {
+        return receiveOrPend(Request.get(process(), 1, tag(tag)));
+    }
+
+    private String receiveOrPend(Request request) {
         try {
-            return text(handle(Request.get(process(), 1, tag(tag))));
+            return text(handle(request));
         } catch (DataspaceTimeoutException pending) {
             return DataspaceModel.PENDING;
         }
