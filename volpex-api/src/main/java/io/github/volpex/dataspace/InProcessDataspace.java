@@ -1,5 +1,7 @@
 package io.github.volpex.dataspace;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.EnumMap;
@@ -30,13 +32,6 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     private final ProcessState[] processes;
     private volatile boolean closed;
 
-    private final long[] requestsByOperation = new long[Operation.values().length];
-    private long duplicatesIgnored;
-    private long servedFromLog;
-    private long joinedPending;
-    private long evictions;
-    private long evictedRequests;
-    private long maxReplicaLag;
 
     InProcessDataspace(int processCount, DataspaceOptions options) {
         if (processCount < 1) {
@@ -97,9 +92,27 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     public DataspaceStatistics statistics() {
         acquire();
         try {
+            long[] requests = new long[Operation.values().length];
+            long duplicatesIgnored = 0;
+            long servedFromLog = 0;
+            long joinedPending = 0;
+            long evictions = 0;
+            long evictedRequests = 0;
+            long maxReplicaLag = 0;
+            for (ProcessState process : processes) {
+                for (int i = 0; i < requests.length; i++) {
+                    requests[i] += process.requests[i];
+                }
+                duplicatesIgnored += process.duplicatesIgnored;
+                servedFromLog += process.servedFromLog;
+                joinedPending += process.joinedPending;
+                evictions += process.evictions;
+                evictedRequests += process.evictedRequests;
+                maxReplicaLag = Math.max(maxReplicaLag, process.maxReplicaLag);
+            }
             EnumMap<Operation, Long> byOperation = new EnumMap<>(Operation.class);
             for (Operation operation : Operation.values()) {
-                byOperation.put(operation, requestsByOperation[operation.ordinal()]);
+                byOperation.put(operation, requests[operation.ordinal()]);
             }
             return new DataspaceStatistics(byOperation, duplicatesIgnored, servedFromLog, joinedPending, evictions,
                     evictedRequests, maxReplicaLag);
@@ -233,14 +246,14 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         acquire();
         try {
             caller.duplicate = false;
-            requestsByOperation[operation.ordinal()]++;
+            ProcessState process = processes[processId];
+            process.requests[operation.ordinal()]++;
             if (closed) {
                 throw new DataspaceClosedException(processId, requestNumber, true);
             }
             if (caller.closed) {
                 throw new DataspaceClosedException(processId, requestNumber, false);
             }
-            ProcessState process = processes[processId];
             long next = process.issued + 1;
             if (requestNumber == next) {
                 if (process.pending != null) {
@@ -248,7 +261,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                             + " while its request " + process.pending.requestNumber + " ("
                             + process.pending.operation + " \"" + process.pending.tag + "\") is still pending");
                 }
-                process.issued = requestNumber;
+                ProcessState.ISSUED.setRelease(process, requestNumber);
                 Outcome outcome = executeNew(operation, process, processId, requestNumber, tag, data);
                 return outcome != null ? outcome : await(process.pending, timeout, caller);
             }
@@ -332,7 +345,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     }
 
     private Outcome log(ProcessState process, long requestNumber, Outcome outcome) {
-        evictions += process.log.append(requestNumber, outcome);
+        process.evictions += process.log.append(requestNumber, outcome);
         return outcome;
     }
 
@@ -341,30 +354,30 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             Duration timeout, Caller caller) throws InterruptedException {
         caller.duplicate = true;
         long lag = process.issued - requestNumber;
-        if (lag > maxReplicaLag) {
-            maxReplicaLag = lag;
+        if (lag > process.maxReplicaLag) {
+            process.maxReplicaLag = lag;
         }
         Pending pending = process.pending;
         if (pending != null && pending.requestNumber == requestNumber) {
             checkSame(processId, requestNumber, pending.operation, pending.tag, operation, tag);
-            joinedPending++;
+            process.joinedPending++;
             return await(pending, timeout, caller);
         }
         Outcome logged = process.log.get(requestNumber);
         if (logged == null) {
             if (operation == Operation.PUT) {
                 // The single-put rule needs no outcome: the first replica's put took effect long ago.
-                duplicatesIgnored++;
+                process.duplicatesIgnored++;
                 return new Outcome(operation, tag, null, true);
             }
-            evictedRequests++;
+            process.evictedRequests++;
             throw new ReadLogEvictedException(processId, requestNumber, process.log.oldest(), process.issued);
         }
         checkSame(processId, requestNumber, logged.operation, logged.tag, operation, tag);
         if (operation.isPut()) {
-            duplicatesIgnored++;
+            process.duplicatesIgnored++;
         } else {
-            servedFromLog++;
+            process.servedFromLog++;
         }
         return logged;
     }
@@ -434,8 +447,22 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         l.lock();
     }
 
-    /** Per-process state. Guarded by the lock. */
-    private static final class ProcessState {
+    /**
+     * Per-process state, counters included (so that processes on different threads write no common cache line apart
+     * from the lock's and the table's). Guarded by the lock.
+     */
+    private static final class ProcessState extends PaddedBefore {
+        /** Stores need only release order: the lock orders them for readers under it, and hints may be stale. */
+        static final VarHandle ISSUED;
+
+        static {
+            try {
+                ISSUED = MethodHandles.lookup().findVarHandle(ProcessState.class, "issued", long.class);
+            } catch (ReflectiveOperationException ex) {
+                throw new ExceptionInInitializerError(ex);
+            }
+        }
+
         /**
          * The highest request number issued: the leading front. Written under the lock; volatile so that a replica
          * can tell, without the lock, that its put is a duplicate and skip copying its data (it never decreases).
@@ -444,6 +471,14 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         /** The request at {@code issued} while it waits for data; null otherwise. */
         Pending pending;
         final ReadLog log;
+        /** Requests handled, by {@link Operation#ordinal()}. */
+        final long[] requests = new long[Operation.values().length];
+        long duplicatesIgnored;
+        long servedFromLog;
+        long joinedPending;
+        long evictions;
+        long evictedRequests;
+        long maxReplicaLag;
 
         ProcessState(ReadLog log) {
             this.log = log;

@@ -4,7 +4,7 @@ package io.github.volpex.dataspace;
  * One process's read log: the outcomes of its most recent requests, in request order, in a ring buffer that grows on
  * demand up to the capacity. Not thread-safe: guarded by the dataspace lock.
  */
-final class ReadLog {
+final class ReadLog extends PaddedBefore {
 
     private static final int INITIAL_SLOTS = 16;
 

@@ -2,6 +2,8 @@ package io.github.volpex.dataspace;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A replica of one logical process: numbers its calls and forwards them to the dataspace. */
@@ -9,7 +11,19 @@ final class ReplicaHandle extends Caller implements Replica {
 
     private final InProcessDataspace dataspace;
     private final int processId;
+    /** Stores to the request number need only release order (no full fence): its readers only need a recent value. */
+    private static final VarHandle REQUEST_NUMBER;
+
+    static {
+        try {
+            REQUEST_NUMBER = MethodHandles.lookup().findVarHandle(ReplicaHandle.class, "requestNumber", long.class);
+        } catch (ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     private final AtomicBoolean busy = new AtomicBoolean();
+    /** Written by the thread that owns the call (see {@link #busy}); read by any thread. */
     private volatile long requestNumber;
 
     ReplicaHandle(InProcessDataspace dataspace, int processId, long requestNumber) {
@@ -120,10 +134,10 @@ final class ReplicaHandle extends Caller implements Replica {
             // A duplicate put is ignored, so its data need not be copied (the paper's trailing puts send nothing).
             byte[] owned = data == null || dataspace.alreadyIssued(processId, next) ? null : data.clone();
             Outcome outcome = dataspace.execute(operation, processId, next, tag, owned, timeout, this);
-            requestNumber = next;
+            REQUEST_NUMBER.setRelease(this, next);
             return outcome;
         } finally {
-            busy.set(false);
+            busy.setRelease(false);
         }
     }
 
