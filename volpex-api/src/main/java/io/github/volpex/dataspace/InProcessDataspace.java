@@ -278,6 +278,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     /** Executes a request at the leading front. Returns null when the request is left pending. */
     private Outcome executeNew(Operation operation, ProcessState process, int processId, long requestNumber,
             String tag, byte[] data) {
+        assert !operation.isPut() || data != null : "a new put carries its data";
         byte[] value;
         switch (operation) {
             case PUT:
