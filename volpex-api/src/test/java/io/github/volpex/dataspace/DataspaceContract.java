@@ -239,7 +239,7 @@ abstract class DataspaceContract {
     }
 
     @Test
-    void rule5_interrupt_leaves_the_read_pending_and_another_replica_receives_the_result() throws Exception {
+    void rule5_interrupt_leaves_the_get_pending_and_another_replica_receives_the_result() throws Exception {
         try (Dataspace dataspace = create(3)) {
             Replica interrupted = dataspace.open(1);
             Started<byte[]> call = start("reader", () -> interrupted.get("x"));
@@ -451,7 +451,7 @@ abstract class DataspaceContract {
         for (int i = 0; i < 4; i++) {
             Replica replica = dataspace.open(i);
             String tag = "t" + (i % 2);
-            calls.add(start("waiter-" + i, () -> i0(replica, tag)));
+            calls.add(start("waiter-" + i, () -> getOrRead(replica, tag)));
         }
         Replica joiner = dataspace.open(3);
         calls.add(start("joiner", () -> joiner.read("t1")));
@@ -471,7 +471,7 @@ abstract class DataspaceContract {
         dataspace.close();
     }
 
-    private static byte[] i0(Replica replica, String tag) throws InterruptedException {
+    private static byte[] getOrRead(Replica replica, String tag) throws InterruptedException {
         return replica.processId() % 2 == 0 ? replica.get(tag) : replica.read(tag);
     }
 
