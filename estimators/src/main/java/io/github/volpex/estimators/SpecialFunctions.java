@@ -1,0 +1,283 @@
+package io.github.volpex.estimators;
+
+/**
+ * The special functions the fits and confidence intervals need: log-gamma, digamma, trigamma, the regularized
+ * incomplete gamma functions and their inverse (hence chi-square quantiles), and the normal upper tail.
+ *
+ * <p>Accuracy (checked in tests against Commons Math and against values computed at 50 digits): log-gamma and
+ * digamma to about {@code 1e-14} absolute, the incomplete gamma functions to about {@code 1e-14} relative for shapes
+ * up to {@code 1e4} (the {@code x^a e^{−x}/Γ(a)} prefactor is formed in logarithms, so its relative error grows like
+ * {@code a·1e-16}).
+ */
+final class SpecialFunctions {
+
+    /** ln √(2π). */
+    private static final double LN_SQRT_2PI = 0.9189385332046727417803297;
+    /** Relative precision the series and continued fractions stop at. */
+    private static final double EPSILON = 0x1p-53;
+    /** Smallest value the Lentz continued fractions substitute for zero. */
+    private static final double TINY = 1e-300;
+    /** Iteration cap for the series and continued fractions: far above what any finite argument needs. */
+    private static final int MAX_ITERATIONS = 10_000_000;
+
+    private SpecialFunctions() {
+    }
+
+    /**
+     * Returns {@code ln Γ(x)} for {@code x > 0}: Stirling's series at {@code x ≥ 15}, shifted there by the recurrence
+     * {@code Γ(x + 1) = xΓ(x)} below.
+     */
+    static double logGamma(double x) {
+        if (!(x > 0.0)) {
+            throw new IllegalArgumentException("x must be > 0: " + x);
+        }
+        if (x == Double.POSITIVE_INFINITY) {
+            return x;
+        }
+        double product = 1.0;
+        double y = x;
+        while (y < 15.0) {
+            product *= y;
+            y += 1.0;
+        }
+        return stirling(y) - Math.log(product);
+    }
+
+    /** Stirling's series of {@code ln Γ(y)} for {@code y ≥ 15}; the omitted terms are below {@code 1e-17}. */
+    private static double stirling(double y) {
+        double inv = 1.0 / y;
+        double inv2 = inv * inv;
+        double series = inv * (1.0 / 12.0 - inv2 * (1.0 / 360.0 - inv2 * (1.0 / 1260.0 - inv2 * (1.0 / 1680.0
+                - inv2 * (1.0 / 1188.0 - inv2 * (691.0 / 360360.0 - inv2 / 156.0))))));
+        return (y - 0.5) * Math.log(y) - y + LN_SQRT_2PI + series;
+    }
+
+    /** Returns the digamma function {@code ψ(x) = d ln Γ(x) / dx} for {@code x > 0}. */
+    static double digamma(double x) {
+        if (!(x > 0.0)) {
+            throw new IllegalArgumentException("x must be > 0: " + x);
+        }
+        double shift = 0.0;
+        double y = x;
+        while (y < 20.0) {
+            shift += 1.0 / y;
+            y += 1.0;
+        }
+        double inv2 = 1.0 / (y * y);
+        double series = inv2 * (1.0 / 12.0 - inv2 * (1.0 / 120.0 - inv2 * (1.0 / 252.0 - inv2 * (1.0 / 240.0
+                - inv2 * (1.0 / 132.0 - inv2 * (691.0 / 32760.0))))));
+        return Math.log(y) - 0.5 / y - series - shift;
+    }
+
+    /** Returns the trigamma function {@code ψ'(x)} for {@code x > 0}. */
+    static double trigamma(double x) {
+        if (!(x > 0.0)) {
+            throw new IllegalArgumentException("x must be > 0: " + x);
+        }
+        double shift = 0.0;
+        double y = x;
+        while (y < 20.0) {
+            shift += 1.0 / (y * y);
+            y += 1.0;
+        }
+        double inv = 1.0 / y;
+        double inv2 = inv * inv;
+        double series = inv * (1.0 + inv * (0.5 + inv * (1.0 / 6.0 - inv2 * (1.0 / 30.0 - inv2 * (1.0 / 42.0
+                - inv2 * (1.0 / 30.0 - inv2 * (5.0 / 66.0)))))));
+        return series + shift;
+    }
+
+    /** {@code a ln x − x − ln Γ(a)}: the logarithm of the common factor of P and Q. */
+    private static double logPrefactor(double a, double x) {
+        return a * Math.log(x) - x - logGamma(a);
+    }
+
+    /** Returns the regularized lower incomplete gamma function {@code P(a, x)}, {@code a > 0}, {@code x ≥ 0}. */
+    static double regularizedGammaP(double a, double x) {
+        checkGammaArguments(a, x);
+        if (x == 0.0) {
+            return 0.0;
+        }
+        if (x == Double.POSITIVE_INFINITY) {
+            return 1.0;
+        }
+        if (x < a + 1.0) {
+            return Math.exp(logPrefactor(a, x)) * lowerSeries(a, x);
+        }
+        return 1.0 - Math.exp(logPrefactor(a, x)) * upperFraction(a, x);
+    }
+
+    /** Returns the regularized upper incomplete gamma function {@code Q(a, x) = 1 − P(a, x)}. */
+    static double regularizedGammaQ(double a, double x) {
+        checkGammaArguments(a, x);
+        if (x == 0.0) {
+            return 1.0;
+        }
+        if (x == Double.POSITIVE_INFINITY) {
+            return 0.0;
+        }
+        if (x < a + 1.0) {
+            return 1.0 - Math.exp(logPrefactor(a, x)) * lowerSeries(a, x);
+        }
+        return Math.exp(logPrefactor(a, x)) * upperFraction(a, x);
+    }
+
+    /** Returns {@code ln Q(a, x)}, finite even where {@code Q} underflows. */
+    static double logRegularizedGammaQ(double a, double x) {
+        checkGammaArguments(a, x);
+        if (x == 0.0) {
+            return 0.0;
+        }
+        if (x == Double.POSITIVE_INFINITY) {
+            return Double.NEGATIVE_INFINITY;
+        }
+        if (x < a + 1.0) {
+            return Math.log1p(-Math.exp(logPrefactor(a, x)) * lowerSeries(a, x));
+        }
+        return logPrefactor(a, x) + Math.log(upperFraction(a, x));
+    }
+
+    private static void checkGammaArguments(double a, double x) {
+        if (!(a > 0.0) || a == Double.POSITIVE_INFINITY) {
+            throw new IllegalArgumentException("a must be finite and > 0: " + a);
+        }
+        Checks.nonNegative("x", x);
+    }
+
+    /** {@code Σ x^n / (a (a+1) … (a+n))}, so that {@code P = prefactor · series}; converges fast for x < a + 1. */
+    private static double lowerSeries(double a, double x) {
+        double term = 1.0 / a;
+        double sum = term;
+        for (int n = 1; n < MAX_ITERATIONS; n++) {
+            term *= x / (a + n);
+            sum += term;
+            if (term <= sum * EPSILON) {
+                return sum;
+            }
+        }
+        throw new ArithmeticException("incomplete gamma series did not converge: a=" + a + ", x=" + x);
+    }
+
+    /**
+     * The continued fraction {@code 1/(x+1−a− 1(1−a)/(x+3−a− 2(2−a)/(x+5−a− …)))} with {@code Q = prefactor · cf},
+     * evaluated by the modified Lentz method; converges fast for x ≥ a + 1.
+     */
+    private static double upperFraction(double a, double x) {
+        double b = x + 1.0 - a;
+        double c = 1.0 / TINY;
+        double d = 1.0 / b;
+        double fraction = d;
+        for (int i = 1; i < MAX_ITERATIONS; i++) {
+            double an = -i * (i - a);
+            b += 2.0;
+            d = an * d + b;
+            if (Math.abs(d) < TINY) {
+                d = TINY;
+            }
+            c = b + an / c;
+            if (Math.abs(c) < TINY) {
+                c = TINY;
+            }
+            d = 1.0 / d;
+            double delta = d * c;
+            fraction *= delta;
+            if (Math.abs(delta - 1.0) <= EPSILON) {
+                return fraction;
+            }
+        }
+        throw new ArithmeticException("incomplete gamma fraction did not converge: a=" + a + ", x=" + x);
+    }
+
+    /** The gamma density {@code x^{a−1} e^{−x} / Γ(a)} at {@code x > 0}. */
+    private static double gammaDensity(double a, double x) {
+        return Math.exp((a - 1.0) * Math.log(x) - x - logGamma(a));
+    }
+
+    /**
+     * Returns the {@code x ≥ 0} with {@code P(a, x) = p}: bracketed Newton iteration on {@code P} (or on {@code Q}
+     * above the median, so upper quantiles keep their relative precision), bisection whenever Newton leaves the
+     * bracket.
+     */
+    static double inverseRegularizedGammaP(double a, double p) {
+        if (!(a > 0.0) || a == Double.POSITIVE_INFINITY) {
+            throw new IllegalArgumentException("a must be finite and > 0: " + a);
+        }
+        if (!(p >= 0.0 && p <= 1.0)) {
+            throw new IllegalArgumentException("p must be in [0, 1]: " + p);
+        }
+        if (p == 0.0) {
+            return 0.0;
+        }
+        if (p == 1.0) {
+            return Double.POSITIVE_INFINITY;
+        }
+        boolean upper = p > 0.5;
+        double target = upper ? 1.0 - p : p;
+        // Bracket [lo, hi] with P(lo) < p ≤ P(hi).
+        double lo = 0.0;
+        double hi = Math.max(1.0, a);
+        while (regularizedGammaP(a, hi) < p) {
+            lo = hi;
+            hi *= 2.0;
+        }
+        // Start from the small-x power law P ≈ x^a / Γ(a + 1) when it lies in the bracket, else the midpoint.
+        double x = Math.exp((Math.log(p) + logGamma(a + 1.0)) / a);
+        if (!(x > lo && x < hi)) {
+            x = 0.5 * (lo + hi);
+        }
+        for (int i = 0; i < 400; i++) {
+            double f = upper ? target - regularizedGammaQ(a, x) : regularizedGammaP(a, x) - target;
+            if (f == 0.0) {
+                return x;
+            }
+            if (f < 0.0) {
+                lo = x;
+            } else {
+                hi = x;
+            }
+            double density = gammaDensity(a, x);
+            double next = x - f / density;
+            if (!(next > lo && next < hi)) {
+                next = 0.5 * (lo + hi);
+            }
+            if (Math.abs(next - x) <= 4 * EPSILON * next || hi - lo <= 4 * EPSILON * hi) {
+                return next;
+            }
+            x = next;
+        }
+        return x;
+    }
+
+    /** Returns the {@code q}-quantile of the chi-square distribution with {@code degreesOfFreedom} ({@code > 0}). */
+    static double chiSquareQuantile(double q, double degreesOfFreedom) {
+        return 2.0 * inverseRegularizedGammaP(0.5 * degreesOfFreedom, q);
+    }
+
+    /** Returns {@code erfc(x) = 2/√π ∫_x^∞ e^{−t²} dt}, with full relative precision for large {@code x}. */
+    static double erfc(double x) {
+        if (Double.isNaN(x)) {
+            return x;
+        }
+        double q = regularizedGammaQ(0.5, x * x);
+        return x >= 0.0 ? q : 2.0 - q;
+    }
+
+    /** Returns {@code ln Q(z)}, the log of the standard normal upper tail {@code P(Z > z)}, finite for all finite z. */
+    static double logNormalUpperTail(double z) {
+        double half = 0.5 * z * z;
+        if (z >= 0.0) {
+            return -Math.log(2.0) + logRegularizedGammaQ(0.5, half);
+        }
+        return Math.log1p(-0.5 * regularizedGammaQ(0.5, half));
+    }
+
+    /** Returns {@code Φ(z)}, the standard normal cumulative distribution function. */
+    static double normalCdf(double z) {
+        return 0.5 * erfc(-z / Math.sqrt(2.0));
+    }
+
+    /** Returns {@code ln φ(z)}, the log of the standard normal density. */
+    static double logNormalDensity(double z) {
+        return -0.5 * z * z - LN_SQRT_2PI;
+    }
+}
