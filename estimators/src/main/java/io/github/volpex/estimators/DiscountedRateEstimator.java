@@ -7,7 +7,7 @@ import java.util.function.LongSupplier;
 /**
  * Exponentially discounted failures and exposure; reached through
  * {@link FailureRateEstimator#discounted(Duration, LongSupplier)}. Both sums are kept as of the time of the last
- * update and decayed lazily.
+ * update and decayed lazily, by the same factor, so their ratio moves only with new observations.
  */
 final class DiscountedRateEstimator implements FailureRateEstimator {
 
@@ -20,7 +20,8 @@ final class DiscountedRateEstimator implements FailureRateEstimator {
     private long lastNanos;
 
     DiscountedRateEstimator(Duration halfLife, LongSupplier nanoTime) {
-        this.halfLifeSeconds = Checks.positiveNanos("halfLife", halfLife) / 1e9;
+        Checks.positiveNanos("halfLife", halfLife);
+        this.halfLifeSeconds = halfLife.getSeconds() + halfLife.getNano() / 1e9;
         this.decayPerSecond = Math.log(2.0) / halfLifeSeconds;
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.lastNanos = nanoTime.getAsLong();
@@ -38,24 +39,19 @@ final class DiscountedRateEstimator implements FailureRateEstimator {
         }
     }
 
-    /** The discounted exposure of a span of {@code lifetimeSeconds} ending now: ∫_0^L e^{−ku} du. */
-    private double weightedExposure(double lifetimeSeconds) {
-        return -Math.expm1(-decayPerSecond * lifetimeSeconds) / decayPerSecond;
-    }
-
     @Override
     public synchronized void recordFailure(double lifetimeSeconds) {
         Checks.finitePositive("lifetimeSeconds", lifetimeSeconds);
         advance();
         failures += 1.0;
-        exposureSeconds += weightedExposure(lifetimeSeconds);
+        exposureSeconds += lifetimeSeconds;
     }
 
     @Override
     public synchronized void recordCensored(double lifetimeSeconds) {
         Checks.finiteNonNegative("lifetimeSeconds", lifetimeSeconds);
         advance();
-        exposureSeconds += weightedExposure(lifetimeSeconds);
+        exposureSeconds += lifetimeSeconds;
     }
 
     @Override

@@ -12,20 +12,24 @@ import java.util.function.LongSupplier;
  * {@link RateEstimate} with {@link #estimate()}; it is {@linkplain RateEstimate#isEmpty() empty} until a failure is
  * seen.
  *
- * <p>Four windows, for rates that hold still or drift:
+ * <p>Four windows, for rates that hold still or drift. Each selects or weighs whole observations by when they were
+ * recorded, never slices of their lifetimes: sessions are recorded when they end, so the sessions still running are
+ * missing from the most recent stretch of time, and an estimator that clipped exposure to a time window (or weighed
+ * it by the age of each second) would count too little recent exposure and overstate the rate by up to a factor
+ * {@code 1/(1 − L/2W)}. Over whole observations the windowed MLE is unbiased for a stationary rate.
  * <ul>
  *   <li>{@link #cumulative()}: everything ever recorded;</li>
  *   <li>{@link #lastFailures(int)}: the last {@code K} failures and the censored time recorded since the oldest of
  *       them (the paper's {@code K});</li>
- *   <li>{@link #timeWindow(Duration, LongSupplier)}: the exposure that lies within the last {@code window} and the
- *       failures that happened in it;</li>
- *   <li>{@link #discounted(Duration, LongSupplier)}: every failure and every second of exposure weighted by
- *       {@code 2^{−age/halfLife}}.</li>
+ *   <li>{@link #timeWindow(Duration, LongSupplier)}: the observations recorded within the last {@code window};</li>
+ *   <li>{@link #discounted(Duration, LongSupplier)}: every observation weighted by {@code 2^{−age/halfLife}},
+ *       its failure and its lifetime alike.</li>
  * </ul>
  *
  * <p>Implementations are thread-safe: every method is atomic. After warm-up, recording and {@link #estimate()} do
  * not allocate (the returned record is scalar-replaced when the caller does not keep it) except that a time window
- * grows its buffer when it holds more sessions than ever before. No method blocks beyond a short lock.
+ * grows its buffer when it holds more observations than ever before. Every method takes constant (amortized) time
+ * and blocks only on a short lock.
  *
  * @since 0.1
  */
@@ -77,13 +81,13 @@ public interface FailureRateEstimator {
     }
 
     /**
-     * Returns an estimator over a sliding time window. A session recorded at time {@code e} (read from
-     * {@code nanoTime} when it is recorded) with lifetime {@code L} spans {@code [e − L, e]}; at time {@code now} the
-     * estimate counts the part of each span that lies in {@code [now − window, now]} as exposure, and its failure if
-     * {@code e} lies in the window.
+     * Returns an estimator over a sliding time window: the observations recorded (at times read from
+     * {@code nanoTime}) within the last {@code window}, each with its whole lifetime. A window longer than about 292
+     * years (the range of a {@code long} of nanoseconds) never forgets.
      *
      * @param window   the window length, {@code > 0}
-     * @param nanoTime the time source, in nanoseconds, non-decreasing (for example {@code System::nanoTime})
+     * @param nanoTime the time source, in nanoseconds, non-decreasing (for example {@code System::nanoTime}); a step
+     *                 back is treated as standing still
      * @return a new, empty estimator
      * @throws IllegalArgumentException if {@code window} is not positive
      * @throws NullPointerException     if an argument is null
@@ -93,13 +97,14 @@ public interface FailureRateEstimator {
     }
 
     /**
-     * Returns an exponentially discounted estimator: a failure recorded {@code a} seconds ago weighs
-     * {@code 2^{−a/h}}, and so does each second of exposure lying {@code a} seconds in the past (a session
-     * {@code [e − L, e]} recorded at {@code e} contributes {@code h/ln 2 · (1 − 2^{−L/h})} of exposure, decayed from
-     * {@code e}). The estimate is the weighted MLE {@code Σ w_i d_i / Σ ∫ w}.
+     * Returns an exponentially discounted estimator: an observation recorded {@code a} seconds ago weighs
+     * {@code 2^{−a/h}}, both its failure (if any) and its lifetime. The estimate is the weighted MLE
+     * {@code Σ w_i d_i / Σ w_i t_i}; its effective sample is about the observations of the last {@code h/ln 2}
+     * seconds.
      *
      * @param halfLife the half-life {@code h} of the weights, {@code > 0}
-     * @param nanoTime the time source, in nanoseconds, non-decreasing (for example {@code System::nanoTime})
+     * @param nanoTime the time source, in nanoseconds, non-decreasing (for example {@code System::nanoTime}); a step
+     *                 back is treated as standing still
      * @return a new, empty estimator
      * @throws IllegalArgumentException if {@code halfLife} is not positive
      * @throws NullPointerException     if an argument is null

@@ -61,7 +61,7 @@ public record RateEstimate(double failures, double exposureSeconds) {
      * @throws IllegalStateException if the estimate is {@linkplain #isEmpty() empty}
      */
     public double ratePerSecond() {
-        requireFailures(1.0, "ratePerSecond");
+        requireNonEmpty("ratePerSecond");
         return failures / exposureSeconds;
     }
 
@@ -83,7 +83,7 @@ public record RateEstimate(double failures, double exposureSeconds) {
      * @throws IllegalStateException if the estimate is {@linkplain #isEmpty() empty}
      */
     public double meanTimeToFailureSeconds() {
-        requireFailures(1.0, "meanTimeToFailureSeconds");
+        requireNonEmpty("meanTimeToFailureSeconds");
         return exposureSeconds / failures;
     }
 
@@ -96,7 +96,10 @@ public record RateEstimate(double failures, double exposureSeconds) {
      *                               of zero)
      */
     public double biasCorrectedRatePerSecond() {
-        requireFailures(2.0, "biasCorrectedRatePerSecond");
+        if (failures < 2.0) {
+            throw new IllegalStateException("biasCorrectedRatePerSecond needs failures >= 2: failures=" + failures
+                    + ", exposureSeconds=" + exposureSeconds);
+        }
         return (failures - 1.0) / exposureSeconds;
     }
 
@@ -112,7 +115,7 @@ public record RateEstimate(double failures, double exposureSeconds) {
      */
     public RateInterval confidenceInterval(double level) {
         Checks.openUnit("level", level);
-        requireFailures(1.0, "confidenceInterval");
+        requireNonEmpty("confidenceInterval");
         double alpha = 1.0 - level;
         double twiceExposure = 2.0 * exposureSeconds;
         return new RateInterval(SpecialFunctions.chiSquareQuantile(0.5 * alpha, 2.0 * failures) / twiceExposure,
@@ -151,10 +154,10 @@ public record RateEstimate(double failures, double exposureSeconds) {
         return SpecialFunctions.chiSquareQuantile(level, 2.0 * failures + 2.0) / (2.0 * exposureSeconds);
     }
 
-    private void requireFailures(double needed, String what) {
-        if (failures < needed) {
-            throw new IllegalStateException(what + " needs failures >= " + (long) needed + ": failures=" + failures
-                    + ", exposureSeconds=" + exposureSeconds);
+    private void requireNonEmpty(String what) {
+        if (failures == 0.0) {
+            throw new IllegalStateException(what + " needs failures > 0: failures=0.0, exposureSeconds="
+                    + exposureSeconds + " (no failure observed yet: see upperBoundPerSecond)");
         }
     }
 }

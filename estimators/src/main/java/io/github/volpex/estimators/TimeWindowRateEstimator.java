@@ -5,24 +5,30 @@ import java.util.Objects;
 import java.util.function.LongSupplier;
 
 /**
- * A sliding time window; reached through {@link FailureRateEstimator#timeWindow(Duration, LongSupplier)}. Sessions
- * are kept in a ring in the order they were recorded (so their end times are non-decreasing) and dropped once they
- * end before the window's start.
+ * A sliding time window over observations; reached through
+ * {@link FailureRateEstimator#timeWindow(Duration, LongSupplier)}. Observations are kept in a ring in the order they
+ * were recorded (so their times are non-decreasing), with running sums of failures and lifetimes; the sum of
+ * lifetimes is recomputed exactly whenever as many observations have left as the ring holds, so rounding cannot
+ * accumulate.
  */
 final class TimeWindowRateEstimator implements FailureRateEstimator {
 
     private final long windowNanos;
     private final LongSupplier nanoTime;
-    private long[] endNanos = new long[16];
+    private long[] recordedNanos = new long[16];
     private double[] lifetimeSeconds = new double[16];
     private boolean[] failed = new boolean[16];
     private int head;
     private int size;
     private int failures;
+    private double exposureSeconds;
+    private int evictionsSinceResum;
+    private long latestNanos;
 
     TimeWindowRateEstimator(Duration window, LongSupplier nanoTime) {
         this.windowNanos = Checks.positiveNanos("window", window);
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
+        this.latestNanos = nanoTime.getAsLong();
     }
 
     @Override
@@ -40,59 +46,70 @@ final class TimeWindowRateEstimator implements FailureRateEstimator {
     private void add(double lifetime, boolean failure) {
         long now = now();
         evictBefore(now);
-        if (size == endNanos.length) {
+        if (size == recordedNanos.length) {
             grow();
         }
         int tail = index(size);
-        endNanos[tail] = now;
+        recordedNanos[tail] = now;
         lifetimeSeconds[tail] = lifetime;
         failed[tail] = failure;
         size++;
+        exposureSeconds += lifetime;
         if (failure) {
             failures++;
         }
     }
 
-    /** The clock, never earlier than the newest recorded end: a clock that steps back is treated as standing still. */
+    /** The clock, never earlier than its latest reading: a clock that steps back is treated as standing still. */
     private long now() {
         long now = nanoTime.getAsLong();
-        if (size > 0) {
-            long newest = endNanos[index(size - 1)];
-            if (now - newest < 0) {
-                return newest;
-            }
+        if (now - latestNanos > 0) {
+            latestNanos = now;
         }
-        return now;
+        return latestNanos;
     }
 
     private int index(int offset) {
         int i = head + offset;
-        return i >= endNanos.length ? i - endNanos.length : i;
+        return i >= recordedNanos.length ? i - recordedNanos.length : i;
     }
 
-    /** Drops every session that ended before {@code now − window}. */
+    /** Drops every observation recorded before {@code now − window}. */
     private void evictBefore(long now) {
-        while (size > 0 && now - endNanos[head] > windowNanos) {
+        while (size > 0 && now - recordedNanos[head] > windowNanos) {
             if (failed[head]) {
                 failures--;
             }
-            head = head + 1 == endNanos.length ? 0 : head + 1;
+            exposureSeconds -= lifetimeSeconds[head];
+            head = head + 1 == recordedNanos.length ? 0 : head + 1;
             size--;
+            evictionsSinceResum++;
+        }
+        if (size == 0) {
+            exposureSeconds = 0.0;
+            evictionsSinceResum = 0;
+        } else if (evictionsSinceResum >= recordedNanos.length) {
+            double sum = 0.0;
+            for (int i = 0; i < size; i++) {
+                sum += lifetimeSeconds[index(i)];
+            }
+            exposureSeconds = sum;
+            evictionsSinceResum = 0;
         }
     }
 
     private void grow() {
-        int capacity = endNanos.length * 2;
-        long[] ends = new long[capacity];
+        int capacity = recordedNanos.length * 2;
+        long[] times = new long[capacity];
         double[] lifetimes = new double[capacity];
         boolean[] flags = new boolean[capacity];
         for (int i = 0; i < size; i++) {
             int j = index(i);
-            ends[i] = endNanos[j];
+            times[i] = recordedNanos[j];
             lifetimes[i] = lifetimeSeconds[j];
             flags[i] = failed[j];
         }
-        endNanos = ends;
+        recordedNanos = times;
         lifetimeSeconds = lifetimes;
         failed = flags;
         head = 0;
@@ -100,21 +117,13 @@ final class TimeWindowRateEstimator implements FailureRateEstimator {
 
     @Override
     public synchronized RateEstimate estimate() {
-        long now = now();
-        evictBefore(now);
-        double exposure = 0.0;
-        for (int i = 0; i < size; i++) {
-            int j = index(i);
-            // The part of [end − L, end] inside [now − window, now].
-            double insideSeconds = (windowNanos - (now - endNanos[j])) / 1e9;
-            exposure += Math.min(lifetimeSeconds[j], insideSeconds);
-        }
-        return new RateEstimate(failures, exposure);
+        evictBefore(now());
+        return new RateEstimate(failures, Math.max(0.0, exposureSeconds));
     }
 
     @Override
     public synchronized String toString() {
-        return "FailureRateEstimator.timeWindow(" + Duration.ofNanos(windowNanos) + ")[sessions=" + size
+        return "FailureRateEstimator.timeWindow(" + Duration.ofNanos(windowNanos) + ")[observations=" + size
                 + ", failures=" + failures + "]";
     }
 }
