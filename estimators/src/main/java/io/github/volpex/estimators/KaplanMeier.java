@@ -36,7 +36,8 @@ public final class KaplanMeier implements SurvivalFunction {
      *
      * @param sample the durations, each a failure or right-censored
      * @return the estimate; {@code S(t) = 1} everywhere if the sample holds no failure
-     * @throws IllegalArgumentException if the sample is empty
+     * @throws IllegalArgumentException if the sample is empty or holds a zero-length failure (which would make
+     *                                  {@code S(0) < 1})
      * @throws NullPointerException     if {@code sample} is null
      */
     public static KaplanMeier of(LifetimeSample sample) {
@@ -58,6 +59,10 @@ public final class KaplanMeier implements SurvivalFunction {
         }
         Arrays.sort(failures);
         Arrays.sort(censored);
+        if (failures.length > 0 && failures[0] == 0.0) {
+            throw new IllegalArgumentException("Kaplan-Meier needs failures > 0, found one of length 0 (leave "
+                    + "zero-length intervals out, as the Failure Trace Archive does)");
+        }
         double[] times = new double[failures.length];
         double[] survival = new double[failures.length];
         double[] greenwood = new double[failures.length];

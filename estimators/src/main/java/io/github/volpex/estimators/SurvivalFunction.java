@@ -27,7 +27,9 @@ public interface SurvivalFunction {
      * Returns the probability that the machine fails within {@code horizonSeconds} given that it is available at
      * {@code timeSeconds}: {@code P(fail in (t, t + Δ] | alive at t) = 1 − S(t + Δ) / S(t)}.
      *
-     * <p>When {@code S(t) = 0} the machine cannot be alive at {@code t} and the result is {@code 1}.
+     * <p>When {@code S(t) = 0} the machine cannot be alive at {@code t} and the result is {@code 1}. The parametric
+     * models of this package form the ratio from {@code ln S}, so their result stays exact where {@code S(t)} merely
+     * underflows to zero.
      *
      * @param timeSeconds     the time {@code t} since the machine became available, in seconds; {@code ≥ 0}, finite
      * @param horizonSeconds  the horizon {@code Δ}, in seconds; {@code ≥ 0} and not NaN
