@@ -4,10 +4,10 @@ package io.github.volpex.estimators;
  * The special functions the fits and confidence intervals need: log-gamma, digamma, trigamma, the regularized
  * incomplete gamma functions and their inverse (hence chi-square quantiles), and the normal upper tail.
  *
- * <p>Accuracy (checked in tests against Commons Math and against values computed at 50 digits): log-gamma and
- * digamma to about {@code 1e-14} absolute, the incomplete gamma functions to about {@code 1e-14} relative for shapes
- * up to {@code 1e4} (the {@code x^a e^{−x}/Γ(a)} prefactor is formed in logarithms, so its relative error grows like
- * {@code a·1e-16}).
+ * <p>Accuracy (checked in tests against 50-digit values and against Commons Math): log-gamma, digamma and trigamma to
+ * a few ulps (absolute near their zeros); the incomplete gamma functions to about {@code 1e-14} relative in both tails
+ * (the prefactor {@code x^a e^{−x}/Γ(a)} is formed without the cancellation of large terms); chi-square quantiles to
+ * about {@code 1e-14} relative.
  */
 final class SpecialFunctions {
 
