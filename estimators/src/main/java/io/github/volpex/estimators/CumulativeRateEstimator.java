@@ -25,6 +25,11 @@ final class CumulativeRateEstimator implements FailureRateEstimator {
     }
 
     @Override
+    public synchronized double ratePerSecondOr(double fallbackPerSecond) {
+        return failures == 0 ? fallbackPerSecond : failures / exposureSeconds;
+    }
+
+    @Override
     public synchronized String toString() {
         return "FailureRateEstimator.cumulative()[failures=" + failures + ", exposureSeconds=" + exposureSeconds
                 + "]";

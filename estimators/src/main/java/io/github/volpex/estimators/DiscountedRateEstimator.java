@@ -66,6 +66,12 @@ final class DiscountedRateEstimator implements FailureRateEstimator {
     }
 
     @Override
+    public synchronized double ratePerSecondOr(double fallbackPerSecond) {
+        advance();
+        return failures == 0.0 || exposureSeconds == 0.0 ? fallbackPerSecond : failures / exposureSeconds;
+    }
+
+    @Override
     public synchronized String toString() {
         return "FailureRateEstimator.discounted(halfLifeSeconds=" + halfLifeSeconds + ")[failures=" + failures
                 + ", exposureSeconds=" + exposureSeconds + "]";

@@ -26,9 +26,9 @@ import java.util.function.LongSupplier;
  *       its failure and its lifetime alike.</li>
  * </ul>
  *
- * <p>Implementations are thread-safe: every method is atomic. After warm-up, recording and {@link #estimate()} do
- * not allocate (the returned record is scalar-replaced when the caller does not keep it) except that a time window
- * grows its buffer when it holds more observations than ever before. Every method takes constant (amortized) time
+ * <p>Implementations are thread-safe: every method is atomic. After warm-up, recording and
+ * {@link #ratePerSecondOr(double)} do not allocate, except that a time window grows its buffer when it holds more
+ * observations than ever before; {@link #estimate()} allocates one small record (which the JIT often removes). Every method takes constant (amortized) time
  * and blocks only on a short lock.
  *
  * @since 0.1
@@ -58,6 +58,16 @@ public interface FailureRateEstimator {
      * @return the estimate; {@linkplain RateEstimate#isEmpty() empty} before the window holds a failure
      */
     RateEstimate estimate();
+
+    /**
+     * Returns the current maximum-likelihood rate, or {@code fallbackPerSecond} if the window holds no failure: the
+     * same value as {@code estimate().ratePerSecondOr(fallbackPerSecond)}, read without creating an estimate, for
+     * hot paths.
+     *
+     * @param fallbackPerSecond the value returned while the estimate is empty
+     * @return the rate per second, or the fallback
+     */
+    double ratePerSecondOr(double fallbackPerSecond);
 
     /**
      * Returns an estimator over everything ever recorded: the plain censored MLE.

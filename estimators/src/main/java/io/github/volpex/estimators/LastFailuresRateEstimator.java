@@ -56,6 +56,11 @@ final class LastFailuresRateEstimator implements FailureRateEstimator {
     }
 
     @Override
+    public synchronized double ratePerSecondOr(double fallbackPerSecond) {
+        return count == 0 ? fallbackPerSecond : count / (Math.max(0.0, slotSum) + pendingCensoredSeconds);
+    }
+
+    @Override
     public synchronized String toString() {
         return "FailureRateEstimator.lastFailures(" + slotSeconds.length + ")[failures=" + count + "]";
     }

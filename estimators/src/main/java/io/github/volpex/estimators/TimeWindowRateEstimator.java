@@ -85,17 +85,19 @@ final class TimeWindowRateEstimator implements FailureRateEstimator {
             size--;
             evictionsSinceResum++;
         }
-        if (size == 0) {
-            exposureSeconds = 0.0;
-            evictionsSinceResum = 0;
-        } else if (evictionsSinceResum >= recordedNanos.length) {
-            double sum = 0.0;
-            for (int i = 0; i < size; i++) {
-                sum += lifetimeSeconds[index(i)];
-            }
-            exposureSeconds = sum;
-            evictionsSinceResum = 0;
+        if (evictionsSinceResum >= recordedNanos.length || size == 0) {
+            resum();
         }
+    }
+
+    /** Recomputes the sum of lifetimes exactly (rarely: once per ring's worth of evictions). */
+    private void resum() {
+        double sum = 0.0;
+        for (int i = 0; i < size; i++) {
+            sum += lifetimeSeconds[index(i)];
+        }
+        exposureSeconds = sum;
+        evictionsSinceResum = 0;
     }
 
     private void grow() {
@@ -119,6 +121,12 @@ final class TimeWindowRateEstimator implements FailureRateEstimator {
     public synchronized RateEstimate estimate() {
         evictBefore(now());
         return new RateEstimate(failures, Math.max(0.0, exposureSeconds));
+    }
+
+    @Override
+    public synchronized double ratePerSecondOr(double fallbackPerSecond) {
+        evictBefore(now());
+        return failures == 0 ? fallbackPerSecond : failures / exposureSeconds;
     }
 
     @Override

@@ -73,6 +73,19 @@ abstract class FailureRateEstimatorContract {
     }
 
     @Test
+    void the_allocation_free_read_agrees_with_the_estimate() {
+        FailureRateEstimator estimator = create();
+        assertEquals(-1.0, estimator.ratePerSecondOr(-1.0));
+        estimator.recordCensored(70);
+        assertEquals(-1.0, estimator.ratePerSecondOr(-1.0));
+        estimator.recordFailure(30);
+        clock.advanceSeconds(5);
+        estimator.recordFailure(100);
+        clock.advanceSeconds(5);
+        assertEquals(estimator.estimate().ratePerSecond(), estimator.ratePerSecondOr(-1.0), 1e-18);
+    }
+
+    @Test
     void rejects_bad_lifetimes_and_keeps_its_state() {
         FailureRateEstimator estimator = create();
         estimator.recordFailure(50);
