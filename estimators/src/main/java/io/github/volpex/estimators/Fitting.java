@@ -2,6 +2,7 @@ package io.github.volpex.estimators;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.ToDoubleFunction;
 
 /** The maximum-likelihood fits behind {@link DistributionFit}. */
@@ -52,6 +53,29 @@ final class Fitting {
             }
         }
         throw new IllegalArgumentException(fit + " fit needs at least 2 distinct failure times: " + sample);
+    }
+
+    /** The checks of the two-parameter fits with a spread parameter: failures, all positive, not all equal. */
+    private static void requireTwoParameterFit(LifetimeSample sample, String fit) {
+        requireFailures(sample, fit);
+        requirePositiveFailures(sample, fit);
+        requireSpread(sample, fit);
+    }
+
+    /**
+     * The failures' (or the positive censored) durations, mapped by {@code f}. A duration censored at 0 says nothing
+     * ({@code ln S(0) = 0}), so it is left out.
+     */
+    private static double[] durations(LifetimeSample sample, boolean failures, DoubleUnaryOperator f) {
+        double[] out = new double[failures ? sample.failureCount() : sample.size() - sample.failureCount()];
+        int n = 0;
+        for (int i = 0; i < sample.size(); i++) {
+            double t = sample.seconds(i);
+            if (sample.isFailure(i) == failures && (failures || t > 0.0)) {
+                out[n++] = f.applyAsDouble(t);
+            }
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     static ExponentialFit exponential(LifetimeSample sample) {
@@ -180,24 +204,11 @@ final class Fitting {
     }
 
     static LogNormalFit logNormal(LifetimeSample sample) {
-        requireFailures(sample, "log-normal");
-        requirePositiveFailures(sample, "log-normal");
-        requireSpread(sample, "log-normal");
+        requireTwoParameterFit(sample, "log-normal");
         int r = sample.failureCount();
-        double[] failureLogs = new double[r];
-        double[] censoredLogs = new double[sample.size() - r];
-        int f = 0;
-        int c = 0;
-        for (int i = 0; i < sample.size(); i++) {
-            double t = sample.seconds(i);
-            if (sample.isFailure(i)) {
-                failureLogs[f++] = Math.log(t);
-            } else if (t > 0.0) {
-                // A duration censored at 0 says nothing (ln S(0) = 0).
-                censoredLogs[c++] = Math.log(t);
-            }
-        }
-        censoredLogs = Arrays.copyOf(censoredLogs, c);
+        double[] failureLogs = durations(sample, true, Math::log);
+        double[] censoredLogs = durations(sample, false, Math::log);
+        int c = censoredLogs.length;
         double sum = 0.0;
         for (double u : failureLogs) {
             sum += u;
@@ -297,23 +308,11 @@ final class Fitting {
     }
 
     static GammaFit gamma(LifetimeSample sample) {
-        requireFailures(sample, "gamma");
-        requirePositiveFailures(sample, "gamma");
-        requireSpread(sample, "gamma");
+        requireTwoParameterFit(sample, "gamma");
         int r = sample.failureCount();
-        double[] failures = new double[r];
-        double[] censored = new double[sample.size() - r];
-        int f = 0;
-        int c = 0;
-        for (int i = 0; i < sample.size(); i++) {
-            double t = sample.seconds(i);
-            if (sample.isFailure(i)) {
-                failures[f++] = t;
-            } else if (t > 0.0) {
-                censored[c++] = t;
-            }
-        }
-        censored = Arrays.copyOf(censored, c);
+        double[] failures = durations(sample, true, t -> t);
+        double[] censored = durations(sample, false, t -> t);
+        int c = censored.length;
         double sum = 0.0;
         double logSum = 0.0;
         for (double t : failures) {
