@@ -92,8 +92,7 @@ public final class LifetimeSample {
      * Returns a collector of trace intervals into a sample: each interval's duration, censored if the interval is.
      * Filter the stream first (for instance to the available intervals of a trace with positive length).
      *
-     * @return a collector; not for parallel streams with encounter order concerns (the order of durations in the
-     *         sample follows the encounter order)
+     * @return a collector; the durations follow the stream's encounter order (parallel streams too)
      */
     public static Collector<TraceInterval, ?, LifetimeSample> collector() {
         return Collector.of(Builder::new, Builder::add, Builder::addAll, Builder::build);
