@@ -19,8 +19,8 @@ import java.util.function.LongSupplier;
  * {@code 1/(1 − L/2W)}. Over whole observations the windowed MLE is unbiased for a stationary rate.
  * <ul>
  *   <li>{@link #cumulative()}: everything ever recorded;</li>
- *   <li>{@link #lastFailures(int)}: the last {@code K} failures and the censored time recorded since the oldest of
- *       them (the paper's {@code K});</li>
+ *   <li>{@link #lastFailures(int)}: the observations recorded since the {@code (K+1)}-th most recent failure, that
+ *       is the last {@code K} failures (the paper's {@code K}) and the censored lifetimes recorded among them;</li>
  *   <li>{@link #timeWindow(Duration, LongSupplier)}: the observations recorded within the last {@code window};</li>
  *   <li>{@link #discounted(Duration, LongSupplier)}: every observation weighted by {@code 2^{−age/halfLife}},
  *       its failure and its lifetime alike.</li>
@@ -80,7 +80,8 @@ public interface FailureRateEstimator {
 
     /**
      * Returns an estimator over the last {@code k} failures (Ni and Harwood's {@code μ = K / Σ t_i}), counting also
-     * the censored time recorded since the oldest of those failures was recorded.
+     * the censored lifetimes recorded since the failure before them. With no censoring this is exactly eq. 1; until
+     * {@code k} failures have been seen it holds all of them.
      *
      * @param k the number of failures kept, {@code ≥ 1}
      * @return a new, empty estimator
