@@ -3,8 +3,8 @@ package io.github.volpex.estimators;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,7 +47,8 @@ public final class PiggybackAggregator {
     private final Aggregate aggregate;
     private final double maxFailureRatePerSecond;
     private final double maxSeconds;
-    private final Map<String, Entry> latest = new HashMap<>();
+    /** The latest estimate per peer, in the order received: the stalest first, so expiry stops at the first fresh one. */
+    private final Map<String, Entry> latest = new LinkedHashMap<>();
     private long invalidCount;
     private long outdatedCount;
 
@@ -104,6 +105,8 @@ public final class PiggybackAggregator {
             outdatedCount++;
             return Outcome.OUTDATED;
         }
+        // Re-inserting moves the peer to the end of the receipt order.
+        latest.remove(estimate.peerId());
         latest.put(estimate.peerId(), new Entry(estimate, now));
         return Outcome.ACCEPTED;
     }
@@ -115,12 +118,17 @@ public final class PiggybackAggregator {
                 && e.downloadSeconds() >= 0.0 && e.downloadSeconds() <= maxSeconds;
     }
 
+    /**
+     * Drops the estimates received before {@code now − maxAge}: amortized constant time, since entries are in receipt
+     * order. Should the clock step back, a later-received entry may shield an earlier one until it expires itself.
+     */
     private void expire(Instant now) {
         Instant cutoff = now.minus(maxAge);
         for (Iterator<Entry> it = latest.values().iterator(); it.hasNext(); ) {
-            if (it.next().receivedAt().isBefore(cutoff)) {
-                it.remove();
+            if (!it.next().receivedAt().isBefore(cutoff)) {
+                return;
             }
+            it.remove();
         }
     }
 

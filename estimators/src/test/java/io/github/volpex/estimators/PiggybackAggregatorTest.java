@@ -66,6 +66,19 @@ class PiggybackAggregatorTest {
     }
 
     @Test
+    void a_fresh_estimate_from_a_peer_renews_its_age() {
+        PiggybackAggregator aggregator = PiggybackAggregator.builder(clock).maxAge(Duration.ofMinutes(10)).build();
+        aggregator.offer(estimate("a", 1e-4, 20, 50, 1));
+        aggregator.offer(estimate("b", 2e-4, 20, 50, 1));
+        clock.advance(Duration.ofMinutes(8));
+        aggregator.offer(estimate("a", 3e-4, 20, 50, 2));
+        clock.advance(Duration.ofMinutes(5));
+        // "b" (received 13 minutes ago) has expired, "a" (5 minutes ago) has not.
+        assertEquals(1, aggregator.peerCount());
+        assertEquals(3e-4, aggregator.latest("a").orElseThrow().failureRatePerSecond());
+    }
+
+    @Test
     void invalid_estimates_are_counted_not_averaged() {
         PiggybackAggregator aggregator = PiggybackAggregator.builder(clock).maxSeconds(3600)
                 .maxFailureRatePerSecond(0.01).build();
