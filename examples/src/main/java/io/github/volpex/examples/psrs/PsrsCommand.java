@@ -14,8 +14,9 @@ public final class PsrsCommand implements Command {
                         + "Fig. 8): the same sort with 1, 2, ... replicas per process; prints time against replication "
                         + "and checks order, count and a multiset checksum every time.")
                 .intOption("processes", 8, 2, 64, "logical processes")
-                .longOption("keys", 1L << 22, 1L, 1L << 28, "number of 64-bit keys to sort")
+                .longOption("keys", 1L << 21, 1L, 1L << 28, "number of 64-bit keys to sort")
                 .intOption("max-replicas", 5, 1, 5, "largest replication degree")
+                .intOption("repeats", 3, 1, 100, "runs per replication degree (the median time is printed)")
                 .longOption("seed", 1L, Long.MIN_VALUE, Long.MAX_VALUE, "seed of the keys");
     }
 
@@ -26,6 +27,7 @@ public final class PsrsCommand implements Command {
         Psrs psrs = Psrs.of(keys, options.longValue("seed"));
         out.printf("PSRS of %,d random 64-bit keys on %d processes.%n%n", keys, processes);
         boolean correct = ReplicationSweep.run(psrs.program(), processes, options.intValue("max-replicas"),
+                options.intValue("repeats"),
                 results -> results.get(0).correct() && results.get(0).keys() == keys, out);
         out.println();
         out.println(correct ? "verdict: PASS (every run sorted all " + keys + " keys)"

@@ -16,7 +16,8 @@ public final class SieveCommand implements Command {
                         + "prime count against a sequential sieve every time.")
                 .intOption("processes", 8, 2, 64, "logical processes")
                 .longOption("limit", 20_000_000L, 100L, Sieve.MAX_LIMIT, "count the primes up to this number")
-                .intOption("max-replicas", 5, 1, 5, "largest replication degree");
+                .intOption("max-replicas", 5, 1, 5, "largest replication degree")
+                .intOption("repeats", 3, 1, 100, "runs per replication degree (the median time is printed)");
     }
 
     @Override
@@ -32,6 +33,7 @@ public final class SieveCommand implements Command {
         out.printf("Sieve of Eratosthenes up to %,d on %d processes; a sequential sieve counts %,d primes.%n%n",
                 options.longValue("limit"), processes, expected);
         boolean correct = ReplicationSweep.run(sieve.program(), processes, options.intValue("max-replicas"),
+                options.intValue("repeats"),
                 results -> results.get(0) == expected, out);
         out.println();
         out.println(correct ? "verdict: PASS (every run counted " + expected + " primes)"
