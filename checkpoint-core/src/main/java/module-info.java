@@ -11,4 +11,5 @@ module io.github.volpex.checkpoint {
 
     exports io.github.volpex.checkpoint.interval;
     exports io.github.volpex.checkpoint.placement;
+    exports io.github.volpex.checkpoint.store;
 }
