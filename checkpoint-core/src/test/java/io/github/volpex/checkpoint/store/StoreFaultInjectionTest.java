@@ -1,0 +1,176 @@
+package io.github.volpex.checkpoint.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * Random repository failures, unavailability, corruption and crashes at any step of commit, recovery and repair (a
+ * commit of a few segments makes about 35 repository calls and a repair about 17, so the crash points cover every
+ * step and also runs without a crash). After
+ * any of them, recovery returns the previous or the new checkpoint byte for byte, never a mixture, and never nothing
+ * while one of them has an index copy and {@code m} intact fragments on available repositories; and the next
+ * successful commit leaves nothing else behind.
+ */
+class StoreFaultInjectionTest {
+
+    private static final String JOB = "job";
+
+    private static CheckpointStore store(List<FragmentRepository> repositories, long seed) {
+        return CheckpointStore.ephemeral(repositories).random(new SplittableRandom(seed)).segmentBytes(64).build();
+    }
+
+    private static List<FragmentRepository> repositories(boolean onDisk, int count) throws IOException {
+        if (!onDisk) {
+            return Stores.inMemory(count);
+        }
+        List<FragmentRepository> repositories = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            repositories.add(FragmentRepository.directory("d" + i, DirectoryRepositoryTest.freshDirectory(), false));
+        }
+        return repositories;
+    }
+
+    /** Takes some repositories down and corrupts some objects, at random; returns the availability. */
+    private static FaultPlan damage(List<FragmentRepository> raw, SplittableRandom random, int downPercent,
+                                    int corruptPercent) throws Exception {
+        FaultPlan availability = FaultPlan.none();
+        for (FragmentRepository repository : raw) {
+            if (random.nextInt(100) < downPercent) {
+                availability.down(repository.id());
+            }
+            for (String key : repository.list("")) {
+                if (random.nextInt(100) < corruptPercent) {
+                    Stores.corrupt(repository, key, random.nextInt(1 << 20));
+                }
+            }
+        }
+        return availability;
+    }
+
+    /** A fresh store with no faults commits once more: afterwards only that checkpoint's objects exist. */
+    private static void assertNextCommitLeavesOnlyItself(List<FragmentRepository> raw, long seed) throws Exception {
+        CheckpointStore clean = store(raw, seed + 1);
+        byte[] last = Stores.data(seed + 3, 77);
+        FragmentIndex index = clean.commit(JOB, last);
+        String prefix = StoreKeys.checkpointPrefix(JOB, index.sequence(), index.commitId());
+        for (String object : Stores.everything(raw)) {
+            assertTrue(object.substring(object.indexOf('/') + 1).startsWith(prefix), "left behind: " + object);
+        }
+        assertEquals(new GroundTruth.Checkpoint(index.sequence(), Sha256.of(last)),
+                GroundTruth.observed(store(raw, seed + 2), JOB));
+    }
+
+    @Property(tries = 250)
+    void a_crash_or_failures_anywhere_in_a_commit_leave_the_previous_or_the_new_checkpoint(
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 50) int crashAt,
+            @ForAll @IntRange(min = 0, max = 25) int failurePercent, @ForAll @IntRange(min = 0, max = 3) int spare,
+            @ForAll boolean streamed, @ForAll boolean onDisk) throws Exception {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<FragmentRepository> raw = repositories(onDisk, 2 + spare);
+        byte[] previous = Stores.data(seed, random.nextInt(300));
+        byte[] next = Stores.data(seed + 1, random.nextInt(300));
+        store(raw, seed).commit(JOB, previous);
+
+        FaultPlan plan = new FaultPlan(seed, crashAt, failurePercent / 100.0);
+        CheckpointStore crashing = store(FaultyRepository.wrap(raw, plan), seed + 7);
+        boolean committed = false;
+        try {
+            if (streamed) {
+                crashing.commit(JOB, new ByteArrayInputStream(next));
+            } else {
+                crashing.commit(JOB, next);
+            }
+            committed = true;
+        } catch (SimulatedCrash | CommitFailedException e) {
+            // The process died, or the commit gave up: the previous checkpoint must be intact.
+        }
+        GroundTruth.Expected undamaged = GroundTruth.of(raw, FaultPlan.none(), JOB);
+        Sha256 expectedSha = Sha256.of(committed ? next : previous);
+        if (committed) {
+            assertEquals(new GroundTruth.Checkpoint(1, expectedSha), undamaged);
+        } else {
+            assertTrue(undamaged instanceof GroundTruth.Checkpoint c
+                    && (c.sha256().equals(Sha256.of(previous)) || c.sha256().equals(Sha256.of(next))), undamaged
+                    .toString());
+        }
+        assertEquals(undamaged, GroundTruth.observed(store(raw, seed + 9), JOB));
+
+        FaultPlan availability = damage(raw, random, 25, 10);
+        GroundTruth.Expected expected = GroundTruth.of(raw, availability, JOB);
+        if (expected instanceof GroundTruth.Checkpoint c) {
+            assertTrue(c.sha256().equals(Sha256.of(previous)) || c.sha256().equals(Sha256.of(next)));
+        }
+        assertEquals(expected, GroundTruth.observed(store(FaultyRepository.wrap(raw, availability), seed + 11), JOB));
+        assertNextCommitLeavesOnlyItself(raw, seed);
+    }
+
+    @Property(tries = 200)
+    void a_crash_or_failures_anywhere_in_a_repair_never_lose_the_checkpoint(
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 30) int crashAt,
+            @ForAll @IntRange(min = 0, max = 25) int failurePercent, @ForAll @IntRange(min = 1, max = 3) int spare,
+            @ForAll @IntRange(min = 0, max = 2) int howLost) throws Exception {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<FragmentRepository> raw = Stores.inMemory(2 + spare);
+        byte[] data = Stores.data(seed, 1 + random.nextInt(300));
+        FragmentIndex index = store(raw, seed).commit(JOB, data);
+        // Lose one replica: deleted, corrupted, or its repository down for good.
+        FragmentLocation lost = index.fragments().get(random.nextInt(2));
+        FragmentRepository lostOn = raw.stream().filter(r -> r.id().equals(lost.repositoryId())).findFirst()
+                .orElseThrow();
+        FaultPlan plan = new FaultPlan(seed, crashAt, failurePercent / 100.0);
+        FaultPlan availability = FaultPlan.none();
+        switch (howLost) {
+            case 0 -> lostOn.delete(index.fragmentKey(lost.fragmentIndex()));
+            case 1 -> Stores.corrupt(lostOn, index.fragmentKey(lost.fragmentIndex()), random.nextInt(1000));
+            default -> {
+                plan.down(lostOn.id());
+                availability.down(lostOn.id());
+            }
+        }
+        try {
+            store(FaultyRepository.wrap(raw, plan), seed + 5).repair(JOB);
+        } catch (SimulatedCrash | CheckpointUnavailableException | CommitFailedException e) {
+            // Died or gave up: the surviving replica must still be there.
+        }
+        GroundTruth.Checkpoint intact = new GroundTruth.Checkpoint(0, Sha256.of(data));
+        assertEquals(intact, GroundTruth.of(raw, availability, JOB));
+        CheckpointStore clean = store(FaultyRepository.wrap(raw, availability), seed + 6);
+        assertEquals(intact, GroundTruth.observed(clean, JOB));
+        // A repair without failures restores both replicas, and then there is nothing left to do.
+        RepairReport report = clean.repair(JOB);
+        assertTrue(report.status() == RepairReport.Status.REPAIRED || report.status() == RepairReport.Status.HEALTHY,
+                report.toString());
+        assertEquals(2, report.availableAfter());
+        assertEquals(RepairReport.Status.HEALTHY, clean.repair(JOB).status());
+        assertNextCommitLeavesOnlyItself(raw, seed);
+    }
+
+    @Property(tries = 200)
+    void recovery_under_transient_failures_returns_the_whole_checkpoint_or_a_typed_error(
+            @ForAll long seed, @ForAll @IntRange(min = 0, max = 60) int failurePercent,
+            @ForAll @IntRange(min = 0, max = 1) int extraFetches) throws Exception {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<FragmentRepository> raw = Stores.inMemory(3);
+        byte[] data = Stores.data(seed, random.nextInt(400));
+        store(raw, seed).commit(JOB, data);
+        FaultPlan flaky = new FaultPlan(seed, Long.MAX_VALUE, failurePercent / 100.0);
+        CheckpointStore store = CheckpointStore.ephemeral(FaultyRepository.wrap(raw, flaky))
+                .random(new SplittableRandom(seed)).extraFetches(extraFetches).build();
+        GroundTruth.Expected observed = GroundTruth.observed(store, JOB);
+        if (observed instanceof GroundTruth.Checkpoint c) {
+            assertEquals(new GroundTruth.Checkpoint(0, Sha256.of(data)), c);
+        }
+        if (failurePercent == 0) {
+            assertEquals(new GroundTruth.Checkpoint(0, Sha256.of(data)), observed);
+        }
+    }
+}
