@@ -237,7 +237,8 @@ public final class CheckpointStore {
             }
         }
         FragmentIndex index = new FragmentIndex(jobId, sequence, commitId, 0, dispersal.encoding(), dispersal.m(),
-                n - dispersal.m(), segmentBytes, length, checkpointSha, now, now.plus(lease), locations);
+                n - dispersal.m(), dispersal.stripeBytes(), segmentBytes, length, checkpointSha, now, now.plus(lease),
+                locations);
 
         // 2. Regenerate the fragments whose writes failed onto other repositories.
         if (n - missing.size() < dispersal.m()) {
@@ -300,9 +301,7 @@ public final class CheckpointStore {
                 moved.set(i, moved.get(i).movedTo(entry.getValue()));
                 state.remember(entry.getValue(), current.fragmentKey(i));
             }
-            current = new FragmentIndex(current.jobId(), current.sequence(), current.commitId(), current.revision(),
-                    current.encoding(), current.m(), current.k(), current.segmentBytes(), current.checkpointLength(),
-                    current.checkpointSha256(), current.createdAt(), current.leaseExpiry(), moved);
+            current = current.relocated(moved);
             todo.removeAll(written.keySet());
         }
         return current;

@@ -11,6 +11,9 @@ interface Dispersal {
     /** The encoding recorded in the index. */
     Encoding encoding();
 
+    /** The stripe size recorded in the index ({@code 0} when the dispersal has none). */
+    int stripeBytes();
+
     /** How many pieces rebuild a segment. */
     int m();
 

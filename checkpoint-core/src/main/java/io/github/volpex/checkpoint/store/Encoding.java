@@ -18,7 +18,14 @@ public enum Encoding {
      * data, the others Cauchy parity over GF(2^8)); any {@code m} of the {@code n} fragments rebuild the checkpoint,
      * and the fragments together hold {@code n/m} times its size.
      */
-    IDA_SYSTEMATIC(1);
+    IDA_SYSTEMATIC(1),
+
+    /**
+     * Perennial mode: Rabin's original information dispersal, every fragment coded (Vandermonde rows); any {@code m}
+     * of the {@code n} fragments rebuild the checkpoint. Decoding always computes, so it is slower than
+     * {@link #IDA_SYSTEMATIC}; no single fragment reveals data in the clear.
+     */
+    IDA_RABIN(2);
 
     private final int code;
 

@@ -40,9 +40,11 @@ import java.util.zip.CRC32C;
  *              8  sequence number (≥ 0)
  *              8  commit id
  *              4  revision (≥ 0)
- *              1  encoding: 0 = {@link Encoding#REPLICAS}, 1 = {@link Encoding#IDA_SYSTEMATIC}
+ *              1  encoding: 0 = {@link Encoding#REPLICAS}, 1 = {@link Encoding#IDA_SYSTEMATIC},
+ *                 2 = {@link Encoding#IDA_RABIN}
  *              1  m (1..255; 1 for replicas)
  *              1  k (0..255 − m)
+ *              4  the codec's stripe size in bytes (≥ 1 for IDA, 0 for replicas)
  *              4  segment size in bytes (≥ 1)
  *              8  checkpoint length in bytes (≥ 0)
  *             32  SHA-256 of the checkpoint
@@ -77,6 +79,7 @@ public final class FragmentIndex {
     private final Encoding encoding;
     private final int m;
     private final int k;
+    private final int stripeBytes;
     private final int segmentBytes;
     private final long checkpointLength;
     private final Sha256 checkpointSha256;
@@ -85,7 +88,7 @@ public final class FragmentIndex {
     private final List<FragmentLocation> fragments;
 
     FragmentIndex(String jobId, long sequence, long commitId, int revision, Encoding encoding, int m, int k,
-                  int segmentBytes, long checkpointLength, Sha256 checkpointSha256, Instant createdAt,
+                  int stripeBytes, int segmentBytes, long checkpointLength, Sha256 checkpointSha256, Instant createdAt,
                   Instant leaseExpiry, List<FragmentLocation> fragments) {
         this.jobId = Names.requireJobId(jobId);
         if (sequence < 0) {
@@ -101,6 +104,10 @@ public final class FragmentIndex {
         }
         if (k < 0 || k > MAX_FRAGMENTS - m) {
             throw new IllegalArgumentException("k must be in [0, " + (MAX_FRAGMENTS - m) + "] for m = " + m + ": " + k);
+        }
+        if (encoding == Encoding.REPLICAS ? stripeBytes != 0 : stripeBytes < 1) {
+            throw new IllegalArgumentException("stripeBytes must be " + (encoding == Encoding.REPLICAS ? "0" : ">= 1")
+                    + " for " + encoding + ": " + stripeBytes);
         }
         if (segmentBytes < 1) {
             throw new IllegalArgumentException("segmentBytes must be >= 1: " + segmentBytes);
@@ -128,6 +135,7 @@ public final class FragmentIndex {
         this.revision = revision;
         this.m = m;
         this.k = k;
+        this.stripeBytes = stripeBytes;
         this.segmentBytes = segmentBytes;
         this.checkpointLength = checkpointLength;
         this.fragments = List.copyOf(sorted);
@@ -175,10 +183,11 @@ public final class FragmentIndex {
             int code = Byte.toUnsignedInt(in.get());
             Encoding encoding = Encoding.ofCode(code);
             if (encoding == null) {
-                throw new CorruptIndexException("index encoding must be 0 or 1: " + code, null);
+                throw new CorruptIndexException("index encoding must be 0, 1 or 2: " + code, null);
             }
             int m = Byte.toUnsignedInt(in.get());
             int k = Byte.toUnsignedInt(in.get());
+            int stripeBytes = in.getInt();
             int segmentBytes = in.getInt();
             long length = in.getLong();
             Sha256 checkpointSha = digest(in);
@@ -199,8 +208,8 @@ public final class FragmentIndex {
                 throw new CorruptIndexException("index has " + (in.remaining() - 4) + " bytes after its last field",
                         null);
             }
-            return new FragmentIndex(jobId, sequence, commitId, revision, encoding, m, k, segmentBytes, length,
-                    checkpointSha, created, lease, fragments);
+            return new FragmentIndex(jobId, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
+                    length, checkpointSha, created, lease, fragments);
         } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
             throw new CorruptIndexException("index is truncated: " + bytes.length + " bytes", e);
         } catch (IllegalArgumentException | CharacterCodingException e) {
@@ -242,6 +251,7 @@ public final class FragmentIndex {
             out.writeByte(encoding.code());
             out.writeByte(m);
             out.writeByte(k);
+            out.writeInt(stripeBytes);
             out.writeInt(segmentBytes);
             out.writeLong(checkpointLength);
             out.write(checkpointSha256.bytes());
@@ -342,6 +352,15 @@ public final class FragmentIndex {
     }
 
     /**
+     * Returns the stripe size of the information dispersal that coded the fragments, which decoding must use again.
+     *
+     * @return the stripe size in bytes, or {@code 0} for {@link Encoding#REPLICAS}
+     */
+    public int stripeBytes() {
+        return stripeBytes;
+    }
+
+    /**
      * Returns the size of the segments the checkpoint was encoded in, one after another.
      *
      * @return the segment size, in bytes
@@ -428,9 +447,15 @@ public final class FragmentIndex {
         return StoreKeys.indexKey(jobId, sequence, commitId);
     }
 
+    /** This index with other fragment locations, same revision (before it is first written). */
+    FragmentIndex relocated(List<FragmentLocation> newFragments) {
+        return new FragmentIndex(jobId, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
+                checkpointLength, checkpointSha256, createdAt, leaseExpiry, newFragments);
+    }
+
     /** This index with other fragment locations and a revision one higher. */
     FragmentIndex revised(List<FragmentLocation> newFragments, Instant newLeaseExpiry) {
-        return new FragmentIndex(jobId, sequence, commitId, revision + 1, encoding, m, k, segmentBytes,
+        return new FragmentIndex(jobId, sequence, commitId, revision + 1, encoding, m, k, stripeBytes, segmentBytes,
                 checkpointLength, checkpointSha256, createdAt, newLeaseExpiry, newFragments);
     }
 
@@ -444,14 +469,15 @@ public final class FragmentIndex {
         return o instanceof FragmentIndex other
                 && jobId.equals(other.jobId) && sequence == other.sequence && commitId == other.commitId
                 && revision == other.revision && encoding == other.encoding && m == other.m && k == other.k
-                && segmentBytes == other.segmentBytes && checkpointLength == other.checkpointLength
+                && stripeBytes == other.stripeBytes && segmentBytes == other.segmentBytes && checkpointLength == other.checkpointLength
                 && checkpointSha256.equals(other.checkpointSha256) && createdAt.equals(other.createdAt)
                 && leaseExpiry.equals(other.leaseExpiry) && fragments.equals(other.fragments);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(jobId, sequence, commitId, revision, encoding, m, k, segmentBytes, checkpointLength,
+        return Objects.hash(jobId, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
+                checkpointLength,
                 checkpointSha256, createdAt, leaseExpiry, fragments);
     }
 

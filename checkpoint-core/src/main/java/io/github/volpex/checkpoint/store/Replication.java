@@ -20,6 +20,11 @@ final class Replication implements Dispersal {
     }
 
     @Override
+    public int stripeBytes() {
+        return 0;
+    }
+
+    @Override
     public int m() {
         return 1;
     }

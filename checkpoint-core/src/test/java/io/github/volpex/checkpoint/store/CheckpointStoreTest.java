@@ -161,7 +161,7 @@ class CheckpointStoreTest {
         FragmentIndex older = store.commit("job", Stores.data(1, 50));
         // A later checkpoint whose commit wrote its index but never deleted the older one (a crash), then lost both
         // of its fragments.
-        FragmentIndex newer = new FragmentIndex("job", 1, 77, 0, Encoding.REPLICAS, 1, 1, 64, 50,
+        FragmentIndex newer = new FragmentIndex("job", 1, 77, 0, Encoding.REPLICAS, 1, 1, 0, 64, 50,
                 Sha256.of(Stores.data(2, 50)), older.createdAt(), older.leaseExpiry(),
                 List.of(new FragmentLocation(0, "r2", older.fragments().get(0).lengthBytes(), Sha256.of(new byte[0])),
                         new FragmentLocation(1, "r3", older.fragments().get(0).lengthBytes(), Sha256.of(new byte[0]))));

@@ -28,7 +28,7 @@ class FragmentIndexTest {
     /** A random valid index. */
     static FragmentIndex random(long seed) {
         SplittableRandom random = new SplittableRandom(seed);
-        Encoding encoding = random.nextBoolean() ? Encoding.REPLICAS : Encoding.IDA_SYSTEMATIC;
+        Encoding encoding = Encoding.values()[random.nextInt(Encoding.values().length)];
         int m = encoding == Encoding.REPLICAS ? 1 : 1 + random.nextInt(40);
         int k = random.nextInt(Math.min(30, 255 - m) + 1);
         List<FragmentLocation> fragments = new ArrayList<>();
@@ -38,13 +38,14 @@ class FragmentIndexTest {
         }
         String job = "job_" + Long.toString(random.nextLong() >>> 1, 36);
         Instant created = Instant.ofEpochMilli(random.nextLong(0, 4_000_000_000_000L));
+        int stripe = encoding == Encoding.REPLICAS ? 0 : 1 + random.nextInt(1 << 22);
         return new FragmentIndex(job, random.nextLong(Long.MAX_VALUE), random.nextLong(), random.nextInt(1000),
-                encoding, m, k, 1 + random.nextInt(1 << 30), random.nextLong(1L << 50), sha("c" + seed), created,
+                encoding, m, k, stripe, 1 + random.nextInt(1 << 30), random.nextLong(1L << 50), sha("c" + seed), created,
                 created.plusMillis(random.nextLong(1L << 40)), fragments);
     }
 
     static FragmentIndex example() {
-        return new FragmentIndex("job-7", 42, 0x0123456789ABCDEFL, 3, Encoding.REPLICAS, 1, 1, 1 << 20, 1000,
+        return new FragmentIndex("job-7", 42, 0x0123456789ABCDEFL, 3, Encoding.REPLICAS, 1, 1, 0, 1 << 20, 1000,
                 sha("checkpoint"), Instant.parse("2026-01-02T03:04:05.678Z"), Instant.parse("2026-01-09T03:04:05.678Z"),
                 List.of(new FragmentLocation(1, "b", 1004, sha("f1")), new FragmentLocation(0, "a", 1004, sha("f0"))));
     }
@@ -77,6 +78,7 @@ class FragmentIndexTest {
         assertEquals(0, in.get()); // replicas
         assertEquals(1, in.get()); // m
         assertEquals(1, in.get()); // k
+        assertEquals(0, in.getInt()); // no stripes for replicas
         assertEquals(1 << 20, in.getInt());
         assertEquals(1000, in.getLong());
         byte[] digest = new byte[32];
@@ -96,7 +98,7 @@ class FragmentIndexTest {
         crc.update(bytes, 0, in.position());
         assertEquals((int) crc.getValue(), in.getInt());
         assertEquals(0, in.remaining());
-        assertEquals(8 + 6 + 8 + 8 + 4 + 3 + 4 + 8 + 32 + 16 + 1 + 2 * (1 + 2 + 8 + 32) + 4, bytes.length);
+        assertEquals(8 + 6 + 8 + 8 + 4 + 3 + 4 + 4 + 8 + 32 + 16 + 1 + 2 * (1 + 2 + 8 + 32) + 4, bytes.length);
     }
 
     @Property(tries = 100)
@@ -149,7 +151,7 @@ class FragmentIndexTest {
         byte[] encoding = bytes.clone();
         encoding[8 + 1 + 5 + 8 + 8 + 4] = 7;
         withCrc(encoding, bytes.length - 4);
-        assertEquals("index encoding must be 0 or 1: 7",
+        assertEquals("index encoding must be 0, 1 or 2: 7",
                 assertThrows(CorruptIndexException.class, () -> FragmentIndex.parse(encoding)).getMessage());
         byte[] m = bytes.clone();
         m[8 + 1 + 5 + 8 + 8 + 4 + 1] = 2;
@@ -165,20 +167,23 @@ class FragmentIndexTest {
         List<FragmentLocation> two = List.of(new FragmentLocation(0, "a", 0, sha("")),
                 new FragmentLocation(1, "b", 0, sha("")));
         assertEquals("jobId must be 1 to 64 characters of [A-Za-z0-9_-]: \"a.b\"", assertThrows(
-                IllegalArgumentException.class, () -> new FragmentIndex("a.b", 0, 0, 0, Encoding.REPLICAS, 1, 1, 1, 0,
-                        sha(""), t, t, two)).getMessage());
+                IllegalArgumentException.class, () -> new FragmentIndex("a.b", 0, 0, 0, Encoding.REPLICAS, 1, 1, 0, 1,
+                        0, sha(""), t, t, two)).getMessage());
         assertEquals("fragments must list n = m + k = 3 fragments: 2", assertThrows(IllegalArgumentException.class,
-                () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_SYSTEMATIC, 2, 1, 1, 0, sha(""), t, t, two))
+                () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_SYSTEMATIC, 2, 1, 8, 1, 0, sha(""), t, t, two))
                 .getMessage());
         List<FragmentLocation> repeated = List.of(new FragmentLocation(0, "a", 0, sha("")),
                 new FragmentLocation(0, "b", 0, sha("")));
         assertEquals("fragments must have the indices 0 to 1 once each: index 1 is missing",
                 assertThrows(IllegalArgumentException.class, () -> new FragmentIndex("j", 0, 0, 0, Encoding.REPLICAS,
-                        1, 1, 1, 0, sha(""), t, t, repeated)).getMessage());
+                        1, 1, 0, 1, 0, sha(""), t, t, repeated)).getMessage());
         assertThrows(IllegalArgumentException.class,
-                () -> new FragmentIndex("j", -1, 0, 0, Encoding.REPLICAS, 1, 1, 1, 0, sha(""), t, t, two));
+                () -> new FragmentIndex("j", -1, 0, 0, Encoding.REPLICAS, 1, 1, 0, 1, 0, sha(""), t, t, two));
         assertThrows(IllegalArgumentException.class,
-                () -> new FragmentIndex("j", 0, 0, 0, Encoding.REPLICAS, 1, 1, 0, 0, sha(""), t, t, two));
+                () -> new FragmentIndex("j", 0, 0, 0, Encoding.REPLICAS, 1, 1, 0, 0, 0, sha(""), t, t, two));
+        assertEquals("stripeBytes must be >= 1 for IDA_RABIN: 0", assertThrows(IllegalArgumentException.class,
+                () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_RABIN, 1, 1, 0, 1, 0, sha(""), t, t, two))
+                .getMessage());
         assertThrows(IllegalArgumentException.class, () -> new FragmentLocation(255, "a", 0, sha("")));
         assertThrows(IllegalArgumentException.class, () -> new FragmentLocation(0, "a", -1, sha("")));
         assertThrows(IllegalArgumentException.class, () -> new FragmentLocation(0, "", 0, sha("")));
@@ -199,7 +204,7 @@ class FragmentIndexTest {
         assertEquals(2, index.n());
         assertTrue(index.toString().contains("job-7 #42"));
         // Instants are kept to the millisecond, as the format stores them.
-        FragmentIndex precise = new FragmentIndex("j", 0, 0, 0, Encoding.REPLICAS, 1, 0, 1, 0, sha(""),
+        FragmentIndex precise = new FragmentIndex("j", 0, 0, 0, Encoding.REPLICAS, 1, 0, 0, 1, 0, sha(""),
                 Instant.ofEpochSecond(1, 123_456_789), Instant.ofEpochSecond(2, 999_999_999),
                 List.of(new FragmentLocation(0, "a", 0, sha(""))));
         assertEquals(Instant.ofEpochSecond(1, 123_000_000), precise.createdAt());
