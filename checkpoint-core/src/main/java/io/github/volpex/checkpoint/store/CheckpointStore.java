@@ -3,6 +3,7 @@ package io.github.volpex.checkpoint.store;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -591,6 +592,53 @@ public final class CheckpointStore {
     public RecoveredCheckpoint recover(FragmentIndex index) {
         Objects.requireNonNull(index, "index");
         return recoverLocked(index);
+    }
+
+    /**
+     * Streams the checkpoint that {@code index} describes into {@code out}, in bounded memory: fragments are read in
+     * lockstep, {@code m} at a time, one segment at a time, each piece checked against its CRC-32C before use; a
+     * fragment that fails is replaced by another, wound forward to the current segment. At the end every fragment
+     * used is checked against its SHA-256 and the whole output against the checkpoint's.
+     *
+     * <p>Bytes are written as they are decoded, so when this method throws, {@code out} may hold a prefix of the
+     * checkpoint or, if a fragment was corrupt in a way its CRCs missed, wrong bytes: use the output only when the
+     * method returns. The stream is not closed.
+     *
+     * @param index the checkpoint's index
+     * @param out   where to write the checkpoint
+     * @return the number of bytes written, the checkpoint's length
+     * @throws CheckpointUnavailableException if fewer than {@code m} fragments can be read, or the output does not
+     *                                        match the checkpoint's digest
+     * @throws IOException                    if writing to {@code out} fails
+     * @throws NullPointerException           if an argument is null
+     */
+    public long recoverTo(FragmentIndex index, OutputStream out) throws IOException {
+        Objects.requireNonNull(index, "index");
+        Objects.requireNonNull(out, "out");
+        Dispersal d = dispersalFor(index);
+        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointLength());
+        List<FragmentFailure> failures = new ArrayList<>();
+        List<Integer> order = index.fragments().stream().map(FragmentLocation::fragmentIndex).toList();
+        MessageDigest digest = Sha256.newDigest();
+        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointLength()))];
+        long written = 0;
+        try (SegmentSource source = new SegmentSource(index, framing, d, byId, order, failures)) {
+            for (long s = 0; s < framing.segments(); s++) {
+                byte[][] pieces = source.next(s);
+                int segmentLength = framing.segmentLength(s);
+                d.decode(pieces, segmentLength, segment);
+                digest.update(segment, 0, segmentLength);
+                out.write(segment, 0, segmentLength);
+                written += segmentLength;
+            }
+            source.finish();
+        }
+        if (!index.checkpointSha256().equals(Sha256.wrap(digest.digest()))) {
+            failures.add(new FragmentFailure(-1, "decoder", FragmentFailure.Reason.CORRUPT,
+                    "the streamed checkpoint does not match its digest " + index.checkpointSha256()));
+            throw new CheckpointUnavailableException(index.jobId(), index.sequence(), index.m(), 0, failures);
+        }
+        return written;
     }
 
     private RecoveredCheckpoint recoverLocked(FragmentIndex index) {

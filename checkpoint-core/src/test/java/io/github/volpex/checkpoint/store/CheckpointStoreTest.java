@@ -11,6 +11,7 @@ import io.github.volpex.checkpoint.placement.RepositorySelector;
 import io.github.volpex.checkpoint.placement.StorageHost;
 import io.github.volpex.estimators.SurvivalFunction;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
@@ -152,6 +153,30 @@ class CheckpointStoreTest {
         assertEquals(0, e.sequence());
         assertEquals(List.of(FragmentFailure.Reason.CORRUPT, FragmentFailure.Reason.MISSING),
                 e.failures().stream().map(FragmentFailure::reason).toList());
+    }
+
+    @Test
+    void streams_a_recovery_switching_fragments_when_a_piece_is_corrupt() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(2);
+        CheckpointStore store = ephemeral(repos).build();
+        byte[] data = Stores.data(8, 64 * 6 + 5);
+        FragmentIndex index = store.commit("job", data);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(data.length, store.recoverTo(index, out));
+        assertArrayEquals(data, out.toByteArray());
+        // Corrupt fragment 0 in its fourth piece: the stream switches to fragment 1 there.
+        Stores.corrupt(repos.get(0), index.fragmentKey(0), 3 * 68 + 10);
+        out.reset();
+        assertEquals(data.length, store.recoverTo(index, out));
+        assertArrayEquals(data, out.toByteArray());
+        // With fragment 1 corrupt further on, nothing can finish the stream.
+        Stores.corrupt(repos.get(1), index.fragmentKey(1), 5 * 68 + 1);
+        out.reset();
+        CheckpointUnavailableException e = assertThrows(CheckpointUnavailableException.class,
+                () -> store.recoverTo(index, out));
+        assertEquals(List.of(FragmentFailure.Reason.CORRUPT, FragmentFailure.Reason.CORRUPT),
+                e.failures().stream().map(FragmentFailure::reason).toList());
+        assertTrue(out.size() < data.length);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -171,6 +172,15 @@ class StoreFaultInjectionTest {
         }
         if (failurePercent == 0) {
             assertEquals(new GroundTruth.Checkpoint(0, Sha256.of(data)), observed);
+        }
+        // Streamed, the output is the checkpoint whenever the call returns.
+        FragmentIndex index = store(raw, seed).latestIndex(JOB).orElseThrow();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            assertEquals(data.length, store.recoverTo(index, out));
+            assertEquals(Sha256.of(data), Sha256.of(out.toByteArray()));
+        } catch (CheckpointUnavailableException e) {
+            assertTrue(failurePercent > 0, e.getMessage());
         }
     }
 }
