@@ -11,14 +11,9 @@ final class Instances {
     private Instances() {
     }
 
-    /** A Weibull survival function {@code exp(−(t/scale)^shape)}, local to the tests. */
+    /** A Weibull survival function {@code exp(−(t/scale)^shape)}. */
     static SurvivalFunction weibull(double scaleSeconds, double shape) {
-        return t -> {
-            if (!(t >= 0.0)) {
-                throw new IllegalArgumentException("timeSeconds must be >= 0: " + t);
-            }
-            return Math.exp(-Math.pow(t / scaleSeconds, shape));
-        };
+        return SurvivalFunction.weibull(shape, scaleSeconds);
     }
 
     static double logUniform(SplittableRandom random, double low, double high) {
