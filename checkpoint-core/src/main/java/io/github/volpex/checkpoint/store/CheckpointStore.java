@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -1004,7 +1005,9 @@ public final class CheckpointStore {
     /**
      * Deletes what older checkpoints and failed commits of {@code jobId} left on the repositories that answer, once
      * the newest checkpoint has at least {@code m} fragments listed; nothing is deleted otherwise, so that an older
-     * checkpoint survives while it may be the only one left. A successful commit does this by itself.
+     * checkpoint survives while it may be the only one left. A successful commit does this by itself. When the newest
+     * checkpoint's lease has ended, every object of the job is deleted (de Camargo §4.3: expired files "can be
+     * removed").
      *
      * @param jobId the job
      * @return how many objects were deleted
@@ -1021,6 +1024,12 @@ public final class CheckpointStore {
             if (latest == null) {
                 return 0;
             }
+            int before = countKnown(state);
+            if (latest.isExpired(clock.instant())) {
+                deleteKnown(state, key -> true);
+                state.checkpoints.clear();
+                return before - countKnown(state);
+            }
             int listed = 0;
             for (FragmentLocation location : latest.fragments()) {
                 Set<String> keys = state.known.get(location.repositoryId());
@@ -1031,7 +1040,6 @@ public final class CheckpointStore {
             if (listed < latest.m()) {
                 return 0;
             }
-            int before = countKnown(state);
             deleteKnown(state, key -> {
                 StoreKeys.Parsed parsed = StoreKeys.parse(key);
                 return parsed != null && !parsed.sameCheckpoint(latest) && parsed.sequence() <= latest.sequence();
@@ -1040,6 +1048,36 @@ public final class CheckpointStore {
         } finally {
             job.lock.unlock();
         }
+    }
+
+    /**
+     * Collects garbage ({@link #collectGarbage}) for every job that has objects on the repositories that answer, which
+     * deletes the checkpoints whose lease has ended. It lists every repository in full: run it now and then, not at
+     * every commit.
+     *
+     * @return how many objects were deleted
+     */
+    public int collectExpired() {
+        List<Callable<List<String>>> listings = new ArrayList<>();
+        for (FragmentRepository repository : repositories) {
+            listings.add(() -> repository.list(""));
+        }
+        Set<String> jobIds = new TreeSet<>();
+        for (Parallel.Outcome<List<String>> outcome : Parallel.all(executor, listings)) {
+            if (outcome.ok()) {
+                for (String key : outcome.value()) {
+                    StoreKeys.Parsed parsed = StoreKeys.parse(key);
+                    if (parsed != null) {
+                        jobIds.add(parsed.jobId());
+                    }
+                }
+            }
+        }
+        int deleted = 0;
+        for (String jobId : jobIds) {
+            deleted += collectGarbage(jobId);
+        }
+        return deleted;
     }
 
     private static int countKnown(JobState state) {

@@ -15,8 +15,9 @@ import java.util.random.RandomGenerator;
 /**
  * Chooses which repositories receive a checkpoint's fragments.
  *
- * <p>The store calls it with the lock of the job held; it must return {@code request.count()} distinct ids taken
- * from {@code request.candidates()}, and should be quick (it must not call the repositories).
+ * <p>The store calls it with the lock of the job held, and for different jobs from different threads at once: an
+ * implementation must be thread-safe. It must return {@code request.count()} distinct ids taken from
+ * {@code request.candidates()}, and should be quick (it must not call the repositories).
  *
  * @since 0.1
  */

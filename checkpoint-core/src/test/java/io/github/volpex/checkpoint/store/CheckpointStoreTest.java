@@ -275,6 +275,22 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void checkpoints_whose_lease_ended_are_collected() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(3);
+        Stores.ManualClock clock = new Stores.ManualClock();
+        CheckpointStore store = ephemeral(repos).clock(clock).lease(Duration.ofHours(1)).build();
+        store.commit("short", Stores.data(1, 10));
+        store.commit("long", Stores.data(2, 10));
+        store.renewLease("long", Duration.ofDays(30));
+        clock.advance(Duration.ofHours(2));
+        assertEquals(4, store.collectExpired());
+        assertTrue(store.recover("short").isEmpty());
+        assertArrayEquals(Stores.data(2, 10), store.recover("long").orElseThrow().toByteArray());
+        assertEquals(4, Stores.everything(repos).size());
+        assertEquals(0, store.collectExpired());
+    }
+
+    @Test
     void places_fragments_with_the_greedy_selector() {
         List<FragmentRepository> repos = Stores.inMemory(6);
         // r4 and r5 are fast and reliable; the others slow and flaky.
