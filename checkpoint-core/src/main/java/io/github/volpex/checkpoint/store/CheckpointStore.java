@@ -71,6 +71,8 @@ public final class CheckpointStore {
     public static final int DEFAULT_SEGMENT_BYTES = 1 << 20;
     /** The default lease: 7 days. */
     public static final Duration DEFAULT_LEASE = Duration.ofDays(7);
+    /** The longest checkpoint {@link #recover(String)} returns in an array; {@link #recoverTo} has no limit. */
+    public static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 16;
     /** The number of full replicas in ephemeral mode (de Camargo §4.2). */
     public static final int EPHEMERAL_REPLICAS = 2;
 
@@ -556,6 +558,7 @@ public final class CheckpointStore {
      *         the job
      * @throws CheckpointUnavailableException if checkpoints exist but none can be rebuilt (the exception describes the
      *                                        newest one's failures)
+     * @throws IllegalStateException          if the newest checkpoint is longer than {@link #MAX_ARRAY_BYTES}
      * @throws NullPointerException           if {@code jobId} is null
      * @throws IllegalArgumentException       if {@code jobId} is not valid
      */
@@ -588,6 +591,7 @@ public final class CheckpointStore {
      * @param index the checkpoint's index, as returned by {@link #commit} or {@link #latestIndex}
      * @return the checkpoint, verified against its digest
      * @throws CheckpointUnavailableException if fewer than {@code m} fragments can be fetched and verified
+     * @throws IllegalStateException          if the checkpoint is longer than {@link #MAX_ARRAY_BYTES}
      * @throws NullPointerException           if {@code index} is null
      */
     public RecoveredCheckpoint recover(FragmentIndex index) {
@@ -646,9 +650,9 @@ public final class CheckpointStore {
         Dispersal d = dispersalFor(index);
         Framing framing = new Framing(d, index.segmentBytes(), index.checkpointLength());
         List<FragmentFailure> failures = new ArrayList<>();
-        if (index.checkpointLength() > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("checkpoint of " + index.checkpointLength()
-                    + " bytes does not fit in an array");
+        if (index.checkpointLength() > MAX_ARRAY_BYTES) {
+            throw new IllegalStateException("checkpoint " + index.jobId() + " #" + index.sequence() + " of "
+                    + index.checkpointLength() + " bytes does not fit in an array: use recoverTo");
         }
         Map<Integer, byte[]> verified = fetchVerified(index, framing, failures);
         if (verified.size() < index.m()) {
