@@ -7,7 +7,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -25,8 +27,25 @@ class StoreFaultInjectionTest {
 
     private static final String JOB = "job";
 
-    private static CheckpointStore store(List<FragmentRepository> repositories, long seed) {
-        return CheckpointStore.ephemeral(repositories).random(new SplittableRandom(seed)).segmentBytes(64).build();
+    /** The store configurations every property runs against. */
+    enum Mode {
+        EPHEMERAL;
+
+        CheckpointStore.Builder builder(List<FragmentRepository> repositories) {
+            return CheckpointStore.ephemeral(repositories);
+        }
+
+        int m() {
+            return 1;
+        }
+
+        int n() {
+            return CheckpointStore.EPHEMERAL_REPLICAS;
+        }
+    }
+
+    private static CheckpointStore store(Mode mode, List<FragmentRepository> repositories, long seed) {
+        return mode.builder(repositories).random(new SplittableRandom(seed)).segmentBytes(64).build();
     }
 
     private static List<FragmentRepository> repositories(boolean onDisk, int count) throws IOException {
@@ -58,8 +77,9 @@ class StoreFaultInjectionTest {
     }
 
     /** A fresh store with no faults commits once more: afterwards only that checkpoint's objects exist. */
-    private static void assertNextCommitLeavesOnlyItself(List<FragmentRepository> raw, long seed) throws Exception {
-        CheckpointStore clean = store(raw, seed + 1);
+    private static void assertNextCommitLeavesOnlyItself(Mode mode, List<FragmentRepository> raw, long seed)
+            throws Exception {
+        CheckpointStore clean = store(mode, raw, seed + 1);
         byte[] last = Stores.data(seed + 3, 77);
         FragmentIndex index = clean.commit(JOB, last);
         String prefix = StoreKeys.checkpointPrefix(JOB, index.sequence(), index.commitId());
@@ -67,22 +87,22 @@ class StoreFaultInjectionTest {
             assertTrue(object.substring(object.indexOf('/') + 1).startsWith(prefix), "left behind: " + object);
         }
         assertEquals(new GroundTruth.Checkpoint(index.sequence(), Sha256.of(last)),
-                GroundTruth.observed(store(raw, seed + 2), JOB));
+                GroundTruth.observed(store(mode, raw, seed + 2), JOB));
     }
 
     @Property(tries = 250)
     void a_crash_or_failures_anywhere_in_a_commit_leave_the_previous_or_the_new_checkpoint(
             @ForAll long seed, @ForAll @IntRange(min = 1, max = 50) int crashAt,
             @ForAll @IntRange(min = 0, max = 25) int failurePercent, @ForAll @IntRange(min = 0, max = 3) int spare,
-            @ForAll boolean streamed, @ForAll boolean onDisk) throws Exception {
+            @ForAll boolean streamed, @ForAll boolean onDisk, @ForAll Mode mode) throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
-        List<FragmentRepository> raw = repositories(onDisk, 2 + spare);
+        List<FragmentRepository> raw = repositories(onDisk, mode.n() + spare);
         byte[] previous = Stores.data(seed, random.nextInt(300));
         byte[] next = Stores.data(seed + 1, random.nextInt(300));
-        store(raw, seed).commit(JOB, previous);
+        store(mode, raw, seed).commit(JOB, previous);
 
         FaultPlan plan = new FaultPlan(seed, crashAt, failurePercent / 100.0);
-        CheckpointStore crashing = store(FaultyRepository.wrap(raw, plan), seed + 7);
+        CheckpointStore crashing = store(mode, FaultyRepository.wrap(raw, plan), seed + 7);
         boolean committed = false;
         try {
             if (streamed) {
@@ -103,68 +123,74 @@ class StoreFaultInjectionTest {
                     && (c.sha256().equals(Sha256.of(previous)) || c.sha256().equals(Sha256.of(next))), undamaged
                     .toString());
         }
-        assertEquals(undamaged, GroundTruth.observed(store(raw, seed + 9), JOB));
+        assertEquals(undamaged, GroundTruth.observed(store(mode, raw, seed + 9), JOB));
 
         FaultPlan availability = damage(raw, random, 25, 10);
         GroundTruth.Expected expected = GroundTruth.of(raw, availability, JOB);
         if (expected instanceof GroundTruth.Checkpoint c) {
             assertTrue(c.sha256().equals(Sha256.of(previous)) || c.sha256().equals(Sha256.of(next)));
         }
-        assertEquals(expected, GroundTruth.observed(store(FaultyRepository.wrap(raw, availability), seed + 11), JOB));
-        assertNextCommitLeavesOnlyItself(raw, seed);
+        assertEquals(expected, GroundTruth.observed(store(mode, FaultyRepository.wrap(raw, availability), seed + 11),
+                JOB));
+        assertNextCommitLeavesOnlyItself(mode, raw, seed);
     }
 
     @Property(tries = 200)
     void a_crash_or_failures_anywhere_in_a_repair_never_lose_the_checkpoint(
-            @ForAll long seed, @ForAll @IntRange(min = 1, max = 30) int crashAt,
-            @ForAll @IntRange(min = 0, max = 25) int failurePercent, @ForAll @IntRange(min = 1, max = 3) int spare,
-            @ForAll @IntRange(min = 0, max = 2) int howLost) throws Exception {
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 40) int crashAt,
+            @ForAll @IntRange(min = 0, max = 25) int failurePercent, @ForAll @IntRange(min = 0, max = 2) int spare,
+            @ForAll Mode mode) throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
-        List<FragmentRepository> raw = Stores.inMemory(2 + spare);
+        int lose = mode.n() - mode.m();
+        List<FragmentRepository> raw = Stores.inMemory(mode.n() + lose + spare);
         byte[] data = Stores.data(seed, 1 + random.nextInt(300));
-        FragmentIndex index = store(raw, seed).commit(JOB, data);
-        // Lose one replica: deleted, corrupted, or its repository down for good.
-        FragmentLocation lost = index.fragments().get(random.nextInt(2));
-        FragmentRepository lostOn = raw.stream().filter(r -> r.id().equals(lost.repositoryId())).findFirst()
-                .orElseThrow();
+        FragmentIndex index = store(mode, raw, seed).commit(JOB, data);
+        // Lose n − m fragments, each deleted, corrupted, or on a repository that is down for good: m remain, fewer
+        // than the reconstruction threshold.
         FaultPlan plan = new FaultPlan(seed, crashAt, failurePercent / 100.0);
         FaultPlan availability = FaultPlan.none();
-        switch (howLost) {
-            case 0 -> lostOn.delete(index.fragmentKey(lost.fragmentIndex()));
-            case 1 -> Stores.corrupt(lostOn, index.fragmentKey(lost.fragmentIndex()), random.nextInt(1000));
-            default -> {
-                plan.down(lostOn.id());
-                availability.down(lostOn.id());
+        List<FragmentLocation> shuffled = new ArrayList<>(index.fragments());
+        Collections.shuffle(shuffled, new Random(seed));
+        for (FragmentLocation lost : shuffled.subList(0, lose)) {
+            FragmentRepository lostOn = raw.stream().filter(r -> r.id().equals(lost.repositoryId())).findFirst()
+                    .orElseThrow();
+            switch (random.nextInt(3)) {
+                case 0 -> lostOn.delete(index.fragmentKey(lost.fragmentIndex()));
+                case 1 -> Stores.corrupt(lostOn, index.fragmentKey(lost.fragmentIndex()), random.nextInt(1000));
+                default -> {
+                    plan.down(lostOn.id());
+                    availability.down(lostOn.id());
+                }
             }
         }
         try {
-            store(FaultyRepository.wrap(raw, plan), seed + 5).repair(JOB);
+            store(mode, FaultyRepository.wrap(raw, plan), seed + 5).repair(JOB);
         } catch (SimulatedCrash | CheckpointUnavailableException | CommitFailedException e) {
-            // Died or gave up: the surviving replica must still be there.
+            // Died or gave up: the surviving fragments must still be there.
         }
         GroundTruth.Checkpoint intact = new GroundTruth.Checkpoint(0, Sha256.of(data));
         assertEquals(intact, GroundTruth.of(raw, availability, JOB));
-        CheckpointStore clean = store(FaultyRepository.wrap(raw, availability), seed + 6);
+        CheckpointStore clean = store(mode, FaultyRepository.wrap(raw, availability), seed + 6);
         assertEquals(intact, GroundTruth.observed(clean, JOB));
-        // A repair without failures restores both replicas, and then there is nothing left to do.
+        // A repair without failures restores every fragment, and then there is nothing left to do.
         RepairReport report = clean.repair(JOB);
         assertTrue(report.status() == RepairReport.Status.REPAIRED || report.status() == RepairReport.Status.HEALTHY,
                 report.toString());
-        assertEquals(2, report.availableAfter());
+        assertEquals(mode.n(), report.availableAfter());
         assertEquals(RepairReport.Status.HEALTHY, clean.repair(JOB).status());
-        assertNextCommitLeavesOnlyItself(raw, seed);
+        assertNextCommitLeavesOnlyItself(mode, raw, seed);
     }
 
     @Property(tries = 200)
     void recovery_under_transient_failures_returns_the_whole_checkpoint_or_a_typed_error(
             @ForAll long seed, @ForAll @IntRange(min = 0, max = 60) int failurePercent,
-            @ForAll @IntRange(min = 0, max = 1) int extraFetches) throws Exception {
+            @ForAll @IntRange(min = 0, max = 1) int extraFetches, @ForAll Mode mode) throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
-        List<FragmentRepository> raw = Stores.inMemory(3);
+        List<FragmentRepository> raw = Stores.inMemory(mode.n() + 1);
         byte[] data = Stores.data(seed, random.nextInt(400));
-        store(raw, seed).commit(JOB, data);
+        store(mode, raw, seed).commit(JOB, data);
         FaultPlan flaky = new FaultPlan(seed, Long.MAX_VALUE, failurePercent / 100.0);
-        CheckpointStore store = CheckpointStore.ephemeral(FaultyRepository.wrap(raw, flaky))
+        CheckpointStore store = mode.builder(FaultyRepository.wrap(raw, flaky))
                 .random(new SplittableRandom(seed)).extraFetches(extraFetches).build();
         GroundTruth.Expected observed = GroundTruth.observed(store, JOB);
         if (observed instanceof GroundTruth.Checkpoint c) {
@@ -174,7 +200,7 @@ class StoreFaultInjectionTest {
             assertEquals(new GroundTruth.Checkpoint(0, Sha256.of(data)), observed);
         }
         // Streamed, the output is the checkpoint whenever the call returns.
-        FragmentIndex index = store(raw, seed).latestIndex(JOB).orElseThrow();
+        FragmentIndex index = store(mode, raw, seed).latestIndex(JOB).orElseThrow();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             assertEquals(data.length, store.recoverTo(index, out));
