@@ -90,8 +90,9 @@ public final class Fragment {
     public static Fragment parse(byte[] bytes) {
         Objects.requireNonNull(bytes, "bytes");
         if (bytes.length < MIN_FRAGMENT_BYTES) {
-            if (bytes.length >= HEADER_BYTES) {
-                Header.read(bytes, 0, bytes.length);
+            if (bytes.length >= 4 && FragmentFormat.getInt(bytes, 0) != FragmentFormat.MAGIC
+                    || bytes.length >= HEADER_BYTES) {
+                Header.read(bytes, 0, Math.max(bytes.length, HEADER_BYTES));
             }
             throw new CorruptFragmentException(-1, (bytes.length == 0 ? "empty: 0 bytes" : "truncated: "
                     + bytes.length + " bytes") + ", the smallest fragment has " + MIN_FRAGMENT_BYTES);
