@@ -20,6 +20,13 @@ public record DispersalSummary(Layout layout, int m, int n, long dataLength, Str
     /**
      * Validates and copies the components.
      *
+     * @param layout the layout
+     * @param m the number of fragments that rebuild the data
+     * @param n the number of fragments written
+     * @param dataLength the number of data bytes read, in bytes
+     * @param dispersalId the SHA-256 of the data, in lowercase hexadecimal
+     * @param contentIds the content id of each fragment, by index; copied
+     *
      * @throws NullPointerException if a component is null
      * @throws IllegalArgumentException if {@code contentIds} does not hold {@code n} ids
      */

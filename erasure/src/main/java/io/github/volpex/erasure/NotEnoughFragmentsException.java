@@ -16,8 +16,11 @@ public final class NotEnoughFragmentsException extends RuntimeException {
 
     /** Why one given fragment was not used. */
     private final transient List<Rejection> rejections;
+    /** How many fragments the caller passed. */
     private final int given;
+    /** How many distinct fragments verified. */
     private final int verified;
+    /** How many are needed: {@code m}. */
     private final int needed;
 
     /**
@@ -32,6 +35,10 @@ public final class NotEnoughFragmentsException extends RuntimeException {
 
         /**
          * Validates the components.
+         *
+         * @param position the fragment's position in what the caller passed, from 0
+         * @param fragmentIndex the fragment's index, or {@code -1} if its header did not verify
+         * @param reason what failed
          *
          * @throws NullPointerException if {@code reason} is null
          */
