@@ -35,15 +35,19 @@ public final class Fragment {
     private final long dataLength;
     private final byte[] payload;
     private final int[] recordCrcs;
+    /** The CRC32C of each stripe's original data, shared by all fragments of the encoding. */
+    private final int[] dataCrcs;
     private final byte[] dispersalId;
     private final byte[] contentId;
 
     /** Takes ownership of the arrays; callers inside the package pass fresh ones. */
-    Fragment(Header header, long dataLength, byte[] payload, int[] recordCrcs, byte[] dispersalId, byte[] contentId) {
+    Fragment(Header header, long dataLength, byte[] payload, int[] recordCrcs, int[] dataCrcs, byte[] dispersalId,
+             byte[] contentId) {
         this.header = header;
         this.dataLength = dataLength;
         this.payload = payload;
         this.recordCrcs = recordCrcs;
+        this.dataCrcs = dataCrcs;
         this.dispersalId = dispersalId;
         this.contentId = contentId;
     }
@@ -51,7 +55,8 @@ public final class Fragment {
     /**
      * Builds a fragment around a freshly coded payload, computing its record checksums and content id.
      */
-    static Fragment of(Header header, long dataLength, byte[] payload, byte[] dispersalId, MessageDigest sha256) {
+    static Fragment of(Header header, long dataLength, byte[] payload, int[] dataCrcs, byte[] dispersalId,
+                       MessageDigest sha256) {
         int stripeData = header.stripeDataBytes();
         int records = (int) FragmentFormat.recordCount(dataLength, stripeData);
         int[] crcs = new int[records];
@@ -61,13 +66,13 @@ public final class Fragment {
         for (int s = 0; s < records; s++) {
             int d = (int) Math.min(remaining, stripeData);
             int cell = ceilDiv(d, header.m());
-            crcs[s] = FragmentFormat.recordCrc(crc, header.index(), s, d, payload, offset, cell);
+            crcs[s] = FragmentFormat.recordCrc(crc, header.index(), s, d, payload, offset, cell, dataCrcs[s]);
             offset += cell;
             remaining -= d;
         }
         sha256.reset();
         byte[] content = sha256.digest(payload);
-        return new Fragment(header, dataLength, payload, crcs, dispersalId, content);
+        return new Fragment(header, dataLength, payload, crcs, dataCrcs, dispersalId, content);
     }
 
     static int ceilDiv(int a, int b) {
@@ -121,8 +126,9 @@ public final class Fragment {
                 throw new CorruptFragmentException(index, "truncated: stripe " + records + " needs " + cell
                         + " bytes from byte " + (at + 4) + " but the body ends at byte " + bodyLimit);
             }
-            int stored = FragmentFormat.getInt(bytes, at + 4 + cell);
-            int actual = FragmentFormat.recordCrc(crc, index, records, d, bytes, at + 4, cell);
+            int stored = FragmentFormat.getInt(bytes, at + 8 + cell);
+            int actual = FragmentFormat.recordCrc(crc, index, records, d, bytes, at + 4, cell,
+                    FragmentFormat.getInt(bytes, at + 4 + cell));
             if (stored != actual) {
                 throw new CorruptFragmentException(index, String.format(
                         "stripe %d checksum mismatch: stored 0x%08X, computed 0x%08X", records, stored, actual));
@@ -154,13 +160,15 @@ public final class Fragment {
         }
         byte[] payload = new byte[(int) payloadBytes];
         int[] crcs = new int[records];
+        int[] dataCrcs = new int[records];
         at = HEADER_BYTES;
         int out = 0;
         for (int s = 0; s < records; s++) {
             int d = FragmentFormat.getInt(bytes, at);
             int cell = ceilDiv(d, header.m());
             System.arraycopy(bytes, at + 4, payload, out, cell);
-            crcs[s] = FragmentFormat.getInt(bytes, at + 4 + cell);
+            dataCrcs[s] = FragmentFormat.getInt(bytes, at + 4 + cell);
+            crcs[s] = FragmentFormat.getInt(bytes, at + 8 + cell);
             out += cell;
             at += RECORD_OVERHEAD_BYTES + cell;
         }
@@ -171,7 +179,7 @@ public final class Fragment {
             throw new CorruptFragmentException(index, "payload SHA-256 " + FragmentFormat.hex(actualContent)
                     + " does not match the content id " + FragmentFormat.hex(contentId));
         }
-        return new Fragment(header, dataLength, payload, crcs, dispersalId, contentId);
+        return new Fragment(header, dataLength, payload, crcs, dataCrcs, dispersalId, contentId);
     }
 
     /**
@@ -199,7 +207,8 @@ public final class Fragment {
             int cell = ceilDiv(d, header.m());
             FragmentFormat.putInt(out, at, d);
             System.arraycopy(payload, from, out, at + 4, cell);
-            FragmentFormat.putInt(out, at + 4 + cell, recordCrcs[s]);
+            FragmentFormat.putInt(out, at + 4 + cell, dataCrcs[s]);
+            FragmentFormat.putInt(out, at + 8 + cell, recordCrcs[s]);
             at += RECORD_OVERHEAD_BYTES + cell;
             from += cell;
             remaining -= d;
@@ -237,6 +246,8 @@ public final class Fragment {
             FragmentFormat.putInt(word, 0, d);
             out.write(word);
             out.write(payload, from, cell);
+            FragmentFormat.putInt(word, 0, dataCrcs[s]);
+            out.write(word);
             FragmentFormat.putInt(word, 0, recordCrcs[s]);
             out.write(word);
             from += cell;
@@ -356,6 +367,10 @@ public final class Fragment {
         return payload;
     }
 
+    int[] dataCrcs() {
+        return dataCrcs;
+    }
+
     byte[] dispersalIdBytes() {
         return dispersalId;
     }
@@ -370,6 +385,7 @@ public final class Fragment {
     public boolean equals(Object o) {
         return o instanceof Fragment f && header.equals(f.header) && dataLength == f.dataLength
                 && Arrays.equals(contentId, f.contentId) && Arrays.equals(dispersalId, f.dispersalId)
+                && Arrays.equals(dataCrcs, f.dataCrcs)
                 && Arrays.equals(payload, f.payload);
     }
 

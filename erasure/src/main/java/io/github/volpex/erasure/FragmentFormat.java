@@ -12,7 +12,7 @@ final class FragmentFormat {
     static final int MAGIC = 0x5650_5846;
     static final int VERSION = 1;
     static final int HEADER_BYTES = 20;
-    static final int RECORD_OVERHEAD_BYTES = 8;
+    static final int RECORD_OVERHEAD_BYTES = 12;
     static final int TRAILER_BYTES = 76;
     static final int HASH_BYTES = 32;
     /** The smallest fragment: the header, one empty record, the trailer. */
@@ -90,16 +90,40 @@ final class FragmentFormat {
         }
     }
 
-    /** The CRC32C of one record: it binds the fragment index, the stripe number and the data byte count. */
-    static int recordCrc(CRC32C crc, int index, int stripe, int dataBytes, byte[] cell, int offset, int length) {
+    /**
+     * The CRC32C of one record: over the fragment index, the stripe number, the data byte count, the cell and the
+     * stripe's data checksum, so a record moved to another fragment or position fails.
+     */
+    static int recordCrc(CRC32C crc, int index, int stripe, int dataBytes, byte[] cell, int offset, int length,
+                         int dataCrc) {
         crc.reset();
-        byte[] prefix = new byte[12];
-        putInt(prefix, 0, index);
-        putInt(prefix, 4, stripe);
-        putInt(prefix, 8, dataBytes);
-        crc.update(prefix, 0, 12);
+        byte[] word = new byte[12];
+        putInt(word, 0, index);
+        putInt(word, 4, stripe);
+        putInt(word, 8, dataBytes);
+        crc.update(word, 0, 12);
         crc.update(cell, offset, length);
+        putInt(word, 0, dataCrc);
+        crc.update(word, 0, 4);
         return (int) crc.getValue();
+    }
+
+    /** The CRC32C of a stripe's original data bytes: equal in every fragment's record of that stripe. */
+    static int dataCrc(CRC32C crc, byte[] data, int offset, int length) {
+        crc.reset();
+        crc.update(data, offset, length);
+        return (int) crc.getValue();
+    }
+
+    /** The data checksum of every stripe of {@code data[offset … offset+length)}. */
+    static int[] dataCrcs(byte[] data, int offset, int length, int stripeDataBytes) {
+        int[] crcs = new int[(int) recordCount(length, stripeDataBytes)];
+        CRC32C crc = new CRC32C();
+        for (int s = 0; s < crcs.length; s++) {
+            int from = s * stripeDataBytes;
+            crcs[s] = dataCrc(crc, data, offset + from, Math.min(stripeDataBytes, length - from));
+        }
+        return crcs;
     }
 
     /** The trailer's checksum: over the header's first 16 bytes and the trailer's first 72. */

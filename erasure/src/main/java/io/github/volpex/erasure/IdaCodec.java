@@ -277,12 +277,15 @@ public final class IdaCodec {
         int stripeData = m * stripeBytes;
         byte[] stripe = new byte[Math.min(stripeData, length)];
         MessageDigest dataHash = Hashing.sha256();
+        int[] dataCrcs = new int[(int) FragmentFormat.recordCount(length, stripeData)];
+        CRC32C crc = new CRC32C();
         Workspace ws = workspaces.take();
         try {
             for (int s = 0, base = 0; ; s++) {
                 int d = Math.min(stripeData, length - base);
                 source.get(stripe, 0, d);
                 dataHash.update(stripe, 0, d);
+                dataCrcs[s] = FragmentFormat.dataCrc(crc, stripe, 0, d);
                 encodeStripe(ws, stripe, 0, d, payloads, s * stripeBytes);
                 base += d;
                 if (d < stripeData) {
@@ -292,7 +295,7 @@ public final class IdaCodec {
         } finally {
             workspaces.give(ws);
         }
-        return fragments(length, payloads, dataHash.digest());
+        return fragments(length, payloads, dataCrcs, dataHash.digest());
     }
 
     private List<Fragment> encode(byte[] data, int offset, int length) {
@@ -301,14 +304,15 @@ public final class IdaCodec {
         encodePayloads(data, offset, length, payloads);
         MessageDigest sha = Hashing.sha256();
         sha.update(data, offset, length);
-        return fragments(length, payloads, sha.digest());
+        return fragments(length, payloads, FragmentFormat.dataCrcs(data, offset, length, m * stripeBytes),
+                sha.digest());
     }
 
-    private List<Fragment> fragments(long length, byte[][] payloads, byte[] dispersalId) {
+    private List<Fragment> fragments(long length, byte[][] payloads, int[] dataCrcs, byte[] dispersalId) {
         MessageDigest sha = Hashing.sha256();
         Fragment[] out = new Fragment[payloads.length];
         for (int i = 0; i < payloads.length; i++) {
-            out[i] = Fragment.of(header(i, stripeBytes), length, payloads[i], dispersalId, sha);
+            out[i] = Fragment.of(header(i, stripeBytes), length, payloads[i], dataCrcs, dispersalId, sha);
         }
         return List.of(out);
     }
@@ -453,7 +457,8 @@ public final class IdaCodec {
             if (first == null) {
                 first = f;
             } else if (f.dataLength() != first.dataLength() || f.stripeSizeBytes() != first.stripeSizeBytes()
-                    || !MessageDigest.isEqual(f.dispersalIdBytes(), first.dispersalIdBytes())) {
+                    || !MessageDigest.isEqual(f.dispersalIdBytes(), first.dispersalIdBytes())
+                    || !Arrays.equals(f.dataCrcs(), first.dataCrcs())) {
                 throw new IllegalArgumentException("fragments come from different encodings: index " + first.index()
                         + " has dispersal id " + first.dispersalId() + ", " + first.dataLength()
                         + " data bytes, stripe size " + first.stripeSizeBytes() + "; index " + f.index()
@@ -539,7 +544,7 @@ public final class IdaCodec {
         Fragment[] out = new Fragment[indexes.length];
         for (int r = 0; r < indexes.length; r++) {
             out[r] = Fragment.of(header(indexes[r], stripe), first.dataLength(), regenerated[r],
-                    first.dispersalIdBytes(), sha);
+                    first.dataCrcs(), first.dispersalIdBytes(), sha);
         }
         return List.of(out);
     }
@@ -765,12 +770,14 @@ public final class IdaCodec {
             for (int s = 0; ; s++) {
                 int d = fill(source, stripe);
                 int cell = Fragment.ceilDiv(d, m);
+                int dataCrc = FragmentFormat.dataCrc(crc, stripe, 0, d);
                 encodeStripe(ws, stripe, 0, d, records, 4);
                 for (int i = 0; i < n; i++) {
                     byte[] record = records[i];
                     FragmentFormat.putInt(record, 0, d);
-                    FragmentFormat.putInt(record, 4 + cell,
-                            FragmentFormat.recordCrc(crc, i, s, d, record, 4, cell));
+                    FragmentFormat.putInt(record, 4 + cell, dataCrc);
+                    FragmentFormat.putInt(record, 8 + cell,
+                            FragmentFormat.recordCrc(crc, i, s, d, record, 4, cell, dataCrc));
                     payloadHash[i].update(record, 4, cell);
                     outs.get(i).write(record, 0, cell + FragmentFormat.RECORD_OVERHEAD_BYTES);
                 }
@@ -815,7 +822,11 @@ public final class IdaCodec {
      * Rebuilds data from fragment streams (each one fragment's stored bytes) and writes it to {@code data}, stripe by
      * stripe, in about {@code (2m + n) × stripeSize} bytes of memory.
      *
-     * <p>Every stripe's CRC32C is verified before its bytes are used, so nothing unverified is written. A fragment
+     * <p>Every record's CRC32C is verified before its cell is used, and every rebuilt stripe is checked against the
+     * CRC32C of the original stripe, carried by every fragment, before it is written: this catches corruption and
+     * fragments of different data mixed within a stripe. Records copied wholesale from another dispersal with the
+     * same parameters into every fragment used are caught only by the final SHA-256 check; so if this method throws,
+     * discard what it wrote. A fragment
      * stream whose header or a stripe does not verify, that ends early, or whose reads throw, is treated as lost and
      * replaced by a spare stream (read up to the same stripe) if one was given. After the last stripe the trailers are
      * checked and the SHA-256 of the written data must equal the fragments' dispersal id.
@@ -823,11 +834,10 @@ public final class IdaCodec {
      * @param fragmentSources at least {@code m} streams, any order; each is read only as far as needed, not closed
      * @param data where to write the data; not flushed or closed
      * @return the number of data bytes written
-     * @throws NotEnoughFragmentsException if fewer than {@code m} distinct streams verify; nothing or only a
-     *         verified prefix of the data has then been written
+     * @throws NotEnoughFragmentsException if fewer than {@code m} distinct streams verify
+     * @throws IllegalArgumentException if verified fragments come from different encodings
      * @throws CorruptFragmentException if, after the last stripe, the data written cannot be confirmed against a
      *         verified trailer; the output must then be discarded
-     * @throws IllegalArgumentException if verified fragments come from different encodings
      * @throws IOException if writing {@code data} fails
      * @throws NullPointerException if an argument or element is null
      */

@@ -44,6 +44,8 @@ final class StreamDecoder {
         final byte[] word = new byte[4];
         byte[] cell;
         int nextStripe;
+        /** The data checksum of the last record read. */
+        int dataCrc;
 
         Reader(int position, InputStream in, Header header, byte[] head) {
             this.position = position;
@@ -67,13 +69,16 @@ final class StreamDecoder {
             int length = Fragment.ceilDiv(d, m);
             readFully(cell, length);
             readFully(word, 4);
+            int claimed = FragmentFormat.getInt(word, 0);
+            readFully(word, 4);
             int stored = FragmentFormat.getInt(word, 0);
-            int actual = FragmentFormat.recordCrc(crc, header.index(), nextStripe, d, cell, 0, length);
+            int actual = FragmentFormat.recordCrc(crc, header.index(), nextStripe, d, cell, 0, length, claimed);
             if (stored != actual) {
                 throw new CorruptFragmentException(header.index(), String.format(
                         "stripe %d checksum mismatch: stored 0x%08X, computed 0x%08X", nextStripe, stored, actual));
             }
             payloadHash.update(cell, 0, length);
+            dataCrc = claimed;
             nextStripe++;
             return d;
         }
@@ -108,11 +113,13 @@ final class StreamDecoder {
         byte[][] cells = new byte[n][];
         byte[] stripe = new byte[stripeData];
         MessageDigest dataHash = Hashing.sha256();
+        CRC32C stripeCrc = new CRC32C();
         long total = 0;
         Workspace ws = codec.workspaces().take();
         try {
             for (int s = 0; ; s++) {
                 int d = -1;
+                int expectedCrc = 0;
                 for (int i = 0; i < n; i++) {
                     while (active[i] != null && active[i].nextStripe == s) {
                         Reader r = active[i];
@@ -128,7 +135,13 @@ final class StreamDecoder {
                         if (d >= 0 && got != d) {
                             throw mixed(s, d, got, r);
                         }
+                        if (d >= 0 && r.dataCrc != expectedCrc) {
+                            throw new IllegalArgumentException("fragments come from different encodings: stripe " + s
+                                    + " of fragment " + r.header.index() + " (position " + r.position
+                                    + ") belongs to other data than the other fragments' stripe " + s);
+                        }
                         d = got;
+                        expectedCrc = r.dataCrc;
                     }
                 }
                 for (int i = 0; i < n; i++) {
@@ -136,6 +149,11 @@ final class StreamDecoder {
                 }
                 IdaCodec.DecodePlan plan = codec.plan(cells);
                 codec.decodeStripe(ws, plan, cells, 0, d, stripe, 0);
+                if (FragmentFormat.dataCrc(stripeCrc, stripe, 0, d) != expectedCrc) {
+                    throw new CorruptFragmentException(-1, "stripe " + s + " does not decode to the data that was"
+                            + " encoded (CRC32C mismatch): a fragment's records were not produced from this data;"
+                            + " nothing of this stripe was written");
+                }
                 out.write(stripe, 0, d);
                 dataHash.update(stripe, 0, d);
                 total += d;

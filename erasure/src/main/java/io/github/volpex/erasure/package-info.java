@@ -52,8 +52,11 @@
  * <tr><td>4</td><td>{@code d}, the data bytes the stripe covers: {@code mS} for every record but the last, which has
  * {@code d < mS} (0 when the length is a multiple of {@code mS})</td></tr>
  * <tr><td>{@code ⌈d/m⌉}</td><td>the fragment's cell of the stripe</td></tr>
- * <tr><td>4</td><td>CRC32C of: fragment index (4 bytes), {@code s} (4 bytes), {@code d} (4 bytes), the cell —
- * so a record moved to another fragment or position fails</td></tr>
+ * <tr><td>4</td><td>CRC32C of the stripe's {@code d} original data bytes, the same in every fragment: a decoder
+ * checks the stripe it rebuilt against it before writing a byte, so fragments of different data mixed within a
+ * stripe are caught at once</td></tr>
+ * <tr><td>4</td><td>CRC32C of: fragment index (4 bytes), {@code s} (4 bytes), {@code d} (4 bytes), the cell, the
+ * data CRC32C — so a record moved to another fragment or position fails</td></tr>
  * </tbody>
  * </table>
  * <table class="striped">
@@ -70,7 +73,7 @@
  * </table>
  * The length and the ids sit in a trailer so that a stream of unknown length can be encoded in one pass; each
  * record says how much data it covers, so a streaming decoder knows the last stripe when it reads it. A fragment is
- * {@code 20 + 8 × records + ⌈length/m⌉ + 76} bytes.
+ * {@code 20 + 12 × records + ⌈length/m⌉ + 76} bytes.
  *
  * <h2>Integrity</h2>
  * {@link io.github.volpex.erasure.Fragment#parse} checks every field above. The decoders treat a fragment that fails

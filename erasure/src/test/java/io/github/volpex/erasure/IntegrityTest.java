@@ -79,12 +79,12 @@ class IntegrityTest {
             byte[] cut = java.util.Arrays.copyOf(good, length);
             assertThrows(CorruptFragmentException.class, () -> Fragment.parse(cut), "length " + length);
         }
-        assertEquals("size mismatch: the last stripe ends at byte 82, so the fragment should have 158 bytes; it has 159",
+        assertEquals("size mismatch: the last stripe ends at byte 94, so the fragment should have 170 bytes; it has 171",
                 assertThrows(CorruptFragmentException.class,
                         () -> Fragment.parse(java.util.Arrays.copyOf(good, good.length + 1))).getMessage());
-        assertEquals("empty: 0 bytes, the smallest fragment has 104",
+        assertEquals("empty: 0 bytes, the smallest fragment has 108",
                 assertThrows(CorruptFragmentException.class, () -> Fragment.parse(new byte[0])).getMessage());
-        assertEquals("truncated: 7 bytes, the smallest fragment has 104", assertThrows(CorruptFragmentException.class,
+        assertEquals("truncated: 7 bytes, the smallest fragment has 108", assertThrows(CorruptFragmentException.class,
                 () -> Fragment.parse(java.util.Arrays.copyOf(good, 7))).getMessage());
         assertEquals("not a fragment: magic 0x68656C6C, expected 0x56505846 (\"VPXF\")", assertThrows(
                 CorruptFragmentException.class, () -> Fragment.parse("hello".getBytes(
@@ -114,12 +114,22 @@ class IntegrityTest {
         Fragment honest = FRAGMENTS.get(4);
         byte[] payload = IdaCodecTest.bare(honest);
         payload[3] ^= 1;
-        Fragment forged = Fragment.of(honest.header(), honest.dataLength(), payload, honest.dispersalIdBytes(),
-                Hashing.sha256());
+        Fragment forged = Fragment.of(honest.header(), honest.dataLength(), payload, honest.dataCrcs(),
+                honest.dispersalIdBytes(), Hashing.sha256());
         Fragment reparsed = Fragment.parse(forged.toByteArray()); // every checksum of its own is fine
         List<Fragment> given = List.of(FRAGMENTS.get(0), FRAGMENTS.get(1), FRAGMENTS.get(2), reparsed);
         CorruptFragmentException e = assertThrows(CorruptFragmentException.class, () -> CODEC.decode(given));
         assertTrue(e.getMessage().contains("a fragment's payload was not encoded from this data"), e.getMessage());
+
+        // Streaming, the forged stripe is caught before any of it is written.
+        List<byte[]> stored = List.of(FRAGMENTS.get(0).toByteArray(), FRAGMENTS.get(1).toByteArray(),
+                FRAGMENTS.get(2).toByteArray(), forged.toByteArray());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CorruptFragmentException s = assertThrows(CorruptFragmentException.class,
+                () -> CODEC.decode(streams(stored), out));
+        assertEquals("stripe 0 does not decode to the data that was encoded (CRC32C mismatch): a fragment's records"
+                + " were not produced from this data; nothing of this stripe was written", s.getMessage());
+        assertEquals(0, out.size());
     }
 
     private static List<InputStream> streams(List<byte[]> stored) {
@@ -189,9 +199,12 @@ class IntegrityTest {
             b.add(f.toByteArray());
         }
         List<byte[]> mixed = List.of(a.get(0), a.get(1), b.get(2), b.get(3));
-        CorruptFragmentException e = assertThrows(CorruptFragmentException.class,
-                () -> CODEC.decode(streams(mixed), new ByteArrayOutputStream()));
-        assertTrue(e.getMessage().contains("were not all encoded from this data"), e.getMessage());
+        ByteArrayOutputStream nothing = new ByteArrayOutputStream();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CODEC.decode(streams(mixed), nothing));
+        assertEquals("fragments come from different encodings: stripe 0 of fragment 2 (position 2) belongs to other"
+                + " data than the other fragments' stripe 0", e.getMessage());
+        assertEquals(0, nothing.size());
         assertThrows(IllegalArgumentException.class, () -> CODEC.decodeBytes(mixed));
 
         List<byte[]> shorter = new ArrayList<>();
