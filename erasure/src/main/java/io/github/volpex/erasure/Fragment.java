@@ -194,34 +194,34 @@ public final class Fragment {
         if (size > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("fragment of " + size + " bytes does not fit in an array; use writeTo");
         }
-        byte[] out = new byte[(int) size];
-        byte[] head = new byte[HEADER_BYTES];
-        header.write(head);
-        System.arraycopy(head, 0, out, 0, HEADER_BYTES);
-        int at = HEADER_BYTES;
-        int from = 0;
-        long remaining = dataLength;
-        int stripeData = header.stripeDataBytes();
-        for (int s = 0; s < recordCrcs.length; s++) {
-            int d = (int) Math.min(remaining, stripeData);
-            int cell = ceilDiv(d, header.m());
-            FragmentFormat.putInt(out, at, d);
-            System.arraycopy(payload, from, out, at + 4, cell);
-            FragmentFormat.putInt(out, at + 4 + cell, dataCrcs[s]);
-            FragmentFormat.putInt(out, at + 8 + cell, recordCrcs[s]);
-            at += RECORD_OVERHEAD_BYTES + cell;
-            from += cell;
-            remaining -= d;
+        ArraySink sink = new ArraySink((int) size);
+        try {
+            writeTo(sink);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("writing to an array cannot fail", e);
         }
-        writeTrailer(head, out, at);
-        return out;
+        return sink.bytes;
     }
 
-    private void writeTrailer(byte[] head, byte[] out, int at) {
-        FragmentFormat.putLong(out, at, dataLength);
-        System.arraycopy(dispersalId, 0, out, at + 8, HASH_BYTES);
-        System.arraycopy(contentId, 0, out, at + 8 + HASH_BYTES, HASH_BYTES);
-        FragmentFormat.putInt(out, at + TRAILER_BYTES - 4, FragmentFormat.trailerCrc(head, out, at));
+    /** Writes into an array of the exact final size, so that {@link #toByteArray()} copies nothing twice. */
+    private static final class ArraySink extends OutputStream {
+        final byte[] bytes;
+        int at;
+
+        ArraySink(int size) {
+            bytes = new byte[size];
+        }
+
+        @Override
+        public void write(int b) {
+            bytes[at++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            System.arraycopy(b, off, bytes, at, len);
+            at += len;
+        }
     }
 
     /**
@@ -254,7 +254,7 @@ public final class Fragment {
             remaining -= d;
         }
         byte[] trailer = new byte[TRAILER_BYTES];
-        writeTrailer(head, trailer, 0);
+        FragmentFormat.writeTrailer(head, trailer, 0, dataLength, dispersalId, contentId);
         out.write(trailer);
     }
 

@@ -134,6 +134,15 @@ final class FragmentFormat {
         return (int) crc.getValue();
     }
 
+    /** Writes a trailer at {@code dst[at…]} for a fragment whose header bytes are {@code header}. */
+    static void writeTrailer(byte[] header, byte[] dst, int at, long dataLength, byte[] dispersalId,
+                             byte[] contentId) {
+        putLong(dst, at, dataLength);
+        System.arraycopy(dispersalId, 0, dst, at + 8, HASH_BYTES);
+        System.arraycopy(contentId, 0, dst, at + 8 + HASH_BYTES, HASH_BYTES);
+        putInt(dst, at + TRAILER_BYTES - 4, trailerCrc(header, dst, at));
+    }
+
     static int crc(byte[] src, int offset, int length) {
         CRC32C crc = new CRC32C();
         crc.update(src, offset, length);

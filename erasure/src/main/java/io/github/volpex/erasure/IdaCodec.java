@@ -795,11 +795,7 @@ public final class IdaCodec {
         byte[] trailer = new byte[FragmentFormat.TRAILER_BYTES];
         for (int i = 0; i < n; i++) {
             byte[] content = payloadHash[i].digest();
-            FragmentFormat.putLong(trailer, 0, total);
-            System.arraycopy(dispersal, 0, trailer, 8, FragmentFormat.HASH_BYTES);
-            System.arraycopy(content, 0, trailer, 8 + FragmentFormat.HASH_BYTES, FragmentFormat.HASH_BYTES);
-            FragmentFormat.putInt(trailer, FragmentFormat.TRAILER_BYTES - 4,
-                    FragmentFormat.trailerCrc(heads[i], trailer, 0));
+            FragmentFormat.writeTrailer(heads[i], trailer, 0, total, dispersal, content);
             outs.get(i).write(trailer);
             contentIds.add(FragmentFormat.hex(content));
         }
