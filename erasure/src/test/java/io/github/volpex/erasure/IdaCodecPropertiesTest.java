@@ -20,7 +20,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /** The laws of a dispersal, over random parameters, lengths, stripe sizes and erasure patterns. */
-class IdaCodecProperties {
+class IdaCodecPropertiesTest {
 
     /** A codec, data, and a random order of the fragment indexes; any prefix of m of them must suffice. */
     record Case(IdaCodec codec, byte[] data, List<Integer> order, long seed) {

@@ -21,7 +21,7 @@ import net.jqwik.api.constraints.IntRange;
  * {@link CorruptFragmentException}; decoding with it returns the data or throws a documented exception, never
  * wrong data.
  */
-class MutationProperties {
+class FragmentMutationTest {
 
     @Property(tries = 400)
     void mutated_fragments_are_rejected_and_never_decode_to_wrong_data(
