@@ -816,7 +816,7 @@ public final class IdaCodec {
 
     /**
      * Rebuilds data from fragment streams (each one fragment's stored bytes) and writes it to {@code data}, stripe by
-     * stripe, in about {@code (2m + n) × stripeSize} bytes of memory.
+     * stripe, in about {@code 2m × stripeSize} bytes of memory (plus one cell per spare stream brought in).
      *
      * <p>Every record's CRC32C is verified before its cell is used, and every rebuilt stripe is checked against the
      * CRC32C of the original stripe, carried by every fragment, before it is written: this catches corruption and
