@@ -84,7 +84,10 @@
  * <h2>Speed</h2>
  * The kernel evaluates each output row by Horner's rule over the coefficient bits with SWAR doubling of eight bytes
  * per {@code long}, on L1-sized blocks that the JIT vectorizes; see {@code benchmarks/README.md} for measurements
- * against Backblaze's JavaReedSolomon and Hadoop's pure-Java Reed–Solomon coder.
+ * against Backblaze's JavaReedSolomon and Hadoop's pure-Java Reed–Solomon coder. A row whose coefficients are all 0
+ * or 1 needs no doubling and runs as pure XOR. With one parity fragment ({@code k = 1}) the systematic row is
+ * {@code 1/(m ⊕ j)}, not all ones, because the parity must stay byte-identical to ISA-L and Hadoop's Reed–Solomon;
+ * it costs one output row of the same kernel.
  *
  * @since 0.1
  */
