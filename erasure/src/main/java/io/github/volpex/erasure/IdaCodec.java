@@ -481,6 +481,10 @@ public final class IdaCodec {
      * Regenerates the fragments with the given indexes from any {@code m} distinct fragments of one encoding, to
      * replace lost ones. The regenerated fragments are byte-identical to the originals.
      *
+     * <p>Each given fragment has verified on its own, but only decoding can show that their payloads belong to the
+     * same data: when fragments come from storage that might hold deliberately altered ones, {@link #decode} them
+     * (which checks the dispersal id) before repairing from them.
+     *
      * @param available at least {@code m} distinct fragments of one encoding
      * @param indexes the indexes to regenerate, each in [0, n), no duplicates
      * @return the regenerated fragments, in the order of {@code indexes}
