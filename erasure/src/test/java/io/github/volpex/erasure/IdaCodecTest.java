@@ -259,6 +259,20 @@ class IdaCodecTest {
     }
 
     @Test
+    void the_largest_dispersals_round_trip() {
+        byte[] data = TestData.bytes(12, 100_003);
+        IdaCodec rabin = IdaCodec.rabin(200, 55);
+        List<Fragment> all = rabin.encode(data);
+        List<Fragment> last = new ArrayList<>(all.subList(55, 255));
+        Collections.shuffle(last, new java.util.Random(3));
+        assertArrayEquals(data, rabin.decode(last));
+        IdaCodec wide = IdaCodec.systematic(255, 0);
+        assertArrayEquals(data, wide.decode(wide.encode(data)));
+        IdaCodec tall = IdaCodec.systematic(1, 254);
+        assertArrayEquals(data, tall.decode(tall.encode(data).subList(254, 255)));
+    }
+
+    @Test
     void codecs_compare_by_parameters_and_print_their_factory() {
         assertEquals(IdaCodec.systematic(6, 3), IdaCodec.systematic(6, 3));
         assertNotEquals(IdaCodec.systematic(6, 3), IdaCodec.rabin(6, 3));
