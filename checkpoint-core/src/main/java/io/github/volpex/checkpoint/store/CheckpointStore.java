@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.erasure.IdaCodec;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,8 +38,8 @@ import java.util.random.RandomGenerator;
  * Keeps the checkpoints of jobs on volatile repositories so that the last committed checkpoint of a job is never
  * lost while enough of its repositories survive (Ren, Eigenmann and Bagchi §6; de Camargo, Castor and Kon §4–5).
  *
- * <p><b>Modes.</b> {@link #ephemeral} stores two full replicas of each checkpoint; {@code perennial} stores
- * {@code n = m + k} fragments of an information dispersal, any {@code m} of which rebuild it.
+ * <p><b>Modes.</b> {@link #ephemeral} stores two full replicas of each checkpoint; {@link #perennial} stores
+ * {@code n = m + k} fragments of an information dispersal ({@link IdaCodec}), any {@code m} of which rebuild it.
  *
  * <p><b>Commit protocol.</b> {@link #commit} writes the {@code n} fragments of the new checkpoint to {@code n}
  * distinct repositories chosen by the {@link PlacementPolicy}; a fragment whose write fails is regenerated from the
@@ -120,6 +121,20 @@ public final class CheckpointStore {
      */
     public static Builder ephemeral(Collection<? extends FragmentRepository> repositories) {
         return new Builder(repositories, new Replication(EPHEMERAL_REPLICAS));
+    }
+
+    /**
+     * Starts building a store in perennial mode: each checkpoint is dispersed with {@code codec} into {@code n = m + k}
+     * fragments on distinct repositories, any {@code m} of which rebuild it (de Camargo §4.2; Ren §6.2).
+     *
+     * @param codec        the information dispersal, systematic or Rabin's, with its stripe size
+     * @param repositories the repositories, with distinct ids; at least {@code n}
+     * @return a builder
+     * @throws NullPointerException     if an argument or a repository is null
+     * @throws IllegalArgumentException if two repositories share an id or there are fewer than {@code n}
+     */
+    public static Builder perennial(IdaCodec codec, Collection<? extends FragmentRepository> repositories) {
+        return new Builder(repositories, new IdaDispersal(Objects.requireNonNull(codec, "codec")));
     }
 
     /** Midpoint of m and n, rounded up (de Camargo §4.3: 9 fragments of which 3 rebuild give 6). */
@@ -1096,11 +1111,12 @@ public final class CheckpointStore {
 
     /** The dispersal that decodes {@code index}. */
     private Dispersal dispersalFor(FragmentIndex index) {
-        if (index.encoding() == Encoding.REPLICAS) {
-            return index.n() == dispersal.n() && dispersal.encoding() == Encoding.REPLICAS ? dispersal
-                    : new Replication(index.n());
+        boolean same = index.encoding() == dispersal.encoding() && index.m() == dispersal.m()
+                && index.n() == dispersal.n() && index.stripeBytes() == dispersal.stripeBytes();
+        if (same) {
+            return dispersal;
         }
-        throw new IllegalStateException("this store cannot decode " + index.encoding() + " checkpoints");
+        return index.encoding() == Encoding.REPLICAS ? new Replication(index.n()) : IdaDispersal.of(index);
     }
 
     private static void requirePositive(Duration duration) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.erasure.IdaCodec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,22 +14,34 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Commits of different jobs in parallel against the same repositories stay isolated. */
 class StoreConcurrencyTest {
 
     @Test
-    void parallel_commits_of_different_jobs_stay_isolated() throws Exception {
+    void parallel_commits_of_different_jobs_stay_isolated_in_ephemeral_mode() throws Exception {
+        run(CheckpointStore::ephemeral, 2);
+    }
+
+    @Test
+    void parallel_commits_of_different_jobs_stay_isolated_in_perennial_mode() throws Exception {
+        run(repositories -> CheckpointStore.perennial(IdaCodec.systematic(2, 2).withStripeSizeBytes(16),
+                repositories), 4);
+    }
+
+    private static void run(Function<List<FragmentRepository>, CheckpointStore.Builder> mode, int n)
+            throws Exception {
         int jobs = 6;
         int commits = 8;
-        List<FragmentRepository> repositories = new ArrayList<>(Stores.inMemory(3));
+        List<FragmentRepository> repositories = new ArrayList<>(Stores.inMemory(4));
         repositories.add(FragmentRepository.directory("disk", DirectoryRepositoryTest.freshDirectory(), false));
         // Repository calls run on a pool of their own; jobs commit from threads of another.
         ExecutorService io = Executors.newFixedThreadPool(4);
         ExecutorService callers = Executors.newFixedThreadPool(jobs);
         try {
-            CheckpointStore store = CheckpointStore.ephemeral(repositories).executor(io)
+            CheckpointStore store = mode.apply(repositories).executor(io)
                     .random(new SplittableRandom(5)).segmentBytes(100).extraFetches(1).build();
             CountDownLatch start = new CountDownLatch(1);
             List<Future<Map<Long, byte[]>>> results = new ArrayList<>();
@@ -54,16 +67,17 @@ class StoreConcurrencyTest {
                 assertEquals(commits, committed.size());
                 String job = "job" + j;
                 // A store that starts afresh sees each job's last checkpoint, untouched by the others.
-                RecoveredCheckpoint last = CheckpointStore.ephemeral(repositories).build().recover(job).orElseThrow();
+                RecoveredCheckpoint last = mode.apply(repositories).build().recover(job).orElseThrow();
                 assertEquals(commits - 1, last.index().sequence());
                 assertArrayEquals(committed.get((long) commits - 1), last.toByteArray());
             }
-            // Each job keeps exactly its last checkpoint: two replicas and two index copies.
+            // Each job keeps exactly its last checkpoint: n fragments and n index copies.
             List<String> everything = Stores.everything(repositories);
-            assertEquals(jobs * 4, everything.size(), everything.toString());
+            assertEquals(jobs * 2 * n, everything.size(), everything.toString());
             for (int j = 0; j < jobs; j++) {
                 String prefix = "/job" + j + "." + (commits - 1) + ".";
-                assertEquals(4, everything.stream().filter(o -> o.contains(prefix)).count(), everything.toString());
+                assertEquals(2 * n, everything.stream().filter(o -> o.contains(prefix)).count(),
+                        everything.toString());
             }
             assertTrue(everything.stream().noneMatch(o -> o.contains(".tmp")));
         } finally {

@@ -3,6 +3,7 @@ package io.github.volpex.checkpoint.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.erasure.IdaCodec;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,9 +17,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * Random repository failures, unavailability, corruption and crashes at any step of commit, recovery and repair (a
- * commit of a few segments makes about 35 repository calls and a repair about 17, so the crash points cover every
- * step and also runs without a crash). After
+ * Random repository failures, unavailability, corruption and crashes at any step of commit, recovery and repair, in
+ * ephemeral mode and in perennial mode with both layouts. After
  * any of them, recovery returns the previous or the new checkpoint byte for byte, never a mixture, and never nothing
  * while one of them has an index copy and {@code m} intact fragments on available repositories; and the next
  * successful commit leaves nothing else behind.
@@ -27,20 +27,45 @@ class StoreFaultInjectionTest {
 
     private static final String JOB = "job";
 
-    /** The store configurations every property runs against. */
+    /**
+     * The store configurations every property runs against, with about how many repository calls a commit and a
+     * repair of a few segments make (measured), so that crash points spread over every step.
+     */
     enum Mode {
-        EPHEMERAL;
+        EPHEMERAL(null, 35, 44),
+        PERENNIAL_SYSTEMATIC(IdaCodec.systematic(3, 2).withStripeSizeBytes(16), 87, 115),
+        PERENNIAL_RABIN(IdaCodec.rabin(2, 2).withStripeSizeBytes(8), 70, 88);
+
+        private final IdaCodec codec;
+        private final int commitCalls;
+        private final int repairCalls;
+
+        Mode(IdaCodec codec, int commitCalls, int repairCalls) {
+            this.codec = codec;
+            this.commitCalls = commitCalls;
+            this.repairCalls = repairCalls;
+        }
 
         CheckpointStore.Builder builder(List<FragmentRepository> repositories) {
-            return CheckpointStore.ephemeral(repositories);
+            return codec == null ? CheckpointStore.ephemeral(repositories)
+                    : CheckpointStore.perennial(codec, repositories);
         }
 
         int m() {
-            return 1;
+            return codec == null ? 1 : codec.m();
         }
 
         int n() {
-            return CheckpointStore.EPHEMERAL_REPLICAS;
+            return codec == null ? CheckpointStore.EPHEMERAL_REPLICAS : codec.n();
+        }
+
+        /** The call that crashes, {@code percent} of the way through a commit (past 100: no crash). */
+        long commitCrash(int percent) {
+            return Math.max(1, (long) percent * commitCalls / 100);
+        }
+
+        long repairCrash(int percent) {
+            return Math.max(1, (long) percent * repairCalls / 100);
         }
     }
 
@@ -90,9 +115,9 @@ class StoreFaultInjectionTest {
                 GroundTruth.observed(store(mode, raw, seed + 2), JOB));
     }
 
-    @Property(tries = 250)
+    @Property(tries = 400)
     void a_crash_or_failures_anywhere_in_a_commit_leave_the_previous_or_the_new_checkpoint(
-            @ForAll long seed, @ForAll @IntRange(min = 1, max = 50) int crashAt,
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 125) int crashPercent,
             @ForAll @IntRange(min = 0, max = 25) int failurePercent, @ForAll @IntRange(min = 0, max = 3) int spare,
             @ForAll boolean streamed, @ForAll boolean onDisk, @ForAll Mode mode) throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
@@ -101,7 +126,7 @@ class StoreFaultInjectionTest {
         byte[] next = Stores.data(seed + 1, random.nextInt(300));
         store(mode, raw, seed).commit(JOB, previous);
 
-        FaultPlan plan = new FaultPlan(seed, crashAt, failurePercent / 100.0);
+        FaultPlan plan = new FaultPlan(seed, mode.commitCrash(crashPercent), failurePercent / 100.0);
         CheckpointStore crashing = store(mode, FaultyRepository.wrap(raw, plan), seed + 7);
         boolean committed = false;
         try {
@@ -135,9 +160,9 @@ class StoreFaultInjectionTest {
         assertNextCommitLeavesOnlyItself(mode, raw, seed);
     }
 
-    @Property(tries = 200)
+    @Property(tries = 300)
     void a_crash_or_failures_anywhere_in_a_repair_never_lose_the_checkpoint(
-            @ForAll long seed, @ForAll @IntRange(min = 1, max = 40) int crashAt,
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 125) int crashPercent,
             @ForAll @IntRange(min = 0, max = 25) int failurePercent, @ForAll @IntRange(min = 0, max = 2) int spare,
             @ForAll Mode mode) throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
@@ -147,7 +172,7 @@ class StoreFaultInjectionTest {
         FragmentIndex index = store(mode, raw, seed).commit(JOB, data);
         // Lose n − m fragments, each deleted, corrupted, or on a repository that is down for good: m remain, fewer
         // than the reconstruction threshold.
-        FaultPlan plan = new FaultPlan(seed, crashAt, failurePercent / 100.0);
+        FaultPlan plan = new FaultPlan(seed, mode.repairCrash(crashPercent), failurePercent / 100.0);
         FaultPlan availability = FaultPlan.none();
         List<FragmentLocation> shuffled = new ArrayList<>(index.fragments());
         Collections.shuffle(shuffled, new Random(seed));
@@ -170,9 +195,11 @@ class StoreFaultInjectionTest {
         }
         GroundTruth.Checkpoint intact = new GroundTruth.Checkpoint(0, Sha256.of(data));
         assertEquals(intact, GroundTruth.of(raw, availability, JOB));
-        CheckpointStore clean = store(mode, FaultyRepository.wrap(raw, availability), seed + 6);
+        // A repair without failures restores every fragment (with the threshold at n, a crashed repair that already
+        // regenerated some is finished), and then there is nothing left to do.
+        CheckpointStore clean = mode.builder(FaultyRepository.wrap(raw, availability)).random(new SplittableRandom(seed))
+                .segmentBytes(64).reconstructionThreshold(mode.n()).build();
         assertEquals(intact, GroundTruth.observed(clean, JOB));
-        // A repair without failures restores every fragment, and then there is nothing left to do.
         RepairReport report = clean.repair(JOB);
         assertTrue(report.status() == RepairReport.Status.REPAIRED || report.status() == RepairReport.Status.HEALTHY,
                 report.toString());
