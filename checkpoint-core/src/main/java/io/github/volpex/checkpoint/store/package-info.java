@@ -2,7 +2,9 @@
  * A checkpoint store that never loses the last committed checkpoint while enough of its volatile repositories
  * survive.
  *
- * <p>Start from {@link io.github.volpex.checkpoint.store.CheckpointStore#ephemeral} with a list of
+ * <p>Start from {@link io.github.volpex.checkpoint.store.CheckpointStore#perennial} (an
+ * {@link io.github.volpex.erasure.IdaCodec}: any {@code m} of {@code n} fragments rebuild a checkpoint) or
+ * {@link io.github.volpex.checkpoint.store.CheckpointStore#ephemeral} (two full replicas) with a list of
  * {@link io.github.volpex.checkpoint.store.FragmentRepository} instances
  * ({@link io.github.volpex.checkpoint.store.FragmentRepository#inMemory},
  * {@link io.github.volpex.checkpoint.store.FragmentRepository#directory}, or an implementation of your own over the
@@ -39,6 +41,11 @@
  *   <li><b>Streaming.</b> Checkpoints are encoded segment by segment (1 MiB by default) so a commit from an
  *       {@link java.io.InputStream} holds one segment in memory; each piece is followed by a CRC-32C so that repair
  *       can read fragments in lockstep and detect a bad piece before using it.</li>
+ *   <li><b>The codec's payloads, the store's framing.</b> The store gives the codec bare segments
+ *       ({@code encodePayloads}, {@code decodePayloads}) and frames and hashes the payloads itself, so a fragment
+ *       carries one digest, not two. The codec's {@code decodeMissing} works on its self-describing
+ *       {@code Fragment}s; the store regenerates a lost fragment by decoding each segment from {@code m} payloads
+ *       and coding it again, which yields the same bytes.</li>
  *   <li><b>Failed writes.</b> A fragment whose write fails during a commit is regenerated from the stored ones onto
  *       another repository (the repair path) instead of failing the commit; a regenerated fragment must hash to the
  *       digest of the original, which makes regeneration self-checking.</li>
