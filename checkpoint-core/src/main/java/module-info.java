@@ -10,4 +10,5 @@ module io.github.volpex.checkpoint {
     requires transitive io.github.volpex.erasure;
 
     exports io.github.volpex.checkpoint.interval;
+    exports io.github.volpex.checkpoint.math;
 }

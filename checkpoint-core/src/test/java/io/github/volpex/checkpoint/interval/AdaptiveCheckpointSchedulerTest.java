@@ -1,0 +1,80 @@
+package io.github.volpex.checkpoint.interval;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class AdaptiveCheckpointSchedulerTest {
+
+    private final AtomicLong nanos = new AtomicLong(123_456_789L);
+    private final AtomicReference<Optional<NiHarwoodEstimate>> latest = new AtomicReference<>(Optional.empty());
+    private final AdaptiveCheckpointScheduler scheduler =
+            AdaptiveCheckpointScheduler.create(8, latest::get, nanos::get);
+
+    private void advanceSeconds(double seconds) {
+        nanos.addAndGet(Math.round(seconds * 1e9));
+    }
+
+    @Test
+    void nothing_is_due_while_no_estimate_is_known() {
+        advanceSeconds(1e6);
+        assertFalse(scheduler.checkpointDue());
+        assertEquals(Double.POSITIVE_INFINITY, scheduler.intervalSeconds());
+        assertTrue(scheduler.currentModel().isEmpty());
+    }
+
+    @Test
+    void a_checkpoint_falls_due_after_the_optimal_interval() {
+        NiHarwoodEstimate estimate = new NiHarwoodEstimate(1.0 / 3600, 60.0, 120.0);
+        latest.set(Optional.of(estimate));
+        double interval = estimate.model(8).optimalIntervalSeconds(); // about 180.27 s
+        assertEquals(interval, scheduler.intervalSeconds());
+        advanceSeconds(interval - 1);
+        assertFalse(scheduler.checkpointDue());
+        assertEquals(1.0, scheduler.secondsUntilDue(), 1e-6);
+        advanceSeconds(1);
+        assertTrue(scheduler.checkpointDue());
+        scheduler.checkpointCompleted();
+        assertFalse(scheduler.checkpointDue());
+        assertEquals(0.0, scheduler.secondsSinceCheckpoint());
+    }
+
+    @Test
+    void rising_failure_estimates_bring_the_next_checkpoint_forward() {
+        latest.set(Optional.of(new NiHarwoodEstimate(1.0 / 36_000, 60.0, 120.0)));
+        double calm = scheduler.intervalSeconds();
+        advanceSeconds(calm / 2);
+        assertFalse(scheduler.checkpointDue());
+        // The peers start failing ten times as often: the interval shrinks below the time already elapsed.
+        latest.set(Optional.of(new NiHarwoodEstimate(1.0 / 3600, 60.0, 120.0)));
+        assertTrue(scheduler.intervalSeconds() < calm / 2, () -> scheduler.intervalSeconds() + " vs " + calm);
+        assertTrue(scheduler.checkpointDue());
+        // The estimates settle back: no longer due.
+        latest.set(Optional.of(new NiHarwoodEstimate(1.0 / 36_000, 60.0, 120.0)));
+        assertFalse(scheduler.checkpointDue());
+    }
+
+    @Test
+    void peers_that_never_fail_never_need_a_checkpoint() {
+        latest.set(Optional.of(new NiHarwoodEstimate(0.0, 60.0, 120.0)));
+        advanceSeconds(1e9);
+        assertFalse(scheduler.checkpointDue());
+        assertEquals(Double.POSITIVE_INFINITY, scheduler.secondsUntilDue());
+    }
+
+    @Test
+    void rejects_bad_arguments() {
+        assertEquals("peers must be >= 1: 0", assertThrows(IllegalArgumentException.class,
+                () -> AdaptiveCheckpointScheduler.create(0, latest::get, nanos::get)).getMessage());
+        assertThrows(NullPointerException.class, () -> AdaptiveCheckpointScheduler.create(1, null, nanos::get));
+        assertThrows(NullPointerException.class, () -> AdaptiveCheckpointScheduler.create(1, latest::get, null));
+        assertEquals("checkpointOverheadSeconds must be finite and > 0: -1.0", assertThrows(
+                IllegalArgumentException.class, () -> new NiHarwoodEstimate(1e-4, -1, 0)).getMessage());
+    }
+}

@@ -1,0 +1,56 @@
+package io.github.volpex.checkpoint.interval;
+
+import io.github.volpex.estimators.SurvivalFunction;
+
+/** Survival functions for tests: Weibull and a step function, written here so the tests need no estimator fits. */
+final class TestSurvival {
+
+    private TestSurvival() {
+    }
+
+    /** Weibull {@code S(t) = exp(−(t/scale)^shape)}. */
+    static SurvivalFunction weibull(double shape, double scaleSeconds) {
+        return new SurvivalFunction() {
+            @Override
+            public double survival(double timeSeconds) {
+                if (!(timeSeconds >= 0)) {
+                    throw new IllegalArgumentException("timeSeconds must be >= 0: " + timeSeconds);
+                }
+                return Math.exp(-Math.pow(timeSeconds / scaleSeconds, shape));
+            }
+
+            @Override
+            public String toString() {
+                return "Weibull(shape=" + shape + ", scale=" + scaleSeconds + ")";
+            }
+        };
+    }
+
+    /**
+     * A non-increasing step function: {@code S(t) = levels[i]} for {@code t} in {@code [times[i−1], times[i])}, like a
+     * Kaplan–Meier estimate ({@code times} increasing, {@code levels} non-increasing, {@code levels.length =
+     * times.length + 1}, {@code levels[0] = 1}).
+     */
+    static SurvivalFunction steps(double[] times, double[] levels) {
+        double[] t = times.clone();
+        double[] s = levels.clone();
+        return new SurvivalFunction() {
+            @Override
+            public double survival(double timeSeconds) {
+                if (!(timeSeconds >= 0)) {
+                    throw new IllegalArgumentException("timeSeconds must be >= 0: " + timeSeconds);
+                }
+                int i = 0;
+                while (i < t.length && timeSeconds >= t[i]) {
+                    i++;
+                }
+                return s[i];
+            }
+
+            @Override
+            public String toString() {
+                return "Steps(" + java.util.Arrays.toString(t) + ", " + java.util.Arrays.toString(s) + ")";
+            }
+        };
+    }
+}

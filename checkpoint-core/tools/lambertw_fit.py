@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Generates the constants and starting polynomials of LambertW.java (needs mpmath).
+
+    python3 checkpoint-core/tools/lambertw_fit.py > /tmp/lambertw-constants.txt
+
+The starting polynomials only seed one Halley step whose residual is computed in double-double, so they need a
+relative accuracy of about 1e-7, not full double precision. Every piece is a Chebyshev fit (mpmath.chebyfit) in the
+branch-point variable p = sqrt(2(1 + e z)), shifted to the piece's centre so the monomial coefficients stay small.
+"""
+from mpmath import mp, mpf, e, log, lambertw, chebyfit, polyval, sqrt, exp
+
+mp.dps = 40
+
+
+def dd(x):
+    hi = float(x)
+    lo = float(x - mpf(hi))
+    return hi, lo
+
+
+def lit(v):
+    return repr(float(v))
+
+
+def w_of_p(p, branch):
+    z = (p * p / 2 - 1) / e
+    return lambertw(z, branch).real
+
+
+def piece(name, branch, a, b, degree, kind):
+    """kind: 'ratio' fits (1 + W)/p, 'zero' fits W/(p^2 - 2), 'plain' fits W."""
+    a, b = mpf(a), mpf(b)
+    c = (a + b) / 2
+
+    def f(u):
+        p = u + c
+        if kind == 'ratio':
+            return (1 + w_of_p(p, branch)) / p if p != 0 else mpf(1 if branch == 0 else -1)
+        if kind == 'zero':
+            if abs(p * p - 2) < mpf(10) ** -30:
+                return 1 / (2 * e)
+            return w_of_p(p, branch) / (p * p - 2)
+        return w_of_p(p, branch)
+
+    poly, _ = chebyfit(f, [a - c, b - c], degree + 1, error=True)
+    coefficients = list(reversed(poly))  # c0 + c1 u + ...
+    worst = 0
+    for i in range(1, 800):
+        p = a + (b - a) * i / 800
+        exact = 1 + w_of_p(p, branch) if kind == 'ratio' else w_of_p(p, branch)
+        approx = polyval(poly, p - c)
+        if kind == 'ratio':
+            approx *= p
+        elif kind == 'zero':
+            approx *= p * p - 2
+        if exact != 0:
+            worst = max(worst, abs((approx - exact) / exact))
+    print(f"    // {name}: p in [{float(a)}, {float(b)}], fits {kind}, max relative error {float(worst):.1e}")
+    print(f"    private static final double {name}_CENTRE = {lit(c)};")
+    for k, v in enumerate(coefficients):
+        print(f"    private static final double {name}{k} = {lit(v)};")
+
+
+print("    // Constants")
+for name, value in [("INV_E", 1 / e), ("E", e), ("THIRD", mpf(1) / 3)]:
+    hi, lo = dd(value)
+    print(f"    private static final double {name}_HI = {lit(hi)};")
+    print(f"    private static final double {name}_LO = {lit(lo)};")
+ln2_64 = log(2) / 64
+hi = float(ln2_64)
+# keep 36 significant bits so that n * hi is exact for |n| < 2^17
+import math
+m, ex = math.frexp(hi)
+hi = math.ldexp(math.floor(m * 2 ** 36) / 2 ** 36, ex)
+lo = float(ln2_64 - mpf(hi))
+print(f"    private static final double LN2_64_HI = {hi.hex()}; // {hi!r}")
+print(f"    private static final double LN2_64_LO = {lit(lo)};")
+print(f"    private static final double INV_LN2_64 = {lit(64 / log(2))};")
+his, los = [], []
+for j in range(64):
+    h, l = dd(mpf(2) ** (mpf(j) / 64))
+    his.append(lit(h))
+    los.append(lit(l))
+print("    private static final double[] EXP2_HI = {" + ", ".join(his) + "};")
+print("    private static final double[] EXP2_LO = {" + ", ".join(los) + "};")
+
+piece("P0A", 0, 0, 0.5, 6, 'ratio')
+piece("P0B", 0, 0.5, 1.3, 6, 'plain')
+piece("P0C", 0, 1.3, 2.5, 7, 'zero')
+piece("P0D", 0, 2.5, 4.3, 6, 'plain')
+piece("PMA", -1, 0, 0.5, 7, 'ratio')
+piece("PMB", -1, 0.5, 0.85, 6, 'plain')
+piece("PMC", -1, 0.85, 1.1, 7, 'plain')
+piece("PMD", -1, 1.1, 1.25, 7, 'plain')
