@@ -27,6 +27,31 @@ def w_of_p(p, branch):
     return lambertw(z, branch).real
 
 
+def exp_minus_w_table(name, a0, width, count, degree):
+    """W0 on p in [a0, a0 + count·width): per piece a fit of e^(−W0) = W0/z, so W0 = z·q(p) keeps its relative
+    accuracy where W0 vanishes. One row of degree + 1 coefficients per piece, about the piece's centre."""
+    rows = []
+    worst = 0
+    for k in range(count):
+        a = mpf(a0) + k * mpf(width)
+        b = a + mpf(width)
+        c = (a + b) / 2
+        poly, _ = chebyfit(lambda u: exp(-w_of_p(u + c, 0)), [a - c, b - c], degree + 1, error=True)
+        rows.append(list(reversed(poly)))
+        for i in range(1, 200):
+            p = a + (b - a) * i / 200
+            z = (p * p / 2 - 1) / e
+            w = w_of_p(p, 0)
+            if abs(w) > mpf(10) ** -20:
+                worst = max(worst, abs((z * polyval(poly, p - c) - w) / w))
+    print(f"    // {name}: p in [{a0}, {a0 + count * width}) in {count} pieces of width {width}, fits e^-W0,"
+          f" max relative error of W0 {float(worst):.1e}")
+    print(f"    private static final double[] {name} = {{")
+    for k, row in enumerate(rows):
+        print("            " + ", ".join(lit(v) for v in row) + ("," if k < count - 1 else ""))
+    print("    };")
+
+
 def piece(name, branch, a, b, degree, kind):
     """kind: 'ratio' fits (1 + W)/p, 'zero' fits W/(p^2 - 2), 'plain' fits W."""
     a, b = mpf(a), mpf(b)
@@ -85,9 +110,7 @@ print("    private static final double[] EXP2_HI = {" + ", ".join(his) + "};")
 print("    private static final double[] EXP2_LO = {" + ", ".join(los) + "};")
 
 piece("P0A", 0, 0, 0.5, 6, 'ratio')
-piece("P0B", 0, 0.5, 1.3, 6, 'plain')
-piece("P0C", 0, 1.3, 2.5, 7, 'zero')
-piece("P0D", 0, 2.5, 4.3, 6, 'plain')
+exp_minus_w_table("P0_TABLE", 0.5, 0.5, 8, 6)
 piece("PMA", -1, 0, 0.5, 7, 'ratio')
 piece("PMB", -1, 0.5, 0.85, 6, 'plain')
 piece("PMC", -1, 0.85, 1.1, 7, 'plain')

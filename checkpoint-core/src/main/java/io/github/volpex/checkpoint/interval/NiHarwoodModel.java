@@ -31,7 +31,7 @@ public record NiHarwoodModel(int peers, double failureRatePerSecond, double chec
         double downloadSeconds) {
 
     private static final double INV_E = 0.36787944117144233;
-    /** Below this offset, {@code 1 + W₀(−1/e + d) = √(2e·d)} to within 2⁻⁶⁰ relative. */
+    /** Below this offset, {@code 1 + W₀(−1/e + d) = p − p²/3} with {@code p = √(2e·d)}, to far below an ulp. */
     private static final double TINY_OFFSET = 0x1p-120;
 
     /**
@@ -98,8 +98,7 @@ public record NiHarwoodModel(int peers, double failureRatePerSecond, double chec
         }
         double d = offset(a);
         if (d < TINY_OFFSET) {
-            // 1 + W₀ = √(2e·d) to far below an ulp: λ* = √(a (T_d a + 1) / (2V)), without forming Va.
-            return Math.sqrt(a) * Math.sqrt((downloadSeconds * a + 1.0) / (2.0 * checkpointOverheadSeconds));
+            return 1.0 / tinyOffsetIntervalSeconds(a);
         }
         return a / LambertW.onePlusW0(d);
     }
@@ -117,9 +116,20 @@ public record NiHarwoodModel(int peers, double failureRatePerSecond, double chec
         }
         double d = offset(a);
         if (d < TINY_OFFSET) {
-            return Math.sqrt(2.0 * checkpointOverheadSeconds / (downloadSeconds * a + 1.0)) / Math.sqrt(a);
+            return tinyOffsetIntervalSeconds(a);
         }
         return LambertW.onePlusW0(d) / a;
+    }
+
+    /**
+     * {@code (1 + W₀)/a} when {@code d < 2⁻¹²⁰}: then {@code 1 + W₀ = p − p²/3} to far below an ulp, with
+     * {@code p = √(2e·d) = √(2Va/(T_d a + 1))}, and the interval is {@code √(2V/((T_d a + 1)a))·(1 − p/3)},
+     * evaluated without forming {@code Va}, which may underflow.
+     */
+    private double tinyOffsetIntervalSeconds(double a) {
+        double ratio = 2.0 * checkpointOverheadSeconds / (downloadSeconds * a + 1.0);
+        double p = Math.sqrt(ratio) * Math.sqrt(a);
+        return Math.sqrt(ratio) / Math.sqrt(a) * (1.0 - p / 3.0);
     }
 
     /**

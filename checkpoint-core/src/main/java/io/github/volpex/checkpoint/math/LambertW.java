@@ -31,7 +31,7 @@ public final class LambertW {
     private static final double BRANCH_POINT_DOUBLE = -0.36787944117144233;
     /** Below this value of {@code 1 + e·z} ({@code |1 + W| ≲ 1/32}) the residual is taken from a series. */
     private static final double SERIES_MAX_OFFSET = 0x1p-11;
-    /** Below this offset {@code d}, {@code 1 + W = ±√(2e·d)} to within far less than an ulp. */
+    /** Below this offset {@code d}, {@code 1 + W = ±p − p²/3} with {@code p = √(2e·d)} to far less than an ulp. */
     private static final double TINY_OFFSET = 0x1p-120;
     /** {@code |z|} up to which W₀ is the Taylor series at 0. */
     private static final double TAYLOR_MAX = 0x1p-8;
@@ -101,34 +101,17 @@ public final class LambertW {
     private static final double P0A4 = 0.02269017135610573;
     private static final double P0A5 = -0.011644384801551666;
     private static final double P0A6 = 0.0059779671129327;
-    // P0B: p in [0.5, 1.3], fits plain, max relative error 1.7e-07
-    private static final double P0B_CENTRE = 0.9;
-    private static final double P0B0 = -0.2935763557436866;
-    private static final double P0B1 = 0.6286103914197431;
-    private static final double P0B2 = -0.12803154972973632;
-    private static final double P0B3 = 0.03579126270401865;
-    private static final double P0B4 = -0.011382022910529747;
-    private static final double P0B5 = 0.00403031498179289;
-    private static final double P0B6 = -0.0014393817027909509;
-    // P0C: p in [1.3, 2.5], fits zero, max relative error 2.8e-08
-    private static final double P0C_CENTRE = 1.9;
-    private static final double P0C0 = 0.14552086438613035;
-    private static final double P0C1 = -0.06519547081929426;
-    private static final double P0C2 = 0.02388428910286377;
-    private static final double P0C3 = -0.008149283251353537;
-    private static final double P0C4 = 0.0026797622760497087;
-    private static final double P0C5 = -0.0008648624231943809;
-    private static final double P0C6 = 0.0002965121196235999;
-    private static final double P0C7 = -9.347917715527945e-05;
-    // P0D: p in [2.5, 4.3], fits plain, max relative error 5.6e-08
-    private static final double P0D_CENTRE = 3.4;
-    private static final double P0D0 = 0.7944924023549815;
-    private static final double P0D1 = 0.31491939476992825;
-    private static final double P0D2 = -0.030908352370460263;
-    private static final double P0D3 = 0.004149181122427959;
-    private static final double P0D4 = -0.0006333354331642271;
-    private static final double P0D5 = 0.0001083342030486391;
-    private static final double P0D6 = -1.8579475250517792e-05;
+    // P0_TABLE: p in [0.5, 4.5) in 8 pieces of width 0.5, fits e^-W0, max relative error of W0 1.1e-08
+    private static final double[] P0_TABLE = {
+            1.4782744540853454, -0.989853791995436, 0.5469690334405947, -0.28272608480709877, 0.14149697611351705, -0.07131297849589632, 0.034588339580772315,
+            1.0918399752078098, -0.6009995229877922, 0.27176081395298096, -0.11470571383734365, 0.0468110334579529, -0.01905365312455001, 0.007526111220544523,
+            0.8473782005073319, -0.39659348935691485, 0.15192457699872713, -0.054227723466051696, 0.018693760262200987, -0.006391343863621487, 0.002130215032140587,
+            0.6812831437818764, -0.2776368676106714, 0.09232747846056633, -0.028565331144388414, 0.008527628709814192, -0.0025156656034673046, 0.0007254142163710581,
+            0.5624407374797473, -0.203133593980303, 0.05971466719074761, -0.016310586284405584, 0.004295319103669483, -0.0011149478372150551, 0.00028337510998421617,
+            0.47400152219922964, -0.15380435659953995, 0.040531562859193106, -0.009913197609783913, 0.002335993607349057, -0.0005415687124834544, 0.00012307492529163618,
+            0.40612396375863197, -0.11968777135321532, 0.028591494164198865, -0.006332617106302503, 0.001350521464446971, -0.00028295956886483523, 5.815810504040663e-05,
+            0.3527127966321672, -0.09524882558081872, 0.020813687450185445, -0.00421315940399525, 0.0008207307705695072, -0.00015689460883334255, 2.9437786709722408e-05
+    };
     // PMA: p in [0.0, 0.5], fits ratio, max relative error 3.7e-09
     private static final double PMA_CENTRE = 0.25;
     private static final double PMA0 = -1.0943298799154209;
@@ -253,7 +236,7 @@ public final class LambertW {
             return d == 0.0 ? 0.0 : Double.NaN;
         }
         if (d < TINY_OFFSET) {
-            return rootTwoEd(d);
+            return nearBranchPoint(d, false);
         }
         if (d == Double.POSITIVE_INFINITY) {
             return d;
@@ -293,7 +276,7 @@ public final class LambertW {
             return d == 0.0 ? 0.0 : Double.NaN;
         }
         if (d < TINY_OFFSET) {
-            return -rootTwoEd(d);
+            return nearBranchPoint(d, true);
         }
         if (d >= INV_E_HI) {
             // INV_E_HI exceeds 1/e, so d − 1/e > 0 here.
@@ -349,27 +332,21 @@ public final class LambertW {
                 + (u2 * u2) * ((PMA4 + u * PMA5) + u2 * (PMA6 + u * PMA7)));
     }
 
-    /** W₀ to about 10⁻⁷ for {@code p = √(2(1 + e·z))} in [0, 4.3], {@code |z| > 2⁻⁸}. */
+    /**
+     * W₀ to about 10⁻⁸ for {@code p = √(2(1 + e·z))} in [0, 4.5), {@code |z| > 2⁻⁸}: above {@code p = 1/2} a table of
+     * eight degree-6 pieces of {@code e^−W₀ = W₀/z}, selected by index rather than by branches.
+     */
     private static double startMiddle0(double p, double z) {
         if (p <= 0.5) {
             return startNearBranch0(p) - 1.0;
         }
-        if (p <= 1.3) {
-            double u = p - P0B_CENTRE;
-            double u2 = u * u;
-            return (P0B0 + u * P0B1) + u2 * (P0B2 + u * P0B3) + (u2 * u2) * (P0B4 + u * P0B5 + u2 * P0B6);
-        }
-        if (p <= 2.5) {
-            // W₀ vanishes at p = √2: the polynomial fits W₀ / (p² − 2), and p² − 2 = 2e·z.
-            double u = p - P0C_CENTRE;
-            double u2 = u * u;
-            double h = (P0C0 + u * P0C1) + u2 * (P0C2 + u * P0C3)
-                    + (u2 * u2) * ((P0C4 + u * P0C5) + u2 * (P0C6 + u * P0C7));
-            return 2.0 * E_HI * z * h;
-        }
-        double u = p - P0D_CENTRE;
+        int piece = (int) (2.0 * p) - 1;
+        int at = 7 * piece;
+        double u = p - (0.75 + 0.5 * piece);
         double u2 = u * u;
-        return (P0D0 + u * P0D1) + u2 * (P0D2 + u * P0D3) + (u2 * u2) * (P0D4 + u * P0D5 + u2 * P0D6);
+        double q = (P0_TABLE[at] + u * P0_TABLE[at + 1]) + u2 * (P0_TABLE[at + 2] + u * P0_TABLE[at + 3])
+                + (u2 * u2) * (P0_TABLE[at + 4] + u * P0_TABLE[at + 5] + u2 * P0_TABLE[at + 6]);
+        return z * q;
     }
 
     /** W₋₁ to about 10⁻⁷ for {@code p = √(2(1 + e·z))} in [0, 1.25]. */
@@ -410,14 +387,21 @@ public final class LambertW {
         return w + w * r * (q - r) / (onePlusW * (q - 2.0 * r));
     }
 
-    /** {@code √(2e·d)} correctly rounded in practice, for tiny {@code d} (then {@code 1 + W₀ = √(2e·d)(1 − O(√d))}). */
-    private static double rootTwoEd(double d) {
+    /**
+     * {@code 1 + W = ±p − p²/3} with {@code p = √(2e·d)}, for {@code d < 2⁻¹²⁰} where the next term is 2⁻¹¹⁵ times
+     * smaller; {@code p} is the square root of a double-double, corrected once, and {@code d} is scaled by 2⁶⁰⁰ so
+     * that subnormal offsets keep their digits.
+     */
+    private static double nearBranchPoint(double d, boolean lower) {
         double scaled = d * 0x1p600;
         double hi = 2.0 * E_HI * scaled;
         double lo = 2.0 * (Math.fma(E_HI, scaled, -0.5 * hi) + E_LO * scaled);
         double root = Math.sqrt(hi);
-        double residual = Math.fma(-root, root, hi) + lo;
-        return (root + residual / (2.0 * root)) * 0x1p-300;
+        double correction = (Math.fma(-root, root, hi) + lo) / (2.0 * root);
+        // p²/3 in the scaled units of root (2³⁰⁰ p): root² · 2⁻³⁰⁰ / 3.
+        double square = root * root * 0x1p-300 / 3.0;
+        double x = lower ? -(root + (correction + square)) : root + (correction - square);
+        return x * 0x1p-300;
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -452,10 +436,18 @@ public final class LambertW {
         double l1 = a1 - (h1 - th);
         double eh = h1 + b1;
         double l2 = b1 - (eh - h1);
-        double el = l1 + l2 + a2 + b2 + th * small + tl * (1.0 + r);
+        double el = l1 + l2 + a2 + b2 + th * small + tl * (1.0 + r + half);
         // f·2^−m = w·(eh + el) − (zh + zl)·2^−m
-        double zsh = timesPowerOfTwo(zh, -m);
-        double zsl = timesPowerOfTwo(zl, -m);
+        double zsh;
+        double zsl;
+        if (m > -1000 && m < 1000) {
+            double scale = Double.longBitsToDouble((long) (1023 - m) << 52);
+            zsh = zh * scale;
+            zsl = zl * scale;
+        } else {
+            zsh = timesPowerOfTwo(zh, -m);
+            zsl = timesPowerOfTwo(zl, -m);
+        }
         double p1 = w * eh;
         double p2 = Math.fma(w, eh, -p1);
         double f = (p1 - zsh) + (p2 + w * el - zsl);

@@ -32,7 +32,7 @@
  *   {@code G(x) = (x − 1)e^x + 1 = e·d} with {@code G(x) = x²/2 + x³/3 + Σₙ₌₄¹¹ (n − 1)xⁿ/n!}: the two leading
  *   terms are carried in double-double and cancel exactly against {@code e·d}, so the residual keeps its full
  *   relative accuracy however close {@code z} is to {@code −1/e}. Below {@code d = 2⁻¹²⁰} the result is
- *   {@code ±√(2e·d)} itself (the next term is {@code 2⁻⁶⁰} times smaller).</li>
+ *   {@code ±p − p²/3} with {@code p = √(2e·d)} (the next term is {@code 2⁻¹¹⁵} times smaller).</li>
  * </ol>
  *
  * <h2>Error analysis</h2>

@@ -127,7 +127,7 @@ class LambertWTest {
     }
 
     @Test
-    void subnormal_offsets_give_the_square_root_of_two_e_d() {
+    void subnormal_offsets_are_correctly_rounded_and_symmetric() {
         for (double d : new double[] {Double.MIN_VALUE, 1e-320, Math.nextDown(Double.MIN_NORMAL), 1e-200}) {
             assertCorrectlyRounded(LambertWFunction.ONE_PLUS_W0, d, LambertW.onePlusW0(d));
             assertCorrectlyRounded(LambertWFunction.ONE_PLUS_WM1, d, LambertW.onePlusWm1(d));
