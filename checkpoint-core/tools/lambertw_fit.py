@@ -48,7 +48,35 @@ def exp_minus_w_table(name, a0, width, count, degree):
           f" max relative error of W0 {float(worst):.1e}")
     print(f"    private static final double[] {name} = {{")
     for k, row in enumerate(rows):
-        print("            " + ", ".join(lit(v) for v in row) + ("," if k < count - 1 else ""))
+        print("            " + ", ".join(lit(v) for v in row[:4]) + ",")
+        print("            " + ", ".join(lit(v) for v in row[4:]) + ("," if k < count - 1 else ""))
+    print("    };")
+
+
+def log_binade_table(name, branch, kmin, kmax, degree):
+    """Large |W|: with L = ln|z| and s = |L| in the binade [2^k, 2^(k+1)), a fit of W/L in v = s·2^(1−k) − 3
+    (v in [−1, 1)). One row of degree + 1 coefficients per binade k = kmin..kmax."""
+    sign = 1 if branch == 0 else -1
+    rows = []
+    worst = 0
+    for k in range(kmin, kmax + 1):
+        lo, hi = mpf(2) ** k, mpf(2) ** (k + 1)
+
+        def h(v):
+            s_ = (v + 3) * mpf(2) ** (k - 1)
+            L = sign * s_
+            return lambertw(sign * exp(L), branch).real / L
+        poly, _ = chebyfit(h, [-1, 1], degree + 1, error=True)
+        rows.append(list(reversed(poly)))
+        for i in range(1, 100):
+            v = -1 + mpf(2) * i / 100
+            worst = max(worst, abs(polyval(poly, v) / h(v) - 1))
+    print(f"    // {name}: |ln|z|| in [2^{kmin}, 2^{kmax + 1}), one row per binade, fits W/ln|z|,"
+          f" max relative error {float(worst):.1e}")
+    print(f"    private static final double[] {name} = {{")
+    for k, row in enumerate(rows):
+        print("            " + ", ".join(lit(v) for v in row[:5]) + ",")
+        print("            " + ", ".join(lit(v) for v in row[5:]) + ("," if k < len(rows) - 1 else ""))
     print("    };")
 
 
@@ -111,6 +139,8 @@ print("    private static final double[] EXP2_LO = {" + ", ".join(los) + "};")
 
 piece("P0A", 0, 0, 0.5, 6, 'ratio')
 exp_minus_w_table("P0_TABLE", 0.5, 0.5, 8, 6)
+log_binade_table("LARGE0_TABLE", 0, 0, 9, 9)
+log_binade_table("LARGEM1_TABLE", -1, 1, 9, 9)
 piece("PMA", -1, 0, 0.5, 7, 'ratio')
 piece("PMB", -1, 0.5, 0.85, 6, 'plain')
 piece("PMC", -1, 0.85, 1.1, 7, 'plain')

@@ -12,8 +12,7 @@ package io.github.volpex.checkpoint.math;
  * ulps of that small quantity itself, without ever rounding {@code z}.
  *
  * <p><b>Method.</b> A starting value (a series in {@code p = √(2(1 + e·z))} near the branch point, a Taylor series
- * near 0, piecewise polynomials in {@code p} in the middle range, the asymptotic expansion in {@code ln|z|} for large
- * {@code |W|}) is refined by one Halley step whose residual {@code w·e^w − z} is evaluated in double-double
+ * near 0, piecewise polynomials in {@code p} in the middle range and in {@code ln|z|} for large {@code |W|}) is refined by one Halley step whose residual {@code w·e^w − z} is evaluated in double-double
  * arithmetic with {@link Math#fma}; the package documentation has the error analysis.
  *
  * <p><b>Special values.</b> NaN gives NaN; arguments below the domain give NaN; the double nearest {@code −1/e}
@@ -35,13 +34,9 @@ public final class LambertW {
     private static final double TINY_OFFSET = 0x1p-120;
     /** {@code |z|} up to which W₀ is the Taylor series at 0. */
     private static final double TAYLOR_MAX = 0x1p-8;
-    /** W₀ above this argument starts from the asymptotic expansion. */
+    /** W₀ above this argument starts from polynomials in ln z. */
     private static final double W0_POLYNOMIAL_MAX = 3.0;
-    /** The asymptotic expansion alone is accurate enough for the Halley step beyond this {@code |z|} ... */
-    private static final double W0_ASYMPTOTIC_ALONE = 1e20;
-    /** ... and, for W₋₁, below this {@code |z|}. */
-    private static final double WM1_ASYMPTOTIC_ALONE = 1e-20;
-    /** W₋₁ starts from polynomials in p up to this p, from the asymptotic expansion above it. */
+    /** W₋₁ starts from polynomials in p up to this p, from polynomials in ln(−z) above it. */
     private static final double WM1_POLYNOMIAL_MAX_P = 1.25;
 
     private static final double INV_E_HI = 0.36787944117144233;
@@ -103,14 +98,66 @@ public final class LambertW {
     private static final double P0A6 = 0.0059779671129327;
     // P0_TABLE: p in [0.5, 4.5) in 8 pieces of width 0.5, fits e^-W0, max relative error of W0 1.1e-08
     private static final double[] P0_TABLE = {
-            1.4782744540853454, -0.989853791995436, 0.5469690334405947, -0.28272608480709877, 0.14149697611351705, -0.07131297849589632, 0.034588339580772315,
-            1.0918399752078098, -0.6009995229877922, 0.27176081395298096, -0.11470571383734365, 0.0468110334579529, -0.01905365312455001, 0.007526111220544523,
-            0.8473782005073319, -0.39659348935691485, 0.15192457699872713, -0.054227723466051696, 0.018693760262200987, -0.006391343863621487, 0.002130215032140587,
-            0.6812831437818764, -0.2776368676106714, 0.09232747846056633, -0.028565331144388414, 0.008527628709814192, -0.0025156656034673046, 0.0007254142163710581,
-            0.5624407374797473, -0.203133593980303, 0.05971466719074761, -0.016310586284405584, 0.004295319103669483, -0.0011149478372150551, 0.00028337510998421617,
-            0.47400152219922964, -0.15380435659953995, 0.040531562859193106, -0.009913197609783913, 0.002335993607349057, -0.0005415687124834544, 0.00012307492529163618,
-            0.40612396375863197, -0.11968777135321532, 0.028591494164198865, -0.006332617106302503, 0.001350521464446971, -0.00028295956886483523, 5.815810504040663e-05,
-            0.3527127966321672, -0.09524882558081872, 0.020813687450185445, -0.00421315940399525, 0.0008207307705695072, -0.00015689460883334255, 2.9437786709722408e-05
+            1.4782744540853454, -0.989853791995436, 0.5469690334405947, -0.28272608480709877,
+            0.14149697611351705, -0.07131297849589632, 0.034588339580772315,
+            1.0918399752078098, -0.6009995229877922, 0.27176081395298096, -0.11470571383734365,
+            0.0468110334579529, -0.01905365312455001, 0.007526111220544523,
+            0.8473782005073319, -0.39659348935691485, 0.15192457699872713, -0.054227723466051696,
+            0.018693760262200987, -0.006391343863621487, 0.002130215032140587,
+            0.6812831437818764, -0.2776368676106714, 0.09232747846056633, -0.028565331144388414,
+            0.008527628709814192, -0.0025156656034673046, 0.0007254142163710581,
+            0.5624407374797473, -0.203133593980303, 0.05971466719074761, -0.016310586284405584,
+            0.004295319103669483, -0.0011149478372150551, 0.00028337510998421617,
+            0.47400152219922964, -0.15380435659953995, 0.040531562859193106, -0.009913197609783913,
+            0.002335993607349057, -0.0005415687124834544, 0.00012307492529163618,
+            0.40612396375863197, -0.11968777135321532, 0.028591494164198865, -0.006332617106302503,
+            0.001350521464446971, -0.00028295956886483523, 5.815810504040663e-05,
+            0.3527127966321672, -0.09524882558081872, 0.020813687450185445, -0.00421315940399525,
+            0.0008207307705695072, -0.00015689460883334255, 2.9437786709722408e-05
+    };
+    // LARGE0_TABLE: |ln|z|| in [2^0, 2^10), one row per binade, fits W/ln|z|, max relative error 2.4e-08
+    private static final double[] LARGE0_TABLE = {
+            0.8433064967991153, -0.09493848405817637, 0.04071755452945424, -0.014023449442141908, 0.004684624189473476,
+            -0.0015591055214249497, 0.0005006817528598046, -0.0001668801067089151, 7.702367362153258e-05, -2.567485385232138e-05,
+            0.7359800188783372, -0.01590218145429666, 0.016447291393147597, -0.006715779985217258, 0.002352336973055551,
+            -0.0007880594978616935, 0.0002521083133174733, -8.365968443561897e-05, 3.8517597076624325e-05, -1.2833188430399199e-05,
+            0.749444033063793, 0.02287581431587215, 0.0014000236786747863, -0.002058552237666906, 0.0009724523328694225,
+            -0.00037246244235917647, 0.0001266812599075981, -4.30510695372595e-05, 1.9771862038623746e-05, -6.5456524589324494e-06,
+            0.810439346169704, 0.032107642095859125, -0.005447498527022933, 0.0006919617617519928, 3.0028296702015175e-05,
+            -7.189650871236125e-05, 3.64308700813024e-05, -1.56639035142425e-05, 8.768974574444383e-06, -3.1327309409718777e-06,
+            0.8732293032180601, 0.02707605936439347, -0.00638582818748091, 0.0015312808491097377, -0.00036074584049049414,
+            8.08589770415316e-05, -1.6769791488406785e-05, 2.6922788484463893e-06, 4.775592210206335e-07, -4.418385773087995e-07,
+            0.9210630368622829, 0.018939488227168202, -0.0050373895548542534, 0.0013881285234709695, -0.0003887830674454797,
+            0.00010957843021833673, -3.0449513823003733e-05, 8.578733737990159e-06, -2.945453363989512e-06, 8.078916724235785e-07,
+            0.952956641920167, 0.012076885980920932, -0.0034087975870366865, 0.0009962960365352577, -0.0002967318049202354,
+            8.927239825783175e-05, -2.6389813668096612e-05, 8.031901478253553e-06, -3.20396459410067e-06, 9.80843241083798e-07,
+            0.9727610486695403, 0.007304430125117761, -0.002133862211902127, 0.0006434556292664661, -0.00019750622475424873,
+            6.120247315574261e-05, -1.8564615149988155e-05, 5.821870754730875e-06, -2.445870542008164e-06, 7.734860653613329e-07,
+            0.9845440987237938, 0.004272610272746856, -0.0012761111458522649, 0.00039216832018097047, -0.00012248616979048657,
+            3.857921920617845e-05, -1.186292505211263e-05, 3.777429138337107e-06, -1.627405898287357e-06, 5.223833942899692e-07,
+            0.9913605300966838, 0.0024425873524951264, -0.0007408704299410567, 0.0002305765400815452, -7.282618095917565e-05,
+            2.3172159461788403e-05, -7.184557410377395e-06, 2.3085054859101372e-06, -1.0090248996928977e-06, 3.265858487668016e-07
+    };
+    // LARGEM1_TABLE: |ln|z|| in [2^1, 2^10), one row per binade, fits W/ln|z|, max relative error 8.7e-08
+    private static final double[] LARGEM1_TABLE = {
+            1.5017470826305557, -0.07215333624641097, 0.006620599675493589, 0.002527609778085045, -0.002403950579610122,
+            0.001348560798439105, -0.0005644244636337695, 0.0002606986061819157, -0.00022197657418866713, 9.704041972958703e-05,
+            1.3484528947424366, -0.06914114664693669, 0.015482592963572815, -0.0034374993162522745, 0.0006860563317001126,
+            -9.608309321421858e-05, -1.7626321526520627e-06, 1.303314509757505e-05, -1.6248969519440924e-05, 7.371596768414049e-06,
+            1.2239133361822168, -0.050283697605951846, 0.012942466854678654, -0.0034886074534646347, 0.0009581359334162328,
+            -0.0002642735850079459, 7.184698741275516e-05, -1.949945704153335e-05, 5.915861612947489e-06, -1.4232236220171055e-06,
+            1.137797856353775, -0.033261791529077316, 0.009087359686933602, -0.002600572144206825, 0.0007629065116097911,
+            -0.00022686762587684602, 6.648715877732147e-05, -2.006553551902761e-05, 7.896255620724464e-06, -2.3961588188269705e-06,
+            1.0822976521890464, -0.020890225800497774, 0.005915937773803038, -0.0017462446856383246, 0.0005274931227572711,
+            -0.00016142451232515066, 4.851145633405253e-05, -1.5083882020039177e-05, 6.2682093921212525e-06, -1.970656274624466e-06,
+            1.048034003173869, -0.012664992619255756, 0.0036787208562977193, -0.0011082192797445842, 0.00034079364091232786,
+            -0.00010599611160085675, 3.2283314841915514e-05, -1.0186248070495275e-05, 4.335166495554519e-06, -1.3824542179507226e-06,
+            1.0275242068044619, -0.007476521611968442, 0.002213877660414124, -0.0006770098011112171, 0.00021085304224199177,
+            -6.631631759981421e-05, 2.037923107479454e-05, -6.490963122369462e-06, 2.8026688381174357e-06, -9.011541987624455e-07,
+            1.015536614180572, -0.004321898590366115, 0.0012992473333828572, -0.000401949021961384, 0.00012640490162598586,
+            -4.0090440086803375e-05, 1.2401680058992777e-05, -3.977223593586182e-06, 1.7350131601803359e-06, -5.610769390875225e-07,
+            1.0086619981721519, -0.002456476013287738, 0.0007474376548087168, -0.0002333697792317654, 7.395136689305791e-05,
+            -2.360814573805509e-05, 7.3405163455735605e-06, -2.366580979577232e-06, 1.0405244044253262e-06, -3.3795136126206177e-07
     };
     // PMA: p in [0.0, 0.5], fits ratio, max relative error 3.7e-09
     private static final double PMA_CENTRE = 0.25;
@@ -173,21 +220,10 @@ public final class LambertW {
             if (z == Double.POSITIVE_INFINITY) {
                 return z;
             }
-            double w = asymptotic(z, Math.log(z), z <= W0_ASYMPTOTIC_ALONE);
+            double w = startLarge(z, false);
             return w + halleyStep(w, z, 0.0);
         }
-        // 1 + e·z as a double-double; 1 + hi is exact whenever the series branch below is taken.
-        double hi = E_HI * z;
-        double lo = Math.fma(E_HI, z, -hi) + E_LO * z;
-        double offset = 1.0 + hi;
-        if (offset <= SERIES_MAX_OFFSET) {
-            double sum = offset + lo;
-            double err = twoSumError(offset, lo, sum);
-            double x = startNearBranch0(Math.sqrt(2.0 * sum));
-            return minusOnePlus(x, seriesStep(x, sum, err));
-        }
-        double w = startMiddle0(Math.sqrt(2.0 * (offset + lo)), z);
-        return w + halleyStep(w, z, 0.0);
+        return fromPlainArgument(z, false);
     }
 
     /**
@@ -204,20 +240,7 @@ public final class LambertW {
         if (z >= 0.0) {
             return z == 0.0 ? Double.NEGATIVE_INFINITY : Double.NaN;
         }
-        double hi = E_HI * z;
-        double lo = Math.fma(E_HI, z, -hi) + E_LO * z;
-        double offset = 1.0 + hi;
-        if (offset <= SERIES_MAX_OFFSET) {
-            double sum = offset + lo;
-            double err = twoSumError(offset, lo, sum);
-            double x = startNearBranchM1(Math.sqrt(2.0 * sum));
-            return minusOnePlus(x, seriesStep(x, sum, err));
-        }
-        double p = Math.sqrt(2.0 * (offset + lo));
-        double w = p <= WM1_POLYNOMIAL_MAX_P
-                ? startMiddleM1(p)
-                : asymptotic(z, Math.log(-z), z <= -WM1_ASYMPTOTIC_ALONE);
-        return w + halleyStep(w, z, 0.0);
+        return fromPlainArgument(z, true);
     }
 
     /**
@@ -235,30 +258,10 @@ public final class LambertW {
         if (!(d > 0.0)) {
             return d == 0.0 ? 0.0 : Double.NaN;
         }
-        if (d < TINY_OFFSET) {
-            return nearBranchPoint(d, false);
-        }
         if (d == Double.POSITIVE_INFINITY) {
             return d;
         }
-        double hi = E_HI * d;
-        double lo = Math.fma(E_HI, d, -hi) + E_LO * d;
-        if (hi <= SERIES_MAX_OFFSET) {
-            double x = startNearBranch0(Math.sqrt(2.0 * hi));
-            return x + seriesStep(x, hi, lo);
-        }
-        // z = d − 1/e as a normalised double-double.
-        double zh = d - INV_E_HI;
-        double zl = twoSumError(d, -INV_E_HI, zh) - INV_E_LO;
-        double z = zh + zl;
-        zl = zl - (z - zh);
-        double w;
-        if (z > W0_POLYNOMIAL_MAX) {
-            w = asymptotic(z, Math.log(z), z <= W0_ASYMPTOTIC_ALONE);
-        } else {
-            w = startMiddle0(Math.sqrt(2.0 * hi), z);
-        }
-        return onePlus(w, halleyStep(w, z, zl));
+        return fromOffset(d, false);
     }
 
     /**
@@ -275,27 +278,49 @@ public final class LambertW {
         if (!(d > 0.0)) {
             return d == 0.0 ? 0.0 : Double.NaN;
         }
-        if (d < TINY_OFFSET) {
-            return nearBranchPoint(d, true);
-        }
         if (d >= INV_E_HI) {
             // INV_E_HI exceeds 1/e, so d − 1/e > 0 here.
             return Double.NaN;
         }
+        return fromOffset(d, true);
+    }
+
+    /**
+     * W of a plain argument {@code z} (on the lower branch, or on the principal branch for {@code 2⁻⁸ < |z| ≤ 3}):
+     * {@code 1 + e·z} is formed as a double-double; {@code 1 + hi} is exact whenever the series branch is taken.
+     */
+    private static double fromPlainArgument(double z, boolean lower) {
+        double hi = E_HI * z;
+        double lo = Math.fma(E_HI, z, -hi) + E_LO * z;
+        double offset = 1.0 + hi;
+        if (offset <= SERIES_MAX_OFFSET) {
+            double sum = offset + lo;
+            double err = twoSumError(offset, lo, sum);
+            double x = startNearBranch(Math.sqrt(2.0 * sum), lower);
+            return minusOnePlus(x, seriesStep(x, sum, err));
+        }
+        double w = start(Math.sqrt(2.0 * (offset + lo)), z, lower);
+        return w + halleyStep(w, z, 0.0);
+    }
+
+    /** {@code 1 + W(−1/e + d)} for a finite offset {@code 0 < d} ({@code d < 1/e} on the lower branch). */
+    private static double fromOffset(double d, boolean lower) {
+        if (d < TINY_OFFSET) {
+            return nearBranchPoint(d, lower);
+        }
         double hi = E_HI * d;
         double lo = Math.fma(E_HI, d, -hi) + E_LO * d;
+        double p = Math.sqrt(2.0 * hi);
         if (hi <= SERIES_MAX_OFFSET) {
-            double x = startNearBranchM1(Math.sqrt(2.0 * hi));
+            double x = startNearBranch(p, lower);
             return x + seriesStep(x, hi, lo);
         }
+        // z = d − 1/e as a normalised double-double.
         double zh = d - INV_E_HI;
         double zl = twoSumError(d, -INV_E_HI, zh) - INV_E_LO;
         double z = zh + zl;
         zl = zl - (z - zh);
-        double p = Math.sqrt(2.0 * hi);
-        double w = p <= WM1_POLYNOMIAL_MAX_P
-                ? startMiddleM1(p)
-                : asymptotic(z, Math.log(-z), z <= -WM1_ASYMPTOTIC_ALONE);
+        double w = start(p, z, lower);
         return onePlus(w, halleyStep(w, z, zl));
     }
 
@@ -315,6 +340,19 @@ public final class LambertW {
         double s = z - sq;
         double err = (z - s) - sq;
         return s + (err - sqErr + z * sq * q);
+    }
+
+    /** {@code 1 + W} for {@code p ≤ 1/2} on either branch. */
+    private static double startNearBranch(double p, boolean lower) {
+        return lower ? startNearBranchM1(p) : startNearBranch0(p);
+    }
+
+    /** W to about 10⁻⁷ away from the branch point and from 0 on the principal branch. */
+    private static double start(double p, double z, boolean lower) {
+        if (lower) {
+            return p <= WM1_POLYNOMIAL_MAX_P ? startMiddleM1(p) : startLarge(z, true);
+        }
+        return z > W0_POLYNOMIAL_MAX ? startLarge(z, false) : startMiddle0(p, z);
     }
 
     /** {@code 1 + W₀} for {@code p ≤ 1/2}. */
@@ -370,21 +408,23 @@ public final class LambertW {
     }
 
     /**
-     * The asymptotic expansion {@code L₁ − L₂ + L₂/L₁ + L₂(L₂ − 2)/(2L₁²) + L₂(6 − 9L₂ + 2L₂²)/(6L₁³)} with
-     * {@code L₁ = ln|z|}, {@code L₂ = ln|L₁|}, valid on both branches for large {@code |W|}, optionally followed by one
-     * step of the fourth-order iteration of Fritsch, Shafer and Crowley (CACM 16(2), 1973).
+     * W to about 10⁻⁷ for large {@code |W|} (W₀ above {@code z = 3}, W₋₁ above {@code z = −0.08}): with
+     * {@code L = ln|z|} in the binade {@code [2ᵏ, 2ᵏ⁺¹)} of {@code |L|}, a degree-9 polynomial of {@code W/L} in
+     * {@code v = |L|·2¹⁻ᵏ − 3 ∈ [−1, 1)}, one row of the table per binade.
      */
-    private static double asymptotic(double z, double l1, boolean refine) {
-        double l2 = Math.log(Math.abs(l1));
-        double i = 1.0 / l1;
-        double w = l1 - l2 + l2 * i * (1.0 + i * (0.5 * (l2 - 2.0) + i * (l2 * (2.0 * l2 - 9.0) + 6.0) / 6.0));
-        if (!refine) {
-            return w;
-        }
-        double r = l1 - Math.log(Math.abs(w)) - w;
-        double onePlusW = 1.0 + w;
-        double q = 2.0 * onePlusW * (onePlusW + (2.0 / 3.0) * r);
-        return w + w * r * (q - r) / (onePlusW * (q - 2.0 * r));
+    private static double startLarge(double z, boolean lower) {
+        double l = Math.log(Math.abs(z));
+        double s = Math.abs(l);
+        int k = Math.getExponent(s);
+        double[] table = lower ? LARGEM1_TABLE : LARGE0_TABLE;
+        int at = 10 * (lower ? k - 1 : k);
+        double v = s * Double.longBitsToDouble((long) (1023 + 1 - k) << 52) - 3.0;
+        double v2 = v * v;
+        double v4 = v2 * v2;
+        double h = (table[at] + v * table[at + 1]) + v2 * (table[at + 2] + v * table[at + 3])
+                + v4 * ((table[at + 4] + v * table[at + 5]) + v2 * (table[at + 6] + v * table[at + 7])
+                + v4 * (table[at + 8] + v * table[at + 9]));
+        return l * h;
     }
 
     /**
