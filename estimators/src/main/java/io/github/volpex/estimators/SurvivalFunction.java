@@ -27,7 +27,9 @@ public interface SurvivalFunction {
      * Returns the probability that the machine fails within {@code horizonSeconds} given that it is available at
      * {@code timeSeconds}: {@code P(fail in (t, t + Δ] | alive at t) = 1 − S(t + Δ) / S(t)}.
      *
-     * <p>When {@code S(t) = 0} the machine cannot be alive at {@code t} and the result is {@code 1}.
+     * <p>When {@code S(t) = 0} the machine cannot be alive at {@code t} and the result is {@code 1}. The parametric
+     * models of this package form the ratio from {@code ln S}, so their result stays exact where {@code S(t)} merely
+     * underflows to zero.
      *
      * @param timeSeconds     the time {@code t} since the machine became available, in seconds; {@code ≥ 0}, finite
      * @param horizonSeconds  the horizon {@code Δ}, in seconds; {@code ≥ 0} and not NaN
@@ -54,5 +56,44 @@ public interface SurvivalFunction {
      */
     static SurvivalFunction exponential(double ratePerSecond) {
         return new ExponentialSurvival(ratePerSecond);
+    }
+
+    /**
+     * Returns the survival function of a Weibull lifetime, {@code S(t) = exp(−(t/λ)^k)}. A shape below 1 gives a
+     * decreasing hazard (machines that survived long tend to survive longer, as in most availability traces), a
+     * shape of 1 the exponential.
+     *
+     * @param shape        the shape {@code k}, finite and {@code > 0}
+     * @param scaleSeconds the scale {@code λ}, in seconds, finite and {@code > 0}
+     * @return the Weibull survival function
+     * @throws IllegalArgumentException if a parameter is not finite and positive
+     */
+    static SurvivalFunction weibull(double shape, double scaleSeconds) {
+        return new WeibullSurvival(shape, scaleSeconds);
+    }
+
+    /**
+     * Returns the survival function of a log-normal lifetime: {@code ln T} (T in seconds) is normal with mean
+     * {@code meanLog} and standard deviation {@code sdLog}.
+     *
+     * @param meanLog the mean of {@code ln T}, with {@code T} in seconds; finite
+     * @param sdLog   the standard deviation of {@code ln T}, finite and {@code > 0}
+     * @return the log-normal survival function
+     * @throws IllegalArgumentException if {@code meanLog} is not finite or {@code sdLog} not finite and positive
+     */
+    static SurvivalFunction logNormal(double meanLog, double sdLog) {
+        return new LogNormalSurvival(meanLog, sdLog);
+    }
+
+    /**
+     * Returns the survival function of a gamma lifetime with density {@code t^{a−1} e^{−t/θ} / (Γ(a) θ^a)}.
+     *
+     * @param shape        the shape {@code a}, finite and {@code > 0}
+     * @param scaleSeconds the scale {@code θ}, in seconds, finite and {@code > 0}
+     * @return the gamma survival function
+     * @throws IllegalArgumentException if a parameter is not finite and positive
+     */
+    static SurvivalFunction gamma(double shape, double scaleSeconds) {
+        return new GammaSurvival(shape, scaleSeconds);
     }
 }

@@ -1,0 +1,376 @@
+package io.github.volpex.estimators;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.DoubleUnaryOperator;
+import java.util.function.ToDoubleFunction;
+
+/** The maximum-likelihood fits behind {@link DistributionFit}. */
+final class Fitting {
+
+    private static final double LN_SQRT_2PI = 0.9189385332046727417803297;
+
+    private Fitting() {
+    }
+
+    static void checkLogLikelihood(double logLikelihood) {
+        if (Double.isNaN(logLikelihood) || logLikelihood == Double.POSITIVE_INFINITY) {
+            throw new IllegalArgumentException("logLikelihood must be a number < +Infinity: " + logLikelihood);
+        }
+    }
+
+    private static void requireFailures(LifetimeSample sample, String fit) {
+        Objects.requireNonNull(sample, "sample");
+        if (sample.failureCount() == 0) {
+            throw new IllegalArgumentException(fit + " fit needs at least 1 failure: " + sample);
+        }
+    }
+
+    /** Requires every failure to be positive (their logarithms enter the likelihood). */
+    private static void requirePositiveFailures(LifetimeSample sample, String fit) {
+        int zeros = 0;
+        for (int i = 0; i < sample.size(); i++) {
+            if (sample.isFailure(i) && sample.seconds(i) == 0.0) {
+                zeros++;
+            }
+        }
+        if (zeros > 0) {
+            throw new IllegalArgumentException(fit + " fit needs failures > 0, found " + zeros
+                    + " of length 0 (leave zero-length intervals out, as the Failure Trace Archive does)");
+        }
+    }
+
+    /** Requires two distinct failure times (else the likelihood has no maximum: the spread would shrink to 0). */
+    private static void requireSpread(LifetimeSample sample, String fit) {
+        double first = Double.NaN;
+        for (int i = 0; i < sample.size(); i++) {
+            if (sample.isFailure(i)) {
+                if (Double.isNaN(first)) {
+                    first = sample.seconds(i);
+                } else if (sample.seconds(i) != first) {
+                    return;
+                }
+            }
+        }
+        throw new IllegalArgumentException(fit + " fit needs at least 2 distinct failure times: " + sample);
+    }
+
+    /** The checks of the two-parameter fits with a spread parameter: failures, all positive, not all equal. */
+    private static void requireTwoParameterFit(LifetimeSample sample, String fit) {
+        requireFailures(sample, fit);
+        requirePositiveFailures(sample, fit);
+        requireSpread(sample, fit);
+    }
+
+    /**
+     * The failures' (or the positive censored) durations, mapped by {@code f}. A duration censored at 0 says nothing
+     * ({@code ln S(0) = 0}), so it is left out.
+     */
+    private static double[] durations(LifetimeSample sample, boolean failures, DoubleUnaryOperator f) {
+        double[] out = new double[failures ? sample.failureCount() : sample.size() - sample.failureCount()];
+        int n = 0;
+        for (int i = 0; i < sample.size(); i++) {
+            double t = sample.seconds(i);
+            if (sample.isFailure(i) == failures && (failures || t > 0.0)) {
+                out[n++] = f.applyAsDouble(t);
+            }
+        }
+        return n == out.length ? out : Arrays.copyOf(out, n);
+    }
+
+    static ExponentialFit exponential(LifetimeSample sample) {
+        requireFailures(sample, "exponential");
+        double total = sample.totalSeconds();
+        if (!(total > 0.0)) {
+            throw new IllegalArgumentException("exponential fit needs a total time > 0: " + sample);
+        }
+        double r = sample.failureCount();
+        double rate = r / total;
+        return new ExponentialFit(rate, r * Math.log(rate) - r);
+    }
+
+    static WeibullFit weibull(LifetimeSample sample) {
+        requireFailures(sample, "Weibull");
+        requirePositiveFailures(sample, "Weibull");
+        // Zero-length censored durations add nothing to the likelihood: keep the positive durations, in logs.
+        int n = 0;
+        double[] logs = new double[sample.size()];
+        boolean[] failed = new boolean[sample.size()];
+        double max = Double.NEGATIVE_INFINITY;
+        double failureLogSum = 0.0;
+        int r = sample.failureCount();
+        for (int i = 0; i < sample.size(); i++) {
+            double t = sample.seconds(i);
+            if (t > 0.0) {
+                logs[n] = Math.log(t);
+                failed[n] = sample.isFailure(i);
+                max = Math.max(max, logs[n]);
+                if (failed[n]) {
+                    failureLogSum += logs[n];
+                }
+                n++;
+            }
+        }
+        double failureLogMean = failureLogSum / r;
+        if (!(max > failureLogMean)) {
+            throw new IllegalArgumentException("Weibull fit has no maximum (shape -> infinity): every failure at the "
+                    + "same time and no longer duration: " + sample);
+        }
+        WeibullEquation equation = new WeibullEquation(logs, n, max, failureLogMean);
+        // Start from the Gumbel method of moments, k ≈ π / (√6 · sd(ln t)), then bracket the root.
+        double variance = 0.0;
+        for (int i = 0; i < n; i++) {
+            if (failed[i]) {
+                double d = logs[i] - failureLogMean;
+                variance += d * d;
+            }
+        }
+        variance /= r;
+        double k = variance > 0.0 ? Math.PI / Math.sqrt(6.0 * variance) : 1.0;
+        double lo = k;
+        double hi = k;
+        while (equation.value(lo) > 0.0) {
+            lo *= 0.5;
+            if (lo < 1e-300) {
+                throw new ArithmeticException("Weibull shape bracket failed below " + lo + ": " + sample);
+            }
+        }
+        while (equation.value(hi) < 0.0) {
+            hi *= 2.0;
+            if (hi > 1e300) {
+                throw new ArithmeticException("Weibull shape bracket failed above " + hi + ": " + sample);
+            }
+        }
+        double shape = Roots.newtonInBracket(equation::value, equation::derivative, lo, hi, k);
+        // λ = (Σ t^k / r)^{1/k}, formed as max + ln(Σ e^{k(u − max)} / r) / k in logs.
+        double logScale = max + Math.log(equation.weightSum(shape) / r) / shape;
+        double hazardSum = 0.0;
+        for (int i = 0; i < n; i++) {
+            hazardSum += Math.exp(shape * (logs[i] - logScale));
+        }
+        double logLikelihood = r * (Math.log(shape) - shape * logScale) + (shape - 1.0) * failureLogSum
+                - hazardSum;
+        return new WeibullFit(shape, Math.exp(logScale), logLikelihood);
+    }
+
+    /** {@code g(k) = Σ w_i u_i / Σ w_i − 1/k − ū_f} with {@code w_i = e^{k(u_i − max)}}, and its derivative. */
+    private static final class WeibullEquation {
+        private final double[] logs;
+        private final int n;
+        private final double max;
+        private final double failureLogMean;
+
+        WeibullEquation(double[] logs, int n, double max, double failureLogMean) {
+            this.logs = logs;
+            this.n = n;
+            this.max = max;
+            this.failureLogMean = failureLogMean;
+        }
+
+        double weightSum(double k) {
+            double s0 = 0.0;
+            for (int i = 0; i < n; i++) {
+                s0 += Math.exp(k * (logs[i] - max));
+            }
+            return s0;
+        }
+
+        double value(double k) {
+            double s0 = 0.0;
+            double s1 = 0.0;
+            for (int i = 0; i < n; i++) {
+                double w = Math.exp(k * (logs[i] - max));
+                s0 += w;
+                s1 += w * (logs[i] - max);
+            }
+            return s1 / s0 + max - 1.0 / k - failureLogMean;
+        }
+
+        /** The weighted variance of the logs plus {@code 1/k²}: positive, so {@code g} increases. */
+        double derivative(double k) {
+            double s0 = 0.0;
+            double s1 = 0.0;
+            double s2 = 0.0;
+            for (int i = 0; i < n; i++) {
+                double d = logs[i] - max;
+                double w = Math.exp(k * d);
+                s0 += w;
+                s1 += w * d;
+                s2 += w * d * d;
+            }
+            double mean = s1 / s0;
+            return Math.max(0.0, s2 / s0 - mean * mean) + 1.0 / (k * k);
+        }
+    }
+
+    static LogNormalFit logNormal(LifetimeSample sample) {
+        requireTwoParameterFit(sample, "log-normal");
+        int r = sample.failureCount();
+        double[] failureLogs = durations(sample, true, Math::log);
+        double[] censoredLogs = durations(sample, false, Math::log);
+        int c = censoredLogs.length;
+        double sum = 0.0;
+        for (double u : failureLogs) {
+            sum += u;
+        }
+        double mean = sum / r;
+        double squares = 0.0;
+        for (double u : failureLogs) {
+            squares += (u - mean) * (u - mean);
+        }
+        double sd = Math.sqrt(squares / r);
+        if (c == 0) {
+            double logLikelihood = -sum - r * (Math.log(sd) + LN_SQRT_2PI + 0.5);
+            return new LogNormalFit(mean, sd, logLikelihood);
+        }
+        return censoredLogNormal(failureLogs, censoredLogs, sum, mean, sd);
+    }
+
+    /** Log-likelihood of the censored log-normal at {@code (μ, σ)}; {@code failureLogSum = Σ ln t} of failures. */
+    private static double logNormalLikelihood(double[] failureLogs, double[] censoredLogs, double failureLogSum,
+                                              double mu, double sigma) {
+        double value = -failureLogSum - failureLogs.length * (Math.log(sigma) + LN_SQRT_2PI);
+        for (double u : failureLogs) {
+            double z = (u - mu) / sigma;
+            value -= 0.5 * z * z;
+        }
+        for (double u : censoredLogs) {
+            value += SpecialFunctions.logNormalUpperTail((u - mu) / sigma);
+        }
+        return value;
+    }
+
+    /**
+     * Newton's method on {@code (μ, s = ln σ)} with the exact gradient and Hessian; {@code h(z) = φ(z)/Q(z)} is the
+     * inverse Mills ratio and {@code h' = h(h − z)}. Steps are halved until the likelihood does not drop; where the
+     * Hessian is not negative definite, a gradient step is taken instead.
+     */
+    private static LogNormalFit censoredLogNormal(double[] failureLogs, double[] censoredLogs, double failureLogSum,
+                                                  double mu, double sd) {
+        double s = Math.log(sd);
+        double current = logNormalLikelihood(failureLogs, censoredLogs, failureLogSum, mu, sd);
+        for (int iteration = 0; iteration < 500; iteration++) {
+            double sigma = Math.exp(s);
+            double gMu = 0.0;
+            double gS = 0.0;
+            double hMuMu = 0.0;
+            double hMuS = 0.0;
+            double hSS = 0.0;
+            for (double u : failureLogs) {
+                double z = (u - mu) / sigma;
+                gMu += z / sigma;
+                gS += z * z - 1.0;
+                hMuMu -= 1.0 / (sigma * sigma);
+                hMuS -= 2.0 * z / sigma;
+                hSS -= 2.0 * z * z;
+            }
+            for (double u : censoredLogs) {
+                double z = (u - mu) / sigma;
+                double h = Math.exp(SpecialFunctions.logNormalDensity(z) - SpecialFunctions.logNormalUpperTail(z));
+                double dh = h * (h - z);
+                gMu += h / sigma;
+                gS += z * h;
+                hMuMu -= dh / (sigma * sigma);
+                hMuS -= (z * dh + h) / sigma;
+                hSS -= z * h + z * z * dh;
+            }
+            double det = hMuMu * hSS - hMuS * hMuS;
+            double dMu;
+            double dS;
+            if (hMuMu < 0.0 && det > 0.0) {
+                dMu = -(hSS * gMu - hMuS * gS) / det;
+                dS = -(-hMuS * gMu + hMuMu * gS) / det;
+            } else {
+                double scale = 1.0 / (1.0 + Math.hypot(gMu, gS));
+                dMu = gMu * scale;
+                dS = gS * scale;
+            }
+            double step = 1.0;
+            double candidate = Double.NEGATIVE_INFINITY;
+            for (int halving = 0; halving < 60; halving++) {
+                candidate = logNormalLikelihood(failureLogs, censoredLogs, failureLogSum, mu + step * dMu,
+                        Math.exp(s + step * dS));
+                if (candidate >= current - 1e-12 * Math.abs(current)) {
+                    break;
+                }
+                step *= 0.5;
+            }
+            mu += step * dMu;
+            s += step * dS;
+            current = Math.max(current, candidate);
+            if (Math.abs(step * dMu) <= 1e-13 * (1.0 + Math.abs(mu)) && Math.abs(step * dS) <= 1e-13) {
+                break;
+            }
+        }
+        double sigma = Math.exp(s);
+        return new LogNormalFit(mu, sigma,
+                logNormalLikelihood(failureLogs, censoredLogs, failureLogSum, mu, sigma));
+    }
+
+    static GammaFit gamma(LifetimeSample sample) {
+        requireTwoParameterFit(sample, "gamma");
+        int r = sample.failureCount();
+        double[] failures = durations(sample, true, t -> t);
+        double[] censored = durations(sample, false, t -> t);
+        int c = censored.length;
+        double sum = 0.0;
+        double logSum = 0.0;
+        for (double t : failures) {
+            sum += t;
+            logSum += Math.log(t);
+        }
+        double mean = sum / r;
+        // s = ln(mean) − mean(ln t) > 0 by Jensen when the failure times differ.
+        double s = Math.log(mean) - logSum / r;
+        double shape = gammaShape(s);
+        double scale = mean / shape;
+        if (c == 0) {
+            return new GammaFit(shape, scale, gammaLikelihood(failures, logSum, censored, shape, scale));
+        }
+        double[] failureTimes = failures;
+        double[] censoredTimes = censored;
+        double failureLogSum = logSum;
+        ToDoubleFunction<double[]> objective = p -> {
+            double a = Math.exp(p[0]);
+            double theta = Math.exp(p[1]);
+            if (!(a > 0.0 && a < Double.POSITIVE_INFINITY && theta > 0.0 && theta < Double.POSITIVE_INFINITY)) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            return gammaLikelihood(failureTimes, failureLogSum, censoredTimes, a, theta);
+        };
+        double[] best = NelderMead.maximize(objective, new double[] {Math.log(shape), Math.log(scale)}, 0.1);
+        double a = Math.exp(best[0]);
+        double theta = Math.exp(best[1]);
+        return new GammaFit(a, theta, gammaLikelihood(failures, logSum, censored, a, theta));
+    }
+
+    /** Solves {@code ln a − ψ(a) = s} for {@code s > 0}: the left side decreases from +∞ to 0, so the root is unique. */
+    static double gammaShape(double s) {
+        // Minka's approximation as the start; the bracket [lo, hi] keeps Newton honest.
+        double start = (3.0 - s + Math.sqrt((s - 3.0) * (s - 3.0) + 24.0 * s)) / (12.0 * s);
+        double lo = start;
+        double hi = start;
+        while (Math.log(lo) - SpecialFunctions.digamma(lo) < s) {
+            lo *= 0.5;
+        }
+        while (Math.log(hi) - SpecialFunctions.digamma(hi) > s) {
+            hi *= 2.0;
+        }
+        return Roots.newtonInBracket(a -> Math.log(a) - SpecialFunctions.digamma(a) - s,
+                a -> 1.0 / a - SpecialFunctions.trigamma(a), lo, hi, start);
+    }
+
+    private static double gammaLikelihood(double[] failures, double failureLogSum, double[] censored, double a,
+                                          double theta) {
+        double sum = 0.0;
+        for (double t : failures) {
+            sum += t;
+        }
+        double value = (a - 1.0) * failureLogSum - sum / theta
+                - failures.length * (a * Math.log(theta) + SpecialFunctions.logGamma(a));
+        for (double t : censored) {
+            value += SpecialFunctions.logRegularizedGammaQ(a, t / theta);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,67 @@
+package io.github.volpex.estimators;
+
+/**
+ * The last {@code K} failures: a ring of {@code K} slots, each holding one failure's lifetime plus the censored time
+ * recorded before it (after the previous failure); censored time recorded after the newest failure is pending.
+ * Reached through {@link FailureRateEstimator#lastFailures(int)}.
+ */
+final class LastFailuresRateEstimator implements FailureRateEstimator {
+
+    private final double[] slotSeconds;
+    private int next;
+    private int count;
+    private double pendingCensoredSeconds;
+    /** Running sum of the slots; recomputed exactly every {@code K} evictions so rounding cannot accumulate. */
+    private double slotSum;
+    private int evictionsSinceResum;
+
+    LastFailuresRateEstimator(int k) {
+        Checks.atLeast("k", k, 1);
+        slotSeconds = new double[k];
+    }
+
+    @Override
+    public synchronized void recordFailure(double lifetimeSeconds) {
+        Checks.finitePositive("lifetimeSeconds", lifetimeSeconds);
+        double slot = lifetimeSeconds + pendingCensoredSeconds;
+        pendingCensoredSeconds = 0.0;
+        if (count == slotSeconds.length) {
+            slotSum -= slotSeconds[next];
+            evictionsSinceResum++;
+        } else {
+            count++;
+        }
+        slotSeconds[next] = slot;
+        slotSum += slot;
+        next = next + 1 == slotSeconds.length ? 0 : next + 1;
+        if (evictionsSinceResum >= slotSeconds.length) {
+            double sum = 0.0;
+            for (int i = 0; i < count; i++) {
+                sum += slotSeconds[i];
+            }
+            slotSum = sum;
+            evictionsSinceResum = 0;
+        }
+    }
+
+    @Override
+    public synchronized void recordCensored(double lifetimeSeconds) {
+        Checks.finiteNonNegative("lifetimeSeconds", lifetimeSeconds);
+        pendingCensoredSeconds += lifetimeSeconds;
+    }
+
+    @Override
+    public synchronized RateEstimate estimate() {
+        return new RateEstimate(count, Math.max(0.0, slotSum) + pendingCensoredSeconds);
+    }
+
+    @Override
+    public synchronized double ratePerSecondOr(double fallbackPerSecond) {
+        return count == 0 ? fallbackPerSecond : count / (Math.max(0.0, slotSum) + pendingCensoredSeconds);
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "FailureRateEstimator.lastFailures(" + slotSeconds.length + ")[failures=" + count + "]";
+    }
+}

@@ -1,0 +1,310 @@
+package io.github.volpex.estimators;
+
+import java.util.Arrays;
+import java.util.stream.Collector;
+
+/**
+ * An immutable sample of lifetimes (or of any durations: availability or unavailability intervals), each either a
+ * failure (the interval ended with the event of interest) or right-censored (observation stopped first).
+ *
+ * <p>Build one with {@link #builder()}, {@link #ofFailures(double...)}, {@link #of(double[], boolean[])} or, from a
+ * trace, {@link #collector()}. Fit it with {@link DistributionFit}, estimate a rate with {@link RateEstimate#of}, or
+ * turn it into a {@link KaplanMeier} survival function.
+ *
+ * <p>Immutable and thread-safe; the arrays handed in are copied.
+ *
+ * @since 0.1
+ */
+public final class LifetimeSample {
+
+    private final double[] seconds;
+    private final boolean[] failed;
+    private final int failureCount;
+    private final double totalSeconds;
+
+    private LifetimeSample(double[] seconds, boolean[] failed) {
+        this.seconds = seconds;
+        this.failed = failed;
+        int count = 0;
+        double total = 0.0;
+        for (int i = 0; i < seconds.length; i++) {
+            if (failed[i]) {
+                count++;
+            }
+            total += seconds[i];
+        }
+        this.failureCount = count;
+        this.totalSeconds = total;
+    }
+
+    /**
+     * Returns a sample of complete (uncensored) lifetimes.
+     *
+     * @param seconds the lifetimes in seconds, each finite and {@code ≥ 0}
+     * @return the sample
+     * @throws IllegalArgumentException if a lifetime is negative, NaN or infinite (the message gives its index)
+     * @throws NullPointerException     if {@code seconds} is null
+     */
+    public static LifetimeSample ofFailures(double... seconds) {
+        boolean[] failed = new boolean[seconds.length];
+        Arrays.fill(failed, true);
+        return of(seconds, failed);
+    }
+
+    /**
+     * Returns a sample from parallel arrays.
+     *
+     * @param seconds the durations in seconds, each finite and {@code ≥ 0}
+     * @param failed  {@code failed[i]} is {@code true} if duration {@code i} ended in a failure, {@code false} if it
+     *                is right-censored
+     * @return the sample
+     * @throws IllegalArgumentException if the arrays differ in length or a duration is negative, NaN or infinite
+     * @throws NullPointerException     if an array is null
+     */
+    public static LifetimeSample of(double[] seconds, boolean[] failed) {
+        if (seconds.length != failed.length) {
+            throw new IllegalArgumentException("failed.length must equal seconds.length (" + seconds.length + "): "
+                    + failed.length);
+        }
+        double[] copy = seconds.clone();
+        for (int i = 0; i < copy.length; i++) {
+            checkDuration(i, copy[i]);
+        }
+        return new LifetimeSample(copy, failed.clone());
+    }
+
+    private static void checkDuration(int index, double value) {
+        if (!(value >= 0.0) || value == Double.POSITIVE_INFINITY) {
+            throw new IllegalArgumentException("seconds[" + index + "] must be finite and >= 0: " + value);
+        }
+    }
+
+    /**
+     * Returns a new, empty builder.
+     *
+     * @return a builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns a collector of trace intervals into a sample: each interval's duration, censored if the interval is.
+     * Filter the stream first (for instance to the available intervals of a trace with positive length).
+     *
+     * @return a collector; the durations follow the stream's encounter order (parallel streams too)
+     */
+    public static Collector<TraceInterval, ?, LifetimeSample> collector() {
+        return Collector.of(Builder::new, Builder::add, Builder::addAll, Builder::build);
+    }
+
+    /**
+     * Returns the number of durations.
+     *
+     * @return the sample size
+     */
+    public int size() {
+        return seconds.length;
+    }
+
+    /**
+     * Returns duration {@code index}.
+     *
+     * @param index the index, in {@code [0, size())}
+     * @return the duration in seconds
+     * @throws IndexOutOfBoundsException if {@code index} is out of range
+     */
+    public double seconds(int index) {
+        return seconds[index];
+    }
+
+    /**
+     * Returns whether duration {@code index} ended in a failure (is not censored).
+     *
+     * @param index the index, in {@code [0, size())}
+     * @return {@code true} for a failure, {@code false} for a right-censored duration
+     * @throws IndexOutOfBoundsException if {@code index} is out of range
+     */
+    public boolean isFailure(int index) {
+        return failed[index];
+    }
+
+    /**
+     * Returns the number of failures (uncensored durations).
+     *
+     * @return the failure count
+     */
+    public int failureCount() {
+        return failureCount;
+    }
+
+    /**
+     * Returns the sum of all durations, censored ones included: the exposure of the sample.
+     *
+     * @return the total in seconds
+     */
+    public double totalSeconds() {
+        return totalSeconds;
+    }
+
+    /**
+     * Returns a copy of the durations.
+     *
+     * @return a new array of the durations, in seconds
+     */
+    public double[] toSecondsArray() {
+        return seconds.clone();
+    }
+
+    /**
+     * Returns the sample without its censored durations: the naive sample that forgets the survivors.
+     *
+     * @return the failures only
+     */
+    public LifetimeSample failuresOnly() {
+        double[] kept = new double[failureCount];
+        int n = 0;
+        for (int i = 0; i < seconds.length; i++) {
+            if (failed[i]) {
+                kept[n++] = seconds[i];
+            }
+        }
+        boolean[] flags = new boolean[failureCount];
+        Arrays.fill(flags, true);
+        return new LifetimeSample(kept, flags);
+    }
+
+    /**
+     * Returns the same durations in a unit {@code factor} times larger: {@code scaled(1.0 / 3600)} turns seconds into
+     * hours, for comparing with tables printed in hours.
+     *
+     * @param factor the multiplier, finite and {@code > 0}
+     * @return the scaled sample
+     * @throws IllegalArgumentException if {@code factor} is not finite and positive
+     */
+    public LifetimeSample scaled(double factor) {
+        Checks.finitePositive("factor", factor);
+        double[] copy = new double[seconds.length];
+        for (int i = 0; i < copy.length; i++) {
+            copy[i] = seconds[i] * factor;
+        }
+        return new LifetimeSample(copy, failed.clone());
+    }
+
+    /**
+     * Returns whether {@code other} is a sample with the same durations and flags in the same order.
+     *
+     * @param other the object to compare
+     * @return {@code true} if equal
+     */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof LifetimeSample that && Arrays.equals(seconds, that.seconds)
+                && Arrays.equals(failed, that.failed);
+    }
+
+    /**
+     * Returns a hash of the durations and flags.
+     *
+     * @return the hash code
+     */
+    @Override
+    public int hashCode() {
+        return 31 * Arrays.hashCode(seconds) + Arrays.hashCode(failed);
+    }
+
+    /**
+     * Returns a summary: size, failures and total.
+     *
+     * @return the summary
+     */
+    @Override
+    public String toString() {
+        return "LifetimeSample[size=" + seconds.length + ", failures=" + failureCount + ", totalSeconds="
+                + totalSeconds + "]";
+    }
+
+    /**
+     * Accumulates durations into a {@link LifetimeSample}. Not thread-safe.
+     *
+     * @since 0.1
+     */
+    public static final class Builder {
+
+        private double[] seconds = new double[16];
+        private boolean[] failed = new boolean[16];
+        private int size;
+
+        private Builder() {
+        }
+
+        /**
+         * Adds a duration that ended in a failure.
+         *
+         * @param durationSeconds the duration, finite and {@code ≥ 0}
+         * @return this builder
+         * @throws IllegalArgumentException if the duration is negative, NaN or infinite
+         */
+        public Builder addFailure(double durationSeconds) {
+            return add(durationSeconds, true);
+        }
+
+        /**
+         * Adds a right-censored duration.
+         *
+         * @param durationSeconds the duration, finite and {@code ≥ 0}
+         * @return this builder
+         * @throws IllegalArgumentException if the duration is negative, NaN or infinite
+         */
+        public Builder addCensored(double durationSeconds) {
+            return add(durationSeconds, false);
+        }
+
+        /**
+         * Adds a duration.
+         *
+         * @param durationSeconds the duration, finite and {@code ≥ 0}
+         * @param failure         {@code true} for a failure, {@code false} for a right-censored duration
+         * @return this builder
+         * @throws IllegalArgumentException if the duration is negative, NaN or infinite
+         */
+        public Builder add(double durationSeconds, boolean failure) {
+            checkDuration(size, durationSeconds);
+            if (size == seconds.length) {
+                seconds = Arrays.copyOf(seconds, size * 2);
+                failed = Arrays.copyOf(failed, size * 2);
+            }
+            seconds[size] = durationSeconds;
+            failed[size] = failure;
+            size++;
+            return this;
+        }
+
+        /**
+         * Adds a trace interval: its duration, censored if the interval is.
+         *
+         * @param interval the interval
+         * @return this builder
+         * @throws NullPointerException if {@code interval} is null
+         */
+        public Builder add(TraceInterval interval) {
+            return add(interval.durationSeconds(), !interval.censored());
+        }
+
+        private Builder addAll(Builder other) {
+            for (int i = 0; i < other.size; i++) {
+                add(other.seconds[i], other.failed[i]);
+            }
+            return this;
+        }
+
+        /**
+         * Returns the sample built so far; the builder stays usable.
+         *
+         * @return the sample
+         */
+        public LifetimeSample build() {
+            return new LifetimeSample(Arrays.copyOf(seconds, size), Arrays.copyOf(failed, size));
+        }
+    }
+}
