@@ -5,6 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.estimators.DownloadTimeEstimator;
+import io.github.volpex.estimators.FailureRateEstimator;
+import io.github.volpex.estimators.GlobalEstimate;
+import io.github.volpex.estimators.PeerEstimate;
+import io.github.volpex.estimators.PiggybackAggregator;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -76,5 +83,39 @@ class AdaptiveCheckpointSchedulerTest {
         assertThrows(NullPointerException.class, () -> AdaptiveCheckpointScheduler.create(1, latest::get, null));
         assertEquals("checkpointOverheadSeconds must be finite and > 0: -1.0", assertThrows(
                 IllegalArgumentException.class, () -> new NiHarwoodEstimate(1e-4, -1, 0)).getMessage());
+    }
+
+    @Test
+    void wired_to_a_peers_own_estimators() {
+        FailureRateEstimator failures = FailureRateEstimator.cumulative();
+        AtomicReference<Double> overhead = new AtomicReference<>(0.0);
+        DownloadTimeEstimator download = DownloadTimeEstimator.startingAt(45.0);
+        AdaptiveCheckpointScheduler local = AdaptiveCheckpointScheduler.create(4,
+                NiHarwoodEstimateSource.local(failures, overhead::get, download), nanos::get);
+        advanceSeconds(1e6);
+        // No failure seen and no overhead measured yet: nothing to go on.
+        assertFalse(local.checkpointDue());
+        failures.recordFailure(3000);
+        failures.recordCensored(5000);
+        assertTrue(local.currentModel().isEmpty(), "V is still unknown");
+        overhead.set(45.0);
+        assertEquals(NiHarwoodModel.of(4, 1.0 / 8000, 45.0, 45.0), local.currentModel().orElseThrow());
+        download.recordFirstImageDownload(90.0);
+        assertEquals(NiHarwoodModel.of(4, 1.0 / 8000, 45.0, 90.0), local.currentModel().orElseThrow());
+        assertTrue(local.checkpointDue());
+    }
+
+    @Test
+    void wired_to_the_piggybacked_global_estimates() {
+        PiggybackAggregator aggregator = PiggybackAggregator.create(InstantSource.fixed(Instant.EPOCH));
+        AdaptiveCheckpointScheduler global =
+                AdaptiveCheckpointScheduler.create(8, NiHarwoodEstimateSource.global(aggregator), nanos::get);
+        assertTrue(global.currentModel().isEmpty());
+        aggregator.offer(new PeerEstimate("a", 1.0 / 3600, 60.0, 120.0, Instant.EPOCH));
+        aggregator.offer(new PeerEstimate("b", 1.0 / 7200, 30.0, 60.0, Instant.EPOCH));
+        GlobalEstimate g = aggregator.global().orElseThrow();
+        assertEquals(NiHarwoodModel.of(8, g.failureRatePerSecond(), g.overheadSeconds(), g.downloadSeconds()),
+                global.currentModel().orElseThrow());
+        assertEquals(g.peers(), 2);
     }
 }
