@@ -27,32 +27,6 @@ def w_of_p(p, branch):
     return lambertw(z, branch).real
 
 
-def exp_minus_w_table(name, a0, width, count, degree):
-    """W0 on p in [a0, a0 + count·width): per piece a fit of e^(−W0) = W0/z, so W0 = z·q(p) keeps its relative
-    accuracy where W0 vanishes. One row of degree + 1 coefficients per piece, about the piece's centre."""
-    rows = []
-    worst = 0
-    for k in range(count):
-        a = mpf(a0) + k * mpf(width)
-        b = a + mpf(width)
-        c = (a + b) / 2
-        poly, _ = chebyfit(lambda u: exp(-w_of_p(u + c, 0)), [a - c, b - c], degree + 1, error=True)
-        rows.append(list(reversed(poly)))
-        for i in range(1, 200):
-            p = a + (b - a) * i / 200
-            z = (p * p / 2 - 1) / e
-            w = w_of_p(p, 0)
-            if abs(w) > mpf(10) ** -20:
-                worst = max(worst, abs((z * polyval(poly, p - c) - w) / w))
-    print(f"    // {name}: p in [{a0}, {a0 + count * width}) in {count} pieces of width {width}, fits e^-W0,"
-          f" max relative error of W0 {float(worst):.1e}")
-    print(f"    private static final double[] {name} = {{")
-    for k, row in enumerate(rows):
-        print("            " + ", ".join(lit(v) for v in row[:4]) + ",")
-        print("            " + ", ".join(lit(v) for v in row[4:]) + ("," if k < count - 1 else ""))
-    print("    };")
-
-
 def log_binade_table(name, branch, kmin, kmax, degree):
     """Large |W|: with L = ln|z| and s = |L| in the binade [2^k, 2^(k+1)), a fit of W/L in v = s·2^(1−k) − 3
     (v in [−1, 1)). One row of degree + 1 coefficients per binade k = kmin..kmax."""
@@ -77,6 +51,34 @@ def log_binade_table(name, branch, kmin, kmax, degree):
     for k, row in enumerate(rows):
         print("            " + ", ".join(lit(v) for v in row[:5]) + ",")
         print("            " + ", ".join(lit(v) for v in row[5:]) + ("," if k < len(rows) - 1 else ""))
+    print("    };")
+
+
+def offset_table(name, branch, kmin, kmax, degree):
+    """The middle range, indexed without a square root: with d = z + 1/e in [2^k, 2^(k+1)), split at 1.5·2^k into
+    two pieces (the exponent and the leading mantissa bit of d), a fit of e^(−W) = W/z in u = d − centre, centre
+    = 1.25·2^k or 1.75·2^k. One row of degree + 1 coefficients per piece, k = kmin..kmax."""
+    rows = []
+    worst = 0
+    for k in range(kmin, kmax + 1):
+        for top in (0, 1):
+            a = mpf(2) ** k * (1 + mpf(top) / 2)
+            b = a + mpf(2) ** (k - 1)
+            c = (a + b) / 2
+            poly, _ = chebyfit(lambda u: exp(-lambertw(u + c - 1 / e, branch).real), [a - c, b - c], degree + 1,
+                               error=True)
+            rows.append(list(reversed(poly)))
+            for i in range(1, 60):
+                d = a + (b - a) * i / 60
+                w = lambertw(d - 1 / e, branch).real
+                if abs(w) > mpf(10) ** -20:
+                    worst = max(worst, abs(((d - 1 / e) * polyval(poly, d - c) - w) / w))
+    print(f"    // {name}: d = z + 1/e in [2^{kmin}, 2^{kmax + 1}), two pieces per binade, fits e^-W,"
+          f" max relative error of W {float(worst):.1e}")
+    print(f"    private static final double[] {name} = {{")
+    for k, row in enumerate(rows):
+        print("            " + ", ".join(lit(v) for v in row[:3]) + ",")
+        print("            " + ", ".join(lit(v) for v in row[3:]) + ("," if k < len(rows) - 1 else ""))
     print("    };")
 
 
@@ -138,10 +140,8 @@ print("    private static final double[] EXP2_HI = {" + ", ".join(his) + "};")
 print("    private static final double[] EXP2_LO = {" + ", ".join(los) + "};")
 
 piece("P0A", 0, 0, 0.5, 6, 'ratio')
-exp_minus_w_table("P0_TABLE", 0.5, 0.5, 8, 6)
+offset_table("MIDDLE0_TABLE", 0, -13, 1, 6)
+offset_table("MIDDLEM1_TABLE", -1, -13, -3, 7)
 log_binade_table("LARGE0_TABLE", 0, 0, 9, 9)
 log_binade_table("LARGEM1_TABLE", -1, 1, 9, 9)
 piece("PMA", -1, 0, 0.5, 7, 'ratio')
-piece("PMB", -1, 0.5, 0.85, 6, 'plain')
-piece("PMC", -1, 0.85, 1.1, 7, 'plain')
-piece("PMD", -1, 1.1, 1.25, 7, 'plain')
