@@ -22,6 +22,21 @@ def lit(v):
     return repr(float(v))
 
 
+def print_rows(rows):
+    """Prints table rows as Java array elements, each row starting on a new line, lines kept within 120 columns."""
+    for k, row in enumerate(rows):
+        items = [lit(v) + "," for v in row]
+        if k == len(rows) - 1:
+            items[-1] = items[-1][:-1]
+        line = "           "
+        for item in items:
+            if len(line) + 1 + len(item) > 120:
+                print(line)
+                line = "           "
+            line += " " + item
+        print(line)
+
+
 def w_of_p(p, branch):
     z = (p * p / 2 - 1) / e
     return lambertw(z, branch).real
@@ -48,9 +63,7 @@ def log_binade_table(name, branch, kmin, kmax, degree):
     print(f"    // {name}: |ln|z|| in [2^{kmin}, 2^{kmax + 1}), one row per binade, fits W/ln|z|,"
           f" max relative error {float(worst):.1e}")
     print(f"    private static final double[] {name} = {{")
-    for k, row in enumerate(rows):
-        print("            " + ", ".join(lit(v) for v in row[:5]) + ",")
-        print("            " + ", ".join(lit(v) for v in row[5:]) + ("," if k < len(rows) - 1 else ""))
+    print_rows(rows)
     print("    };")
 
 
@@ -76,9 +89,7 @@ def offset_table(name, branch, kmin, kmax, degree):
     print(f"    // {name}: d = z + 1/e in [2^{kmin}, 2^{kmax + 1}), two pieces per binade, fits e^-W,"
           f" max relative error of W {float(worst):.1e}")
     print(f"    private static final double[] {name} = {{")
-    for k, row in enumerate(rows):
-        print("            " + ", ".join(lit(v) for v in row[:3]) + ",")
-        print("            " + ", ".join(lit(v) for v in row[3:]) + ("," if k < len(rows) - 1 else ""))
+    print_rows(rows)
     print("    };")
 
 

@@ -123,7 +123,8 @@ class LambertWAccuracyTest {
         void assertTargets() {
             assertTrue(maxUlps <= allowedUlps(domain), () -> domain + ": " + maxUlps + " ulps at " + worst);
             assertTrue(correctlyRounded >= REQUIRED_CORRECTLY_ROUNDED * points,
-                    () -> domain + ": " + correctlyRounded + " of " + points + " correctly rounded, e.g. " + misrounded);
+                    () -> domain + ": " + correctlyRounded + " of " + points + " correctly rounded, e.g. "
+                            + misrounded);
         }
     }
 }

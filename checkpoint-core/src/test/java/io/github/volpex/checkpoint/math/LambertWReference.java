@@ -3,6 +3,8 @@ package io.github.volpex.checkpoint.math;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apfloat.Apcomplex;
 import org.apfloat.ApcomplexMath;
 import org.apfloat.Apfloat;
@@ -26,6 +28,7 @@ final class LambertWReference {
     /** Significant digits the returned references carry. */
     static final int DIGITS = 40;
     private static final int BASE_PRECISION = 70;
+    private static final Map<Integer, Apfloat> E_BY_PRECISION = new ConcurrentHashMap<>();
 
     private LambertWReference() {
     }
@@ -132,8 +135,6 @@ final class LambertWReference {
         Apfloat e = e(precision);
         return round(series(new Apfloat(d, precision), e, lower, precision));
     }
-
-    private static final java.util.Map<Integer, Apfloat> E_BY_PRECISION = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static Apfloat e(int precision) {
         return E_BY_PRECISION.computeIfAbsent(precision, p -> ApfloatMath.exp(new Apfloat(1, p)));
