@@ -39,11 +39,7 @@ public class IntervalBenchmark {
 
     /** Weibull replicas, shape 0.7 and scale 20 000 s, as volunteer hosts' availability is often fitted. */
     private final RahmanSubhlokModel replicated =
-            RahmanSubhlokModel.of(weibull(0.7, 20_000), 32, 3, 60);
-
-    static SurvivalFunction weibull(double shape, double scaleSeconds) {
-        return t -> Math.exp(-Math.pow(t / scaleSeconds, shape));
-    }
+            RahmanSubhlokModel.of(SurvivalFunction.weibull(0.7, 20_000), 32, 3, 60);
 
     /**
      * Ni–Harwood's optimal rate, including the model's argument checks.

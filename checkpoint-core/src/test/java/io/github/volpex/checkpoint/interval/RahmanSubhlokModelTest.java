@@ -37,7 +37,7 @@ class RahmanSubhlokModelTest {
             @ForAll @DoubleRange(min = 0.4, max = 3.0) double shape,
             @ForAll @DoubleRange(min = 2, max = 4.5) double log10Scale,
             @ForAll @DoubleRange(min = 0, max = 2.5) double log10Checkpoint) {
-        RahmanSubhlokModel model = RahmanSubhlokModel.of(TestSurvival.weibull(shape, Math.pow(10, log10Scale)),
+        RahmanSubhlokModel model = RahmanSubhlokModel.of(SurvivalFunction.weibull(shape, Math.pow(10, log10Scale)),
                 processes, replicas, Math.pow(10, log10Checkpoint));
         assertEquals(bruteForce(model), model.optimalIntervalSeconds(), model::toString);
     }
@@ -67,7 +67,7 @@ class RahmanSubhlokModelTest {
     @Test
     void the_search_needs_few_evaluations_where_brute_force_needs_millions() {
         // Reliable replicas: the optimum is near 10⁶ s, which the poster's scan reaches one second at a time.
-        RahmanSubhlokModel model = RahmanSubhlokModel.of(TestSurvival.weibull(0.7, 3e8), 32, 3, 300);
+        RahmanSubhlokModel model = RahmanSubhlokModel.of(SurvivalFunction.weibull(0.7, 3e8), 32, 3, 300);
         long optimum = model.optimalIntervalSeconds();
         assertTrue(optimum > 100_000, () -> "optimum " + optimum);
         // Near the optimum E is flat: the bound 1/P(a) + T_s/b cannot discard the ~√T* seconds around it, so the
@@ -120,7 +120,7 @@ class RahmanSubhlokModelTest {
             @ForAll @DoubleRange(min = -2, max = 8) double log10Scale) {
         double scale = Math.pow(10, log10Scale);
         double mean = scale * Math.exp(Gamma.logGamma(1 + 1 / shape));
-        double mtti = RahmanSubhlokModel.of(TestSurvival.weibull(shape, scale), 1, 1, 1)
+        double mtti = RahmanSubhlokModel.of(SurvivalFunction.weibull(shape, scale), 1, 1, 1)
                 .meanTimeToInterruptionSeconds();
         assertEquals(mean, mtti, 1e-8 * mean);
     }

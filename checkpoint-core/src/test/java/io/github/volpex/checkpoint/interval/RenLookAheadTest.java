@@ -59,8 +59,8 @@ class RenLookAheadTest {
     @Test
     void checkpoints_sooner_on_an_ageing_host_and_later_on_a_settling_one() {
         // Weibull hosts with the same scale: shape > 1 fails more as it ages, shape < 1 less.
-        RenLookAhead ageing = RenLookAhead.of(TestSurvival.weibull(2.0, 36_000), 60, 60);
-        RenLookAhead settling = RenLookAhead.of(TestSurvival.weibull(0.6, 36_000), 60, 60);
+        RenLookAhead ageing = RenLookAhead.of(SurvivalFunction.weibull(2.0, 36_000), 60, 60);
+        RenLookAhead settling = RenLookAhead.of(SurvivalFunction.weibull(0.6, 36_000), 60, 60);
         double old = 30_000;
         double ageingNext = ageing.nextCheckpointSeconds(old, old, old + 1e6).orElseThrow();
         double settlingNext = settling.nextCheckpointSeconds(old, old, old + 1e6).orElseThrow();

@@ -2,28 +2,10 @@ package io.github.volpex.checkpoint.interval;
 
 import io.github.volpex.estimators.SurvivalFunction;
 
-/** Survival functions for tests: Weibull and a step function, written here so the tests need no estimator fits. */
+/** A step-function survival curve for tests, with drops placed exactly where a test needs them. */
 final class TestSurvival {
 
     private TestSurvival() {
-    }
-
-    /** Weibull {@code S(t) = exp(−(t/scale)^shape)}. */
-    static SurvivalFunction weibull(double shape, double scaleSeconds) {
-        return new SurvivalFunction() {
-            @Override
-            public double survival(double timeSeconds) {
-                if (!(timeSeconds >= 0)) {
-                    throw new IllegalArgumentException("timeSeconds must be >= 0: " + timeSeconds);
-                }
-                return Math.exp(-Math.pow(timeSeconds / scaleSeconds, shape));
-            }
-
-            @Override
-            public String toString() {
-                return "Weibull(shape=" + shape + ", scale=" + scaleSeconds + ")";
-            }
-        };
     }
 
     /**
