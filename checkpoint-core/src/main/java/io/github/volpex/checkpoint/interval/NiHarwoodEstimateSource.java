@@ -4,6 +4,7 @@ import io.github.volpex.estimators.DownloadTimeEstimator;
 import io.github.volpex.estimators.FailureRateEstimator;
 import io.github.volpex.estimators.GlobalEstimate;
 import io.github.volpex.estimators.PiggybackAggregator;
+import io.github.volpex.estimators.RateEstimate;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
@@ -20,6 +21,9 @@ import java.util.function.DoubleSupplier;
  */
 @FunctionalInterface
 public interface NiHarwoodEstimateSource {
+
+    /** The confidence level of the failure-rate upper bound that {@link #local} uses before the first failure. */
+    double CAUTIOUS_LEVEL = 0.95;
 
     /**
      * Returns the latest estimates. Called on every scheduling query, so it should be cheap and non-blocking.
@@ -44,9 +48,13 @@ public interface NiHarwoodEstimateSource {
     }
 
     /**
-     * Returns a peer's own estimates: {@code μ} from a failure-rate estimator (empty until it has seen a failure),
-     * {@code V} from a supplier (for example the latest {@code CheckpointOverhead} measurement's
-     * {@code seconds()}; empty while it is not positive), and {@code T_d} from a download-time estimator.
+     * Returns a peer's own estimates: {@code μ} from a failure-rate estimator, {@code V} from a supplier (for example
+     * the latest {@code CheckpointOverhead} measurement's {@code seconds()}), and {@code T_d} from a download-time
+     * estimator.
+     *
+     * <p>Before the first failure the rate is the one-sided {@value #CAUTIOUS_LEVEL} upper confidence bound of the
+     * estimate, never 0: a cautious scheduler checkpoints as if failures were as frequent as the data still allow.
+     * The source is empty while nothing at all has been observed (no exposure) or while {@code V} is not positive.
      *
      * @param failureRate     the estimator of one peer's failure rate {@code μ}
      * @param overheadSeconds the current checkpoint overhead {@code V}, in seconds
@@ -60,9 +68,10 @@ public interface NiHarwoodEstimateSource {
         Objects.requireNonNull(overheadSeconds, "overheadSeconds");
         Objects.requireNonNull(download, "download");
         return () -> {
-            double mu = failureRate.ratePerSecondOr(Double.NaN);
+            RateEstimate estimate = failureRate.estimate();
+            double mu = estimate.isEmpty() ? estimate.upperBoundPerSecond(CAUTIOUS_LEVEL) : estimate.ratePerSecond();
             double v = overheadSeconds.getAsDouble();
-            if (Double.isNaN(mu) || !(v > 0.0) || v == Double.POSITIVE_INFINITY) {
+            if (!(mu < Double.POSITIVE_INFINITY) || !(v > 0.0) || v == Double.POSITIVE_INFINITY) {
                 return Optional.empty();
             }
             return Optional.of(new NiHarwoodEstimate(mu, v, download.seconds()));

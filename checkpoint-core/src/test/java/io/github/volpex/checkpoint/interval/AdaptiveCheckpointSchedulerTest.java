@@ -93,16 +93,20 @@ class AdaptiveCheckpointSchedulerTest {
         AdaptiveCheckpointScheduler local = AdaptiveCheckpointScheduler.create(4,
                 NiHarwoodEstimateSource.local(failures, overhead::get, download), nanos::get);
         advanceSeconds(1e6);
-        // No failure seen and no overhead measured yet: nothing to go on.
+        // Nothing observed and no overhead measured yet: nothing to go on.
         assertFalse(local.checkpointDue());
-        failures.recordFailure(3000);
-        failures.recordCensored(5000);
-        assertTrue(local.currentModel().isEmpty(), "V is still unknown");
         overhead.set(45.0);
+        assertTrue(local.currentModel().isEmpty(), "no exposure yet");
+        // 5000 s watched without a failure: the one-sided 95 % bound −ln(0.05)/5000, not a rate of 0.
+        failures.recordCensored(5000);
+        assertEquals(-Math.log(0.05) / 5000, local.currentModel().orElseThrow().failureRatePerSecond(), 1e-15);
+        failures.recordFailure(3000);
         assertEquals(NiHarwoodModel.of(4, 1.0 / 8000, 45.0, 45.0), local.currentModel().orElseThrow());
         download.recordFirstImageDownload(90.0);
         assertEquals(NiHarwoodModel.of(4, 1.0 / 8000, 45.0, 90.0), local.currentModel().orElseThrow());
         assertTrue(local.checkpointDue());
+        overhead.set(0.0);
+        assertTrue(local.currentModel().isEmpty(), "a free checkpoint has no optimal interval");
     }
 
     @Test
