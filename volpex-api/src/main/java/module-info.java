@@ -1,7 +1,7 @@
 /**
  * The Volpex redundant dataspace: communication that stays correct when processes are replicated or restarted.
  *
- * <p>Start from {@link io.github.volpex.dataspace.DataspaceOptions}.
+ * <p>Start from {@link io.github.volpex.dataspace.Dataspace}.
  *
  * @since 0.1
  */

@@ -1,41 +1,236 @@
 package io.github.volpex.dataspace;
 
+import java.util.Objects;
+import java.util.OptionalLong;
+
 /**
- * The limits of a dataspace.
+ * The limits a dataspace enforces: how far back each process's read log reaches, and how long tags and how large data
+ * items may be.
  *
- * @param readLogCapacity the entries each logical process's read log retains for trailing replicas; {@code ≥ 1}
- * @param maxTagLength    the longest tag accepted, in chars; {@code ≥ 1}
- * @param maxDataBytes    the largest data item accepted, in bytes; {@code ≥ 0}
+ * <p>The read log keeps, for every logical process, the outcome of its most recent requests so that a trailing replica
+ * (or one restarted from a checkpoint) receives exactly what the leading replica received. It holds at most
+ * {@link #readLogCapacity()} requests per process and, when a {@linkplain #readLogBudgetBytes() byte budget} is set,
+ * evicts the oldest outcomes once the data they hold exceeds it (the newest outcome is always kept).
+ *
+ * <p>Instances are immutable and thread-safe. Build one with {@link #builder()} or take the {@link #defaults()}.
+ *
  * @since 0.1
  */
-public record DataspaceOptions(int readLogCapacity, int maxTagLength, int maxDataBytes) {
+public final class DataspaceOptions {
 
-    /**
-     * Validates the limits.
-     *
-     * @param readLogCapacity the entries each logical process's read log retains; {@code ≥ 1}
-     * @param maxTagLength    the longest tag accepted, in chars; {@code ≥ 1}
-     * @param maxDataBytes    the largest data item accepted, in bytes; {@code ≥ 0}
-     * @throws IllegalArgumentException if a limit is out of range
-     */
-    public DataspaceOptions {
-        if (readLogCapacity < 1) {
-            throw new IllegalArgumentException("readLogCapacity must be >= 1: " + readLogCapacity);
-        }
-        if (maxTagLength < 1) {
-            throw new IllegalArgumentException("maxTagLength must be >= 1: " + maxTagLength);
-        }
-        if (maxDataBytes < 0) {
-            throw new IllegalArgumentException("maxDataBytes must be >= 0: " + maxDataBytes);
-        }
+    /** The default read-log capacity: 1,024 requests per process. */
+    public static final int DEFAULT_READ_LOG_CAPACITY = 1024;
+    /** The default longest tag: 1,024 chars. */
+    public static final int DEFAULT_MAX_TAG_LENGTH = 1024;
+    /** The default largest data item: 64 MiB. */
+    public static final int DEFAULT_MAX_DATA_BYTES = 64 << 20;
+
+    private static final DataspaceOptions DEFAULTS = builder().build();
+
+    private final int readLogCapacity;
+    private final long readLogBudgetBytes;
+    private final int maxTagLength;
+    private final int maxDataBytes;
+
+    private DataspaceOptions(Builder builder) {
+        this.readLogCapacity = builder.readLogCapacity;
+        this.readLogBudgetBytes = builder.readLogBudgetBytes;
+        this.maxTagLength = builder.maxTagLength;
+        this.maxDataBytes = builder.maxDataBytes;
     }
 
     /**
-     * Returns the defaults: 1,024 log entries per process, tags up to 1,024 chars, data up to 64 MiB.
+     * Returns the defaults: a read log of {@value #DEFAULT_READ_LOG_CAPACITY} requests per process with no byte budget,
+     * tags up to {@value #DEFAULT_MAX_TAG_LENGTH} chars and data up to 64 MiB.
      *
      * @return the default options
      */
     public static DataspaceOptions defaults() {
-        return new DataspaceOptions(1024, 1024, 64 << 20);
+        return DEFAULTS;
+    }
+
+    /**
+     * Returns a builder initialised with the defaults.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns the number of requests whose outcomes each process's read log retains; a replica may trail the leading
+     * replica of its process by up to this many requests and still be served.
+     *
+     * @return the capacity in requests per process, {@code ≥ 1}
+     */
+    public int readLogCapacity() {
+        return readLogCapacity;
+    }
+
+    /**
+     * Returns the budget, in bytes of data, of each process's read log, if one is set.
+     *
+     * @return the budget in bytes per process ({@code ≥ 0}), or empty when only the capacity in requests limits the log
+     */
+    public OptionalLong readLogBudgetBytes() {
+        return readLogBudgetBytes < 0 ? OptionalLong.empty() : OptionalLong.of(readLogBudgetBytes);
+    }
+
+    /**
+     * Returns the longest tag accepted.
+     *
+     * @return the maximum tag length in chars, {@code ≥ 1}
+     */
+    public int maxTagLength() {
+        return maxTagLength;
+    }
+
+    /**
+     * Returns the largest data item accepted.
+     *
+     * @return the maximum data size in bytes, {@code ≥ 0}
+     */
+    public int maxDataBytes() {
+        return maxDataBytes;
+    }
+
+    /** Budget as stored: negative when unset. */
+    long budgetOrNegative() {
+        return readLogBudgetBytes;
+    }
+
+    /**
+     * Returns a builder initialised with these options.
+     *
+     * @return a new builder holding these settings
+     */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.readLogCapacity = readLogCapacity;
+        builder.readLogBudgetBytes = readLogBudgetBytes;
+        builder.maxTagLength = maxTagLength;
+        builder.maxDataBytes = maxDataBytes;
+        return builder;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof DataspaceOptions
+                && ((DataspaceOptions) other).readLogCapacity == readLogCapacity
+                && ((DataspaceOptions) other).readLogBudgetBytes == readLogBudgetBytes
+                && ((DataspaceOptions) other).maxTagLength == maxTagLength
+                && ((DataspaceOptions) other).maxDataBytes == maxDataBytes;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(readLogCapacity, readLogBudgetBytes, maxTagLength, maxDataBytes);
+    }
+
+    @Override
+    public String toString() {
+        return "DataspaceOptions[readLogCapacity=" + readLogCapacity
+                + ", readLogBudgetBytes=" + (readLogBudgetBytes < 0 ? "none" : Long.toString(readLogBudgetBytes))
+                + ", maxTagLength=" + maxTagLength
+                + ", maxDataBytes=" + maxDataBytes + "]";
+    }
+
+    /**
+     * Collects the settings of a {@link DataspaceOptions}; every setter checks its argument at once.
+     *
+     * <p>Not thread-safe; use one builder per thread.
+     *
+     * @since 0.1
+     */
+    public static final class Builder {
+
+        private int readLogCapacity = DEFAULT_READ_LOG_CAPACITY;
+        private long readLogBudgetBytes = -1;
+        private int maxTagLength = DEFAULT_MAX_TAG_LENGTH;
+        private int maxDataBytes = DEFAULT_MAX_DATA_BYTES;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the number of requests whose outcomes each process's read log retains.
+         *
+         * @param requests the capacity in requests per process, {@code ≥ 1}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code requests < 1}
+         */
+        public Builder readLogCapacity(int requests) {
+            if (requests < 1) {
+                throw new IllegalArgumentException("readLogCapacity must be >= 1: " + requests);
+            }
+            this.readLogCapacity = requests;
+            return this;
+        }
+
+        /**
+         * Sets a budget on the data bytes each process's read log retains; the oldest outcomes are evicted beyond it,
+         * but the newest outcome is always kept, so a single item larger than the budget is still served.
+         *
+         * @param bytes the budget in bytes per process, {@code ≥ 0}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code bytes < 0}
+         */
+        public Builder readLogBudgetBytes(long bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("readLogBudgetBytes must be >= 0: " + bytes);
+            }
+            this.readLogBudgetBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Removes the byte budget, so that only the capacity in requests limits the read log (the default).
+         *
+         * @return this builder
+         */
+        public Builder noReadLogBudget() {
+            this.readLogBudgetBytes = -1;
+            return this;
+        }
+
+        /**
+         * Sets the longest tag accepted.
+         *
+         * @param chars the maximum tag length in chars, {@code ≥ 1}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code chars < 1}
+         */
+        public Builder maxTagLength(int chars) {
+            if (chars < 1) {
+                throw new IllegalArgumentException("maxTagLength must be >= 1: " + chars);
+            }
+            this.maxTagLength = chars;
+            return this;
+        }
+
+        /**
+         * Sets the largest data item accepted.
+         *
+         * @param bytes the maximum data size in bytes, {@code ≥ 0}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code bytes < 0}
+         */
+        public Builder maxDataBytes(int bytes) {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("maxDataBytes must be >= 0: " + bytes);
+            }
+            this.maxDataBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Returns the options collected so far.
+         *
+         * @return immutable options
+         */
+        public DataspaceOptions build() {
+            return new DataspaceOptions(this);
+        }
     }
 }

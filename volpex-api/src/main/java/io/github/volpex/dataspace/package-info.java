@@ -1,9 +1,62 @@
 /**
  * The Volpex dataspace (Kanna, Subhlok, Gabriel, Cheung and Anderson, "Redundancy Tolerant Communication on Volatile
- * Nodes", §II–III): {@code put}, {@code read} and {@code get} on tagged data, where every replica of a logical process
- * observes exactly what a single run would.
+ * Nodes", UH-CS-08-17, §II–III): {@code put}, {@code read} and {@code get} on tagged data, where every replica of a
+ * logical process — whatever its speed, and also after a restart from a checkpoint — observes exactly what a single run
+ * would.
  *
- * <p>Start from {@link io.github.volpex.dataspace.DataspaceOptions}, the limits a dataspace enforces.
+ * <h2>Where to start</h2>
+ * {@link io.github.volpex.dataspace.Dataspace#inProcess(int, DataspaceOptions)} creates a dataspace for a number of
+ * logical processes; each running instance of a process opens a {@link io.github.volpex.dataspace.Replica} with
+ * {@link io.github.volpex.dataspace.Dataspace#open(int)} and calls {@code put}, {@code read}, {@code get} and the
+ * rest. Middleware that numbers requests itself (a network front) uses
+ * {@link io.github.volpex.dataspace.DataspaceServer} with {@link io.github.volpex.dataspace.Request} and
+ * {@link io.github.volpex.dataspace.Reply}.
+ *
+ * <h2>The execution model (§II-B) and how it is implemented (§III-A)</h2>
+ * Every request carries (process id, request number); replicas of one process issue identical sequences, so equal
+ * pairs name the same logical request. The dataspace keeps, per process, the high-water mark (the highest request
+ * number issued) and a read log of recent outcomes.
+ * <ol>
+ *   <li><b>Atomicity.</b> All requests run in one global serial order: one {@code ReentrantLock}, held for a few
+ *       hash-map operations (the paper uses a single-threaded server).</li>
+ *   <li><b>Single put.</b> A put above the high-water mark is applied; one at or below it is a duplicate and is
+ *       ignored — also when its log entry has been evicted, since ignoring needs no outcome.</li>
+ *   <li><b>Identical get.</b> A read-type request above the high-water mark runs against the table and its outcome is
+ *       logged under (process, request number); one at or below it is answered from the log, byte for byte, whatever
+ *       the table holds now.</li>
+ * </ol>
+ *
+ * <h2>Where this implementation departs from the paper, and why</h2>
+ * <ul>
+ *   <li><b>Pending requests are shared.</b> A read or get that waits is a pending request keyed by (process, request
+ *       number); replicas issuing it at the same time join it and receive the one result, so two replicas racing at
+ *       the same frontier consume one tuple. A timeout or an interrupt leaves the request pending with its place in
+ *       the tag's queue; a retry or another replica receives the eventual result.</li>
+ *   <li><b>Fair wake-up.</b> Each tag has a FIFO queue of pending requests; a put serves them in arrival order: the
+ *       reads before the first get receive the data, the first get takes it.</li>
+ *   <li><b>Every request is logged, puts included</b> (a put's entry holds its kind and tag but no data). The paper
+ *       logs read results only; logging every request makes the log's reach a simple number of requests — a replica
+ *       may lag its process's leader by up to {@link io.github.volpex.dataspace.DataspaceOptions#readLogCapacity()}
+ *       requests — and lets every replayed request be checked against what was first issued: another kind or tag is
+ *       a {@link io.github.volpex.dataspace.ReplicaDivergenceException}. An optional byte budget bounds the data the
+ *       log retains.</li>
+ *   <li><b>Eviction is an error, not a hang.</b> A replica that needs an evicted outcome gets
+ *       {@link io.github.volpex.dataspace.ReadLogEvictedException} at once (the paper notes that a limited log "can
+ *       halt" a very old replica); the request is never re-executed against the current table.</li>
+ *   <li><b>The paper's future work:</b> non-blocking {@code tryRead} and {@code tryGet} (their "absent" answer is
+ *       logged like any outcome, so a trailing replica sees "absent" exactly when the leader did), single-assignment
+ *       {@code putIfAbsent} (its yes/no answer is logged too), timeouts, and the request number as checkpointable
+ *       process state ({@link io.github.volpex.dataspace.Replica#requestNumber()},
+ *       {@link io.github.volpex.dataspace.Dataspace#open(int, long)}).</li>
+ *   <li>Replicas of a process must issue requests in sequence; a request number that skips ahead, or a new request
+ *       while the previous one is pending, is rejected as a caller error. Duplicate puts are not compared byte for
+ *       byte with the first one (that would cost the copy the paper's design avoids).</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * Everything is thread-safe. A blocked caller waits on a {@code Condition} of its pending request (never on a
+ * monitor), so virtual threads do not pin; it is interruptible, and closing its replica handle or the dataspace wakes
+ * it with {@link io.github.volpex.dataspace.DataspaceClosedException}. The library starts no thread.
  *
  * @since 0.1
  */

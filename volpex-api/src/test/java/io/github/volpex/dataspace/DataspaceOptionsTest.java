@@ -1,40 +1,66 @@
 package io.github.volpex.dataspace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
 class DataspaceOptionsTest {
 
     @Test
-    void defaults_are_valid() {
+    void defaults_are_documented_values() {
         DataspaceOptions options = DataspaceOptions.defaults();
         assertEquals(1024, options.readLogCapacity());
+        assertTrue(options.readLogBudgetBytes().isEmpty());
+        assertEquals(1024, options.maxTagLength());
         assertEquals(64 << 20, options.maxDataBytes());
+        assertEquals(options, DataspaceOptions.builder().build());
+        assertEquals("DataspaceOptions[readLogCapacity=1024, readLogBudgetBytes=none, maxTagLength=1024, "
+                + "maxDataBytes=67108864]", options.toString());
     }
 
     @Test
-    void out_of_range_limits_name_the_parameter_and_value() {
+    void out_of_range_settings_name_the_parameter_and_value() {
+        DataspaceOptions.Builder builder = DataspaceOptions.builder();
         assertEquals("readLogCapacity must be >= 1: 0",
-                assertThrows(IllegalArgumentException.class, () -> new DataspaceOptions(0, 1, 1)).getMessage());
+                assertThrows(IllegalArgumentException.class, () -> builder.readLogCapacity(0)).getMessage());
+        assertEquals("readLogBudgetBytes must be >= 0: -1",
+                assertThrows(IllegalArgumentException.class, () -> builder.readLogBudgetBytes(-1)).getMessage());
         assertEquals("maxTagLength must be >= 1: -3",
-                assertThrows(IllegalArgumentException.class, () -> new DataspaceOptions(1, -3, 1)).getMessage());
+                assertThrows(IllegalArgumentException.class, () -> builder.maxTagLength(-3)).getMessage());
         assertEquals("maxDataBytes must be >= 0: -1",
-                assertThrows(IllegalArgumentException.class, () -> new DataspaceOptions(1, 1, -1)).getMessage());
+                assertThrows(IllegalArgumentException.class, () -> builder.maxDataBytes(-1)).getMessage());
+    }
+
+    @Test
+    void the_budget_can_be_removed_again() {
+        DataspaceOptions budgeted = DataspaceOptions.builder().readLogBudgetBytes(10).build();
+        assertEquals(10, budgeted.readLogBudgetBytes().orElseThrow());
+        DataspaceOptions unbudgeted = budgeted.toBuilder().noReadLogBudget().build();
+        assertTrue(unbudgeted.readLogBudgetBytes().isEmpty());
+        assertNotEquals(budgeted, unbudgeted);
+        assertEquals(DataspaceOptions.defaults(), unbudgeted);
+        assertEquals(DataspaceOptions.defaults().hashCode(), unbudgeted.hashCode());
     }
 
     @Property
-    void every_valid_combination_is_kept_as_given(
+    void every_valid_combination_is_kept_as_given_and_survives_toBuilder(
             @ForAll @IntRange(min = 1) int capacity,
+            @ForAll @LongRange(min = 0) long budget,
             @ForAll @IntRange(min = 1) int tag,
             @ForAll @IntRange(min = 0) int data) {
-        DataspaceOptions options = new DataspaceOptions(capacity, tag, data);
+        DataspaceOptions options = DataspaceOptions.builder().readLogCapacity(capacity).readLogBudgetBytes(budget)
+                .maxTagLength(tag).maxDataBytes(data).build();
         assertEquals(capacity, options.readLogCapacity());
+        assertEquals(budget, options.readLogBudgetBytes().orElseThrow());
         assertEquals(tag, options.maxTagLength());
         assertEquals(data, options.maxDataBytes());
+        assertEquals(options, options.toBuilder().build());
     }
 }

@@ -1,0 +1,107 @@
+package io.github.volpex.dataspace;
+
+/**
+ * A Volpex dataspace for a fixed number of logical processes: tagged data that replicated and restarted processes
+ * exchange with {@code put}, {@code read} and {@code get} and observe exactly as a single run would.
+ *
+ * <p>Start with {@link #inProcess(int, DataspaceOptions)}, give each running process instance a {@link Replica} from
+ * {@link #open(int)} (or {@link #open(int, long)} when it restarts from a checkpoint), or hand {@link #server()} to
+ * middleware that numbers requests itself.
+ *
+ * <p>Thread-safe.
+ *
+ * @since 0.1
+ */
+public interface Dataspace extends AutoCloseable {
+
+    /**
+     * Creates an in-process dataspace with the {@linkplain DataspaceOptions#defaults() default options}.
+     *
+     * @param processCount the number of logical processes, {@code ≥ 1}
+     * @return a new, open dataspace
+     * @throws IllegalArgumentException if {@code processCount < 1}
+     */
+    static Dataspace inProcess(int processCount) {
+        return inProcess(processCount, DataspaceOptions.defaults());
+    }
+
+    /**
+     * Creates an in-process dataspace: all requests are executed in one global serial order under one lock, blocked
+     * callers wait on a condition of their own (no monitor is held while waiting), and each process keeps a ring-buffer
+     * read log.
+     *
+     * @param processCount the number of logical processes, {@code ≥ 1}
+     * @param options      the limits
+     * @return a new, open dataspace
+     * @throws IllegalArgumentException if {@code processCount < 1}
+     * @throws NullPointerException     if {@code options} is null
+     */
+    static Dataspace inProcess(int processCount, DataspaceOptions options) {
+        return new InProcessDataspace(processCount, options);
+    }
+
+    /**
+     * Returns the number of logical processes; process ids are {@code 0 … processCount() − 1}.
+     *
+     * @return the number of processes
+     */
+    int processCount();
+
+    /**
+     * Returns the limits this dataspace enforces.
+     *
+     * @return the options
+     */
+    DataspaceOptions options();
+
+    /**
+     * Opens a replica of a process at its start (request number 0). A replica that joins late replays the process's
+     * earlier requests from the read log.
+     *
+     * @param processId the process, in {@code [0, processCount())}
+     * @return a new handle
+     * @throws IllegalArgumentException  if {@code processId} is out of range
+     * @throws DataspaceClosedException  if the dataspace is closed
+     */
+    Replica open(int processId);
+
+    /**
+     * Opens a replica of a process restarted from a checkpoint: its next request is {@code savedRequestNumber + 1}.
+     *
+     * @param processId          the process, in {@code [0, processCount())}
+     * @param savedRequestNumber the {@link Replica#requestNumber()} saved with the checkpoint, in
+     *                           {@code [0, server().highWaterMark(processId)]}
+     * @return a new handle
+     * @throws IllegalArgumentException  if an argument is out of range
+     * @throws DataspaceClosedException  if the dataspace is closed
+     */
+    Replica open(int processId, long savedRequestNumber);
+
+    /**
+     * Returns the request-level interface to this dataspace, where callers number requests themselves.
+     *
+     * @return the server view of this dataspace
+     */
+    DataspaceServer server();
+
+    /**
+     * Returns a snapshot of the counters.
+     *
+     * @return the statistics so far
+     */
+    DataspaceStatistics statistics();
+
+    /**
+     * Tells whether this dataspace was closed.
+     *
+     * @return whether {@link #close()} was called
+     */
+    boolean isClosed();
+
+    /**
+     * Closes the dataspace: every blocked caller throws {@link DataspaceClosedException}, and so does every later
+     * request. Idempotent.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,158 @@
+package io.github.volpex.dataspace;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * One running instance of a logical process: the paper's {@code volpex_init} opens it, {@link #close()} is
+ * {@code volpex_finalize}. Replicas of the same process each open their own handle with the same process id and issue
+ * the same sequence of calls; the dataspace numbers the calls and makes every replica observe exactly what a single run
+ * would, whatever the replicas' speeds, deaths and restarts.
+ *
+ * <p>Tags are non-empty strings no longer than {@link DataspaceOptions#maxTagLength()}; data is {@code byte[]}, copied
+ * on the way in and out, no larger than {@link DataspaceOptions#maxDataBytes()}.
+ *
+ * <p>A handle is a sequential process: use it from one thread at a time (a call made while another thread's call on
+ * the same handle is running fails with {@link IllegalStateException}); {@link #close()} may be called from any thread.
+ * When a call fails with {@link DataspaceTimeoutException} or {@link InterruptedException}, the request stays pending
+ * and the handle's request number does not advance: the next call must be the same operation on the same tag (anything
+ * else is a {@link ReplicaDivergenceException}), and it receives the pending result.
+ *
+ * <p>Every call may also throw {@link ReadLogEvictedException} (this replica trails too far behind),
+ * {@link ReplicaDivergenceException} (it issued something else than its process did at this position) and
+ * {@link DataspaceClosedException} (the handle or the dataspace was closed); none of them advances the request number.
+ *
+ * @since 0.1
+ */
+public interface Replica extends AutoCloseable {
+
+    /**
+     * Returns the logical process this replica runs (the paper's {@code volpex_getProcId}).
+     *
+     * @return the process id, in {@code [0, processCount())}
+     */
+    int processId();
+
+    /**
+     * Returns the number of logical processes (the paper's {@code volpex_getNumProc}).
+     *
+     * @return the number of processes
+     */
+    int processCount();
+
+    /**
+     * Returns how many requests this replica has completed: the number of its last completed request. Save it with the
+     * process's checkpoint and pass it to {@link Dataspace#open(int, long)} to restart from that checkpoint.
+     *
+     * @return the request number, {@code ≥ 0}
+     */
+    long requestNumber();
+
+    /**
+     * Stores {@code data} under {@code tag}, overwriting what is there; only the first replica's put takes effect.
+     * Never blocks on the dataspace's contents.
+     *
+     * @param tag  the tag
+     * @param data the data (copied)
+     * @throws NullPointerException     if an argument is null
+     * @throws IllegalArgumentException if the tag is empty or too long, or the data too large
+     */
+    void put(String tag, byte[] data);
+
+    /**
+     * Stores {@code data} under {@code tag} only if the tag is absent (a single-assignment put). Every replica receives
+     * the same answer.
+     *
+     * @param tag  the tag
+     * @param data the data (copied)
+     * @return whether the data was stored
+     * @throws NullPointerException     if an argument is null
+     * @throws IllegalArgumentException if the tag is empty or too long, or the data too large
+     */
+    boolean putIfAbsent(String tag, byte[] data);
+
+    /**
+     * Returns the data under {@code tag}, waiting until it exists; leaves it in place.
+     *
+     * @param tag the tag
+     * @return a copy of the data
+     * @throws InterruptedException     if interrupted while waiting; the request stays pending
+     * @throws NullPointerException     if {@code tag} is null
+     * @throws IllegalArgumentException if the tag is empty or too long
+     */
+    byte[] read(String tag) throws InterruptedException;
+
+    /**
+     * Returns the data under {@code tag}, waiting at most {@code timeout} until it exists; leaves it in place.
+     *
+     * @param tag     the tag
+     * @param timeout the longest wait, {@code ≥ 0}
+     * @return a copy of the data
+     * @throws DataspaceTimeoutException if no data came in time; the request stays pending
+     * @throws InterruptedException      if interrupted while waiting; the request stays pending
+     * @throws NullPointerException      if an argument is null
+     * @throws IllegalArgumentException  if the tag is empty or too long, or {@code timeout} is negative
+     */
+    byte[] read(String tag, Duration timeout) throws InterruptedException;
+
+    /**
+     * Returns and removes the data under {@code tag}, waiting until it exists.
+     *
+     * @param tag the tag
+     * @return a copy of the data
+     * @throws InterruptedException     if interrupted while waiting; the request stays pending
+     * @throws NullPointerException     if {@code tag} is null
+     * @throws IllegalArgumentException if the tag is empty or too long
+     */
+    byte[] get(String tag) throws InterruptedException;
+
+    /**
+     * Returns and removes the data under {@code tag}, waiting at most {@code timeout} until it exists.
+     *
+     * @param tag     the tag
+     * @param timeout the longest wait, {@code ≥ 0}
+     * @return a copy of the data
+     * @throws DataspaceTimeoutException if no data came in time; the request stays pending
+     * @throws InterruptedException      if interrupted while waiting; the request stays pending
+     * @throws NullPointerException      if an argument is null
+     * @throws IllegalArgumentException  if the tag is empty or too long, or {@code timeout} is negative
+     */
+    byte[] get(String tag, Duration timeout) throws InterruptedException;
+
+    /**
+     * Returns the data under {@code tag} if it exists now, without waiting; leaves it in place. A trailing replica
+     * sees "absent" exactly when the leading replica did.
+     *
+     * @param tag the tag
+     * @return a copy of the data, or empty if the tag was absent
+     * @throws NullPointerException     if {@code tag} is null
+     * @throws IllegalArgumentException if the tag is empty or too long
+     */
+    Optional<byte[]> tryRead(String tag);
+
+    /**
+     * Returns and removes the data under {@code tag} if it exists now, without waiting. A trailing replica sees
+     * "absent" exactly when the leading replica did.
+     *
+     * @param tag the tag
+     * @return a copy of the data, or empty if the tag was absent
+     * @throws NullPointerException     if {@code tag} is null
+     * @throws IllegalArgumentException if the tag is empty or too long
+     */
+    Optional<byte[]> tryGet(String tag);
+
+    /**
+     * Tells whether this handle was closed.
+     *
+     * @return whether {@link #close()} was called
+     */
+    boolean isClosed();
+
+    /**
+     * Closes this handle (the replica leaves): calls blocked in it throw {@link DataspaceClosedException}, and so do
+     * later calls. A request it left pending stays pending for the process's other replicas. Idempotent; never blocks
+     * for long.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,148 @@
+package io.github.volpex.dataspace;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** A replica of one logical process: numbers its calls and forwards them to the dataspace. */
+final class ReplicaHandle extends Caller implements Replica {
+
+    private final InProcessDataspace dataspace;
+    private final int processId;
+    /** Stores to the request number need only release order (no full fence): its readers only need a recent value. */
+    private static final VarHandle REQUEST_NUMBER;
+
+    static {
+        try {
+            REQUEST_NUMBER = MethodHandles.lookup().findVarHandle(ReplicaHandle.class, "requestNumber", long.class);
+        } catch (ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    private final AtomicBoolean busy = new AtomicBoolean();
+    /** Written by the thread that owns the call (see {@link #busy}); read by any thread. */
+    private volatile long requestNumber;
+
+    ReplicaHandle(InProcessDataspace dataspace, int processId, long requestNumber) {
+        this.dataspace = dataspace;
+        this.processId = processId;
+        this.requestNumber = requestNumber;
+    }
+
+    @Override
+    public int processId() {
+        return processId;
+    }
+
+    @Override
+    public int processCount() {
+        return dataspace.processCount();
+    }
+
+    @Override
+    public long requestNumber() {
+        return requestNumber;
+    }
+
+    @Override
+    public void put(String tag, byte[] data) {
+        dataspace.checkTag(tag);
+        dataspace.checkData(data);
+        callNonBlocking(Operation.PUT, tag, data);
+    }
+
+    @Override
+    public boolean putIfAbsent(String tag, byte[] data) {
+        dataspace.checkTag(tag);
+        dataspace.checkData(data);
+        return callNonBlocking(Operation.PUT_IF_ABSENT, tag, data).stored;
+    }
+
+    @Override
+    public byte[] read(String tag) throws InterruptedException {
+        return receive(Operation.READ, tag, null);
+    }
+
+    @Override
+    public byte[] read(String tag, Duration timeout) throws InterruptedException {
+        return receive(Operation.READ, tag, InProcessDataspace.checkTimeout(timeout));
+    }
+
+    @Override
+    public byte[] get(String tag) throws InterruptedException {
+        return receive(Operation.GET, tag, null);
+    }
+
+    @Override
+    public byte[] get(String tag, Duration timeout) throws InterruptedException {
+        return receive(Operation.GET, tag, InProcessDataspace.checkTimeout(timeout));
+    }
+
+    @Override
+    public Optional<byte[]> tryRead(String tag) {
+        return tryReceive(Operation.TRY_READ, tag);
+    }
+
+    @Override
+    public Optional<byte[]> tryGet(String tag) {
+        return tryReceive(Operation.TRY_GET, tag);
+    }
+
+    private byte[] receive(Operation operation, String tag, Duration timeout) throws InterruptedException {
+        dataspace.checkTag(tag);
+        return call(operation, tag, null, timeout).data.clone();
+    }
+
+    private Optional<byte[]> tryReceive(Operation operation, String tag) {
+        dataspace.checkTag(tag);
+        byte[] data = callNonBlocking(operation, tag, null).data;
+        return data == null ? Optional.empty() : Optional.of(data.clone());
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            dataspace.closeCaller(this, processId);
+        }
+    }
+
+    private Outcome callNonBlocking(Operation operation, String tag, byte[] data) {
+        try {
+            return call(operation, tag, data, Duration.ZERO);
+        } catch (InterruptedException ex) {
+            throw new AssertionError("a " + operation + " never waits", ex);
+        }
+    }
+
+    /** Issues the next request; a put's {@code data} is the caller's array, copied here unless the put is a duplicate. */
+    private Outcome call(Operation operation, String tag, byte[] data, Duration timeout)
+            throws InterruptedException {
+        if (!busy.compareAndSet(false, true)) {
+            throw new IllegalStateException("replica of process " + processId
+                    + " is already running a call on another thread; a replica is one sequential process");
+        }
+        try {
+            long next = requestNumber + 1;
+            // A duplicate put is ignored, so its data need not be copied (the paper's trailing puts send nothing).
+            byte[] owned = data == null || dataspace.alreadyIssued(processId, next) ? null : data.clone();
+            Outcome outcome = dataspace.execute(operation, processId, next, tag, owned, timeout, this);
+            REQUEST_NUMBER.setRelease(this, next);
+            return outcome;
+        } finally {
+            busy.setRelease(false);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Replica[process " + processId + ", request " + requestNumber + (closed ? ", closed]" : "]");
+    }
+}

@@ -1,0 +1,101 @@
+package io.github.volpex.dataspace;
+
+import java.util.Optional;
+
+/**
+ * The outcome of one {@link Request}: every replica issuing the same (process, request number) receives an equal
+ * reply, whichever replica executed it.
+ *
+ * <p>Immutable and thread-safe: the data is copied on the way out.
+ *
+ * @since 0.1
+ */
+public final class Reply {
+
+    private final Operation operation;
+    private final int processId;
+    private final long requestNumber;
+    private final byte[] data;
+    private final boolean stored;
+    private final boolean duplicate;
+
+    Reply(Operation operation, int processId, long requestNumber, byte[] data, boolean stored, boolean duplicate) {
+        this.operation = operation;
+        this.processId = processId;
+        this.requestNumber = requestNumber;
+        this.data = data;
+        this.stored = stored;
+        this.duplicate = duplicate;
+    }
+
+    /**
+     * Returns the kind of the request answered.
+     *
+     * @return the operation
+     */
+    public Operation operation() {
+        return operation;
+    }
+
+    /**
+     * Returns the logical process of the request answered.
+     *
+     * @return the process id
+     */
+    public int processId() {
+        return processId;
+    }
+
+    /**
+     * Returns the number of the request answered.
+     *
+     * @return the request number
+     */
+    public long requestNumber() {
+        return requestNumber;
+    }
+
+    /**
+     * Returns a copy of the data a read, get, try-read or try-get received.
+     *
+     * @return the data; empty for puts and for a try-op that found the tag absent
+     */
+    public Optional<byte[]> data() {
+        return data == null ? Optional.empty() : Optional.of(data.clone());
+    }
+
+    /**
+     * Tells whether the request's put took effect in the serial order: always {@code true} for a {@link Operation#PUT}
+     * (also for its ignored duplicates, since the first replica's put took effect), and for a
+     * {@link Operation#PUT_IF_ABSENT} whether the tag was absent when it ran; {@code false} for the other kinds.
+     *
+     * @return whether the data was stored
+     */
+    public boolean stored() {
+        return stored;
+    }
+
+    /**
+     * Tells whether this request had already been issued (by another replica, or by a retry) so that this reply
+     * repeats an earlier outcome instead of executing the request again: a put ignored by the single-put rule, or a
+     * result served from the read log or shared with a pending request.
+     *
+     * @return whether the request was a duplicate
+     */
+    public boolean duplicate() {
+        return duplicate;
+    }
+
+    /** The data without a copy; never modified by the dataspace. */
+    byte[] dataUnsafe() {
+        return data;
+    }
+
+    @Override
+    public String toString() {
+        return "Reply[" + operation + ", process " + processId + ", request " + requestNumber
+                + (data == null ? "" : ", " + data.length + " bytes")
+                + (operation.isPut() ? ", stored=" + stored : "")
+                + (duplicate ? ", duplicate" : "") + "]";
+    }
+}

@@ -1,0 +1,153 @@
+package io.github.volpex.dataspace;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jetbrains.lincheck.datastructures.IntGen;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Param;
+import org.jetbrains.lincheck.datastructures.StressOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Rule 1 (atomicity) checked by Lincheck: concurrent histories of the non-blocking requests (puts, try-ops, reads and
+ * gets with a zero timeout) are linearizable with respect to {@link DataspaceModel}. Every operation is the first
+ * request of a fresh logical process, so that each is an independent request at the leading front.
+ */
+@Param(name = "tag", gen = IntGen.class, conf = "0:1")
+@Param(name = "value", gen = IntGen.class, conf = "0:2")
+public class LincheckLinearizabilityTest {
+
+    private static final int PROCESSES = 64;
+
+    private final Dataspace dataspace = Dataspace.inProcess(PROCESSES);
+    private final AtomicInteger nextProcess = new AtomicInteger();
+
+    /** Lincheck creates one instance per invocation. */
+    public LincheckLinearizabilityTest() {
+    }
+
+    private Reply handle(Request request) {
+        try {
+            return dataspace.server().handle(request, Duration.ZERO);
+        } catch (InterruptedException ex) {
+            throw new AssertionError(ex);
+        }
+    }
+
+    private int process() {
+        return nextProcess.getAndIncrement();
+    }
+
+    private static String tag(int tag) {
+        return "t" + tag;
+    }
+
+    private static byte[] bytes(int value) {
+        return ("v" + value).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(Reply reply) {
+        return reply.data().map(b -> new String(b, StandardCharsets.UTF_8)).orElse(null);
+    }
+
+    @org.jetbrains.lincheck.datastructures.Operation
+    public void put(@Param(name = "tag") int tag, @Param(name = "value") int value) {
+        handle(Request.put(process(), 1, tag(tag), bytes(value)));
+    }
+
+    @org.jetbrains.lincheck.datastructures.Operation
+    public boolean putIfAbsent(@Param(name = "tag") int tag, @Param(name = "value") int value) {
+        return handle(Request.putIfAbsent(process(), 1, tag(tag), bytes(value))).stored();
+    }
+
+    @org.jetbrains.lincheck.datastructures.Operation
+    public String tryRead(@Param(name = "tag") int tag) {
+        return text(handle(Request.tryRead(process(), 1, tag(tag))));
+    }
+
+    @org.jetbrains.lincheck.datastructures.Operation
+    public String tryGet(@Param(name = "tag") int tag) {
+        return text(handle(Request.tryGet(process(), 1, tag(tag))));
+    }
+
+    @org.jetbrains.lincheck.datastructures.Operation
+    public String readOrPend(@Param(name = "tag") int tag) {
+        return receiveOrPend(Request.read(process(), 1, tag(tag)));
+    }
+
+    @org.jetbrains.lincheck.datastructures.Operation
+    public String getOrPend(@Param(name = "tag") int tag) {
+        return receiveOrPend(Request.get(process(), 1, tag(tag)));
+    }
+
+    private String receiveOrPend(Request request) {
+        try {
+            return text(handle(request));
+        } catch (DataspaceTimeoutException pending) {
+            return DataspaceModel.PENDING;
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void rule1_atomicity_stress_histories_are_linearizable() {
+        new StressOptions()
+                .iterations(10)
+                .invocationsPerIteration(500)
+                .threads(2)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .actorsAfter(1)
+                .sequentialSpecification(Model.class)
+                .check(getClass());
+    }
+
+    @Test
+    @Timeout(120)
+    void rule1_atomicity_model_checked_interleavings_are_linearizable() {
+        new ModelCheckingOptions()
+                .iterations(8)
+                .invocationsPerIteration(100)
+                .threads(2)
+                .actorsPerThread(3)
+                .actorsBefore(2)
+                .actorsAfter(1)
+                .sequentialSpecification(Model.class)
+                .check(getClass());
+    }
+
+    /** The sequential specification: {@link DataspaceModel} behind the same operations. */
+    public static final class Model {
+        private final DataspaceModel model = new DataspaceModel();
+
+        /** Lincheck creates one model per sequential run. */
+        public Model() {
+        }
+
+        public void put(int tag, int value) {
+            model.put(tag(tag), "v" + value);
+        }
+
+        public boolean putIfAbsent(int tag, int value) {
+            return model.putIfAbsent(tag(tag), "v" + value);
+        }
+
+        public String tryRead(int tag) {
+            return model.tryRead(tag(tag));
+        }
+
+        public String tryGet(int tag) {
+            return model.tryGet(tag(tag));
+        }
+
+        public String readOrPend(int tag) {
+            return model.readOrPend(tag(tag));
+        }
+
+        public String getOrPend(int tag) {
+            return model.getOrPend(tag(tag));
+        }
+    }
+}
