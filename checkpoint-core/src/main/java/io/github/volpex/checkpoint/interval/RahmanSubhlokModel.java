@@ -183,7 +183,7 @@ public final class RahmanSubhlokModel {
         }
     }
 
-    /** The search, exposed to tests through {@link #optimalIntervalSeconds()} and {@link #searchEvaluations()}. */
+    /** The branch-and-bound search over whole seconds. */
     private Search search() {
         Search search = new Search();
         ArrayDeque<Range> pending = new ArrayDeque<>();
@@ -211,10 +211,7 @@ public final class RahmanSubhlokModel {
         return search;
     }
 
-    /**
-     * Returns how many times the last-started search evaluates {@code P}: for tests and benchmarks of the search's
-     * cost.
-     */
+    /** Runs the search once more and returns how many times it evaluates {@code P}: the search's cost, for tests. */
     int searchEvaluations() {
         return search().evaluations;
     }

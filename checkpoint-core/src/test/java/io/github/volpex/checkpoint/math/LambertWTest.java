@@ -154,31 +154,49 @@ class LambertWTest {
                 () -> "plain " + viaZ + " vs offset " + direct);
     }
 
+    /** Asserts correct rounding at {@code x} and at its two neighbouring doubles. */
+    private static void assertCorrectlyRoundedAround(LambertWFunction function, double x) {
+        for (double neighbour : new double[] {Math.nextDown(x), x, Math.nextUp(x)}) {
+            assertCorrectlyRounded(function, neighbour, function.apply(neighbour));
+        }
+    }
+
     @Test
-    void region_boundaries_are_correctly_rounded() {
-        // Arguments on and beside every switch between starting approximations.
-        double[] w0Arguments = {0x1p-8, -0x1p-8, 3.0, 1e20, 0.25, -0.25, (0.5 * 0.5 / 2 - 1) / Math.E,
-                (1.3 * 1.3 / 2 - 1) / Math.E, (2.5 * 2.5 / 2 - 1) / Math.E, -0.36787944117144233 + 0x1p-11 / Math.E};
-        for (double z : w0Arguments) {
-            for (double neighbour : new double[] {Math.nextDown(z), z, Math.nextUp(z)}) {
-                assertCorrectlyRounded(LambertWFunction.W0, neighbour, LambertW.w0(neighbour));
-            }
+    void switches_between_starting_approximations_are_correctly_rounded() {
+        double invE = 0.36787944117144233;
+        // The Taylor series, the branch-point series and the switch to large arguments.
+        for (double z : new double[] {0x1p-8, -0x1p-8, 3.0, (0x1p-11 - 1) * invE}) {
+            assertCorrectlyRoundedAround(LambertWFunction.W0, z);
         }
-        double[] wm1Arguments = {-1e-20, (1.25 * 1.25 / 2 - 1) / Math.E, (1.1 * 1.1 / 2 - 1) / Math.E,
-                (0.85 * 0.85 / 2 - 1) / Math.E, (0.5 * 0.5 / 2 - 1) / Math.E,
-                -0.36787944117144233 + 0x1p-11 / Math.E};
-        for (double z : wm1Arguments) {
-            for (double neighbour : new double[] {Math.nextDown(z), z, Math.nextUp(z)}) {
-                assertCorrectlyRounded(LambertWFunction.WM1, neighbour, LambertW.wm1(neighbour));
-            }
-        }
-        double[] offsets = {0x1p-120, 0x1p-11 / Math.E, 3.0 + 0.36787944117144233, 1e20};
-        for (double d : offsets) {
-            for (double neighbour : new double[] {Math.nextDown(d), d, Math.nextUp(d)}) {
-                assertCorrectlyRounded(LambertWFunction.ONE_PLUS_W0, neighbour, LambertW.onePlusW0(neighbour));
-                if (neighbour < 0.36) {
-                    assertCorrectlyRounded(LambertWFunction.ONE_PLUS_WM1, neighbour, LambertW.onePlusWm1(neighbour));
+        assertCorrectlyRoundedAround(LambertWFunction.WM1, (0x1p-11 - 1) * invE);
+        // The middle table: pieces change at d = z + 1/e = 2^k and 1.5·2^k.
+        for (int k = -12; k <= 1; k++) {
+            for (double d : new double[] {Math.scalb(1.0, k), 1.5 * Math.scalb(1.0, k)}) {
+                if (d - invE <= 3.0) {
+                    assertCorrectlyRoundedAround(LambertWFunction.W0, d - invE);
+                    assertCorrectlyRoundedAround(LambertWFunction.ONE_PLUS_W0, d);
                 }
+                if (d <= 0.25) {
+                    assertCorrectlyRoundedAround(LambertWFunction.WM1, d - invE);
+                    assertCorrectlyRoundedAround(LambertWFunction.ONE_PLUS_WM1, d);
+                }
+            }
+        }
+        // The large-argument tables: rows change where |ln|z|| = 2^k.
+        for (int k = 0; k <= 9; k++) {
+            double l = Math.scalb(1.0, k);
+            if (l < 709) {
+                assertCorrectlyRoundedAround(LambertWFunction.W0, Math.exp(l));
+            }
+            if (k >= 2) {
+                assertCorrectlyRoundedAround(LambertWFunction.WM1, -Math.exp(-l));
+            }
+        }
+        // The tiny-offset series and the offset tables' ends.
+        for (double d : new double[] {0x1p-120, 0x1p-11 / Math.E, 3.0 + invE, 1e20}) {
+            assertCorrectlyRoundedAround(LambertWFunction.ONE_PLUS_W0, d);
+            if (d < 0.36) {
+                assertCorrectlyRoundedAround(LambertWFunction.ONE_PLUS_WM1, d);
             }
         }
     }
