@@ -5,6 +5,7 @@ import io.github.volpex.examples.cli.Options;
 import io.github.volpex.examples.cli.UsageException;
 import io.github.volpex.examples.psrs.PsrsCommand;
 import io.github.volpex.examples.sieve.SieveCommand;
+import io.github.volpex.examples.tour.TourCommand;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -16,13 +17,13 @@ import java.util.List;
  */
 public final class Main {
 
-    static final List<Command> COMMANDS = List.of(new SieveCommand(), new PsrsCommand());
+    static final List<Command> COMMANDS = List.of(new TourCommand(), new SieveCommand(), new PsrsCommand());
 
     private Main() {
     }
 
     /**
-     * Runs the command named by the first argument and exits with its status (0 verified, 1 a verification failed,
+     * Runs the command named by the first argument ({@code tour} when there is none) and exits with its status (0 verified, 1 a verification failed,
      * 2 a bad command line, 3 the run could not complete).
      *
      * @param args the command line
@@ -33,7 +34,10 @@ public final class Main {
 
     /** Runs a command line and returns the process exit status. */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length == 0 || args[0].equals("--help") || args[0].equals("help") || args[0].equals("list")) {
+        if (args.length == 0) {
+            return run(new String[] {"tour"}, out, err);
+        }
+        if (args[0].equals("--help") || args[0].equals("help") || args[0].equals("list")) {
             printCommands(out);
             return 0;
         }
@@ -74,7 +78,8 @@ public final class Main {
 
     private static void printCommands(PrintStream out) {
         out.println("Volpex for Java examples.");
-        out.println("Usage: java -jar examples/target/volpex-examples.jar <command> [options]   (<command> --help)");
+        out.println("Usage: java -jar examples/target/volpex-examples.jar [<command> [options]]   (<command> --help)");
+        out.println("With no command, runs the tour.");
         out.println();
         for (Command command : COMMANDS) {
             Options options = command.options();

@@ -28,6 +28,14 @@ class MainTest {
     }
 
     @Test
+    void tour_end_to_end_passes_and_prints_its_summary() {
+        assertEquals(0, run("tour", "--steps", "12", "--sweeps", "40", "--beads", "12", "--scale-hours", "1"), err());
+        assertTrue(out().contains("verdict: PASS"), out());
+        assertTrue(out().contains("checkpoints committed"), out());
+        assertTrue(out().contains("Temperatures (K) held by each process"), out());
+    }
+
+    @Test
     void help_lists_every_command() {
         assertEquals(0, run("--help"));
         for (Command command : Main.COMMANDS) {

@@ -23,7 +23,7 @@ public final class PolymerChain {
 
     private static final double BOND_LENGTH = 3.8;
     private static final double BOND_STIFFNESS = 20.0;
-    private static final double LJ_EPSILON = 0.6;
+    private static final double LJ_EPSILON = 1.5;
     private static final double LJ_SIGMA = 4.0;
     private static final double CUTOFF_SQUARED = 12.0 * 12.0;
     private static final int FORMAT = 0x504F4C31; // "POL1"

@@ -22,7 +22,7 @@ import java.util.SplittableRandom;
 public final class RemdProcess {
 
     /** How many parts each step's sweeps are cut into; a replica may die between any two. */
-    static final int CHUNKS_PER_STEP = 8;
+    public static final int CHUNKS_PER_STEP = 8;
 
     /** Where the host application observes and steers a running replica. */
     public interface Hooks {
@@ -106,11 +106,10 @@ public final class RemdProcess {
         for (int step = state.completedSteps + 1; step <= setup.steps(); step++) {
             SplittableRandom random = new SplittableRandom(mix(setup.seed(), state.process, step));
             double kelvin = setup.kelvin(state.rung);
-            int perChunk = Math.max(1, setup.sweeps() / CHUNKS_PER_STEP);
-            for (int chunk = 0, done = 0; done < setup.sweeps(); chunk++, done += perChunk) {
+            for (int chunk = 0; chunk < CHUNKS_PER_STEP; chunk++) {
                 hooks.beforeChunk(step, chunk);
-                state.chain.sweep(Math.min(perChunk, setup.sweeps() - done), kelvin, RemdSetup.MAX_STEP_ANGSTROM,
-                        random);
+                int sweeps = setup.sweeps() * (chunk + 1) / CHUNKS_PER_STEP - setup.sweeps() * chunk / CHUNKS_PER_STEP;
+                state.chain.sweep(sweeps, kelvin, RemdSetup.MAX_STEP_ANGSTROM, random);
             }
             exchange(replica, state, step);
 
