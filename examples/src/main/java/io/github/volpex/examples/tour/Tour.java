@@ -194,7 +194,11 @@ public final class Tour {
      * @throws IOException          if the store directory cannot be used
      */
     public Result run(Duration timeout) throws InterruptedException, IOException {
+        progress.print("Failure-free reference run, one replica per process... ");
+        long start = System.nanoTime();
         List<RemdProcess.Outcome> reference = reference();
+        progress.printf("%.1f s%n", (System.nanoTime() - start) / 1e9);
+        progress.println("Replicated run on volatile hosts:");
         return new Execution(timeout).run(reference);
     }
 
@@ -363,6 +367,8 @@ public final class Tour {
                     failed.get();
                 }
                 double wall = (System.nanoTime() - start) / 1e9;
+                ticker.shutdownNow();
+                ticker.awaitTermination(1, TimeUnit.SECONDS);
                 printProgress(start);
                 double virtual = 0;
                 for (ProcessSlot slot : slots) {

@@ -27,7 +27,7 @@ public final class TourCommand implements Command {
                         + "for bit.")
                 .intOption("replicas", 2, 1, 5, "replicas per logical process")
                 .intOption("steps", 60, 1, 10_000, "replica-exchange steps")
-                .intOption("sweeps", 1000, 1, 1_000_000, "Monte Carlo sweeps per step")
+                .intOption("sweeps", 2500, 1, 1_000_000, "Monte Carlo sweeps per step")
                 .intOption("beads", 20, 2, 200, "beads per polymer chain")
                 .longOption("seed", 2009L, Long.MIN_VALUE, Long.MAX_VALUE,
                         "seed of the physics and of the host pool")
@@ -70,7 +70,6 @@ public final class TourCommand implements Command {
                 config.checkpointSeconds(), config.downloadSeconds(),
                 directory.map(path -> "in " + path).orElse("in memory"));
 
-        out.println("Failure-free reference run (one replica per process)...");
         Tour tour = Tour.of(config, out);
         Tour.Result result = tour.run(Duration.ofMinutes(10));
         out.println();
@@ -133,8 +132,10 @@ public final class TourCommand implements Command {
         Collections.sort(intervals);
         out.println("Summary");
         out.printf("  replicas killed mid-step          %d%n", result.replicaFailures());
-        out.printf("  processes restarted               %d (%d from the start: no checkpoint yet, or %d lost)%n",
-                result.restarts(), result.restartsFromScratch(), result.lostCheckpoints());
+        int beforeFirst = result.restartsFromScratch() - result.lostCheckpoints();
+        out.printf("  processes restarted               %d (%d from a checkpoint, %d before their first checkpoint, "
+                        + "%d whose checkpoint was lost)%n", result.restarts(),
+                result.restarts() - result.restartsFromScratch(), beforeFirst, result.lostCheckpoints());
         out.printf("  estimated compute-host MTBF       %s (censoring-aware MLE over every replica's uptime; the "
                         + "injected law's mean is %.2f h)%n", result.estimatedRate() > 0
                         ? String.format("%.2f h", 1 / result.estimatedRate() / 3600) : "no failure observed",
