@@ -1,5 +1,5 @@
 /**
- * Runnable host applications that compose every Volpex module.
+ * Runnable host applications that compose every Volpex module. An application, not a library: it exports nothing.
  *
  * @since 0.1
  */

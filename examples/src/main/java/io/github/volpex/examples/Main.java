@@ -1,30 +1,30 @@
 package io.github.volpex.examples;
 
+import io.github.volpex.examples.cli.Command;
+import io.github.volpex.examples.cli.Options;
+import io.github.volpex.examples.cli.UsageException;
+import io.github.volpex.examples.psrs.PsrsCommand;
+import io.github.volpex.examples.sieve.SieveCommand;
+import io.github.volpex.examples.tour.TourCommand;
 import java.io.PrintStream;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * The examples' command-line entry point: {@code java -jar examples/target/volpex-examples.jar [command]}.
+ * The examples' command-line entry point: {@code java -jar examples/target/volpex-examples.jar [command] [options]}.
  *
  * @since 0.1
  */
 public final class Main {
 
-    /** An example the command line knows, with whether it can run yet. */
-    record Example(String name, String summary, boolean available) {
-    }
-
-    static final List<Example> EXAMPLES = List.of(
-            new Example("tour", "replicated replica-exchange Monte Carlo that survives failures and restarts", false),
-            new Example("sieve", "Sieve of Eratosthenes over the dataspace, 1 to 5 replicas per process", false),
-            new Example("psrs", "Parallel Sorting by Regular Sampling over the dataspace", false),
-            new Example("reproduce", "the papers' experiments in simulation, with charts", false));
+    static final List<Command> COMMANDS = List.of(new TourCommand(), new SieveCommand(), new PsrsCommand());
 
     private Main() {
     }
 
     /**
-     * Runs the command named by the first argument; with no argument, lists the examples.
+     * Runs the command named by the first argument ({@code tour} when there is none) and exits with its status (0 verified, 1 a verification failed,
+     * 2 a bad command line, 3 the run could not complete).
      *
      * @param args the command line
      */
@@ -34,26 +34,58 @@ public final class Main {
 
     /** Runs a command line and returns the process exit status. */
     static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length == 0 || args[0].equals("--help") || args[0].equals("list")) {
-            printExamples(out);
+        if (args.length == 0) {
+            return run(new String[] {"tour"}, out, err);
+        }
+        if (args[0].equals("--help") || args[0].equals("help") || args[0].equals("list")) {
+            printCommands(out);
             return 0;
         }
-        for (Example example : EXAMPLES) {
-            if (example.name().equals(args[0])) {
-                err.println("volpex-examples: '" + example.name() + "' is not available in this build yet");
-                return 2;
-            }
+        Command command = COMMANDS.stream().filter(c -> c.options().command().equals(args[0])).findFirst()
+                .orElse(null);
+        if (command == null) {
+            err.println("volpex-examples: unknown command '" + args[0] + "'");
+            printCommands(err);
+            return 2;
         }
-        err.println("volpex-examples: unknown command '" + args[0] + "'");
-        printExamples(err);
-        return 2;
+        Options options = command.options();
+        Options.Parsed parsed;
+        try {
+            parsed = options.parse(Arrays.asList(args).subList(1, args.length));
+        } catch (UsageException e) {
+            err.println("volpex-examples " + options.command() + ": " + e.getMessage());
+            return 2;
+        }
+        if (parsed.flag("help")) {
+            options.printHelp(out);
+            return 0;
+        }
+        try {
+            return command.run(parsed, out);
+        } catch (UsageException e) {
+            err.println("volpex-examples " + options.command() + ": " + e.getMessage());
+            return 2;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("volpex-examples " + options.command() + ": interrupted");
+            return 3;
+        } catch (Exception e) {
+            err.println("volpex-examples " + options.command() + ": failed: " + e);
+            e.printStackTrace(err);
+            return 3;
+        }
     }
 
-    private static void printExamples(PrintStream out) {
-        out.println("Volpex for Java examples. Usage: java -jar examples/target/volpex-examples.jar <command>");
+    private static void printCommands(PrintStream out) {
+        out.println("Volpex for Java examples.");
+        out.println("Usage: java -jar examples/target/volpex-examples.jar [<command> [options]]   (<command> --help)");
+        out.println("With no command, runs the tour.");
         out.println();
-        for (Example example : EXAMPLES) {
-            out.printf("  %-10s %s%s%n", example.name(), example.summary(), example.available() ? "" : " (coming)");
+        for (Command command : COMMANDS) {
+            Options options = command.options();
+            String summary = options.summary();
+            int end = summary.indexOf(':');
+            out.printf("  %-10s %s%n", options.command(), end > 0 ? summary.substring(0, end) : summary);
         }
     }
 }

@@ -1,0 +1,357 @@
+package io.github.volpex.examples.cli;
+
+import java.io.PrintStream;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The options one command accepts: declared once, then used to parse a command line and to print {@code --help}.
+ *
+ * <p>Syntax: {@code --name value}, {@code --name=value} and bare {@code --flag}. Every value is validated when the
+ * command line is parsed, so a command never starts with a bad option; the error names the option, the value and
+ * the bound, for example {@code "--replicas must be in [1, 5]: 7"}.
+ *
+ * <p>Not thread-safe while options are being declared; a fully declared instance may be shared.
+ */
+public final class Options {
+
+    /** One declared option. */
+    private record Spec(String name, String valueName, String description, String defaultText,
+                        Function<String, Object> parser, Object defaultValue) {
+
+        boolean isFlag() {
+            return valueName == null;
+        }
+    }
+
+    private final String command;
+    private final String summary;
+    private final Map<String, Spec> specs = new LinkedHashMap<>();
+
+    private Options(String command, String summary) {
+        this.command = command;
+        this.summary = summary;
+        flag("help", "print this help and exit");
+    }
+
+    /**
+     * Starts the option list of a command.
+     *
+     * @param command the command's name, as typed on the command line
+     * @param summary one line saying what the command does
+     * @return an option list holding only {@code --help}
+     */
+    public static Options forCommand(String command, String summary) {
+        return new Options(command, summary);
+    }
+
+    /**
+     * Returns the command's name.
+     *
+     * @return the name
+     */
+    public String command() {
+        return command;
+    }
+
+    /**
+     * Returns the command's one-line summary.
+     *
+     * @return the summary
+     */
+    public String summary() {
+        return summary;
+    }
+
+    /**
+     * Declares a boolean flag, false unless given.
+     *
+     * @param name        the option name without dashes
+     * @param description what it does
+     * @return this
+     */
+    public Options flag(String name, String description) {
+        return add(new Spec(name, null, description, null, value -> Boolean.TRUE, Boolean.FALSE));
+    }
+
+    /**
+     * Declares an integer option in {@code [min, max]}.
+     *
+     * @param name         the option name without dashes
+     * @param defaultValue the value when the option is absent
+     * @param min          the smallest accepted value
+     * @param max          the largest accepted value
+     * @param description  what it sets
+     * @return this
+     */
+    public Options intOption(String name, int defaultValue, int min, int max, String description) {
+        return add(new Spec(name, "N", description + " [" + min + ", " + max + "]", Integer.toString(defaultValue),
+                text -> {
+                    long value = parseLong(name, text);
+                    if (value < min || value > max) {
+                        throw new UsageException("--" + name + " must be in [" + min + ", " + max + "]: " + text);
+                    }
+                    return (int) value;
+                }, defaultValue));
+    }
+
+    /**
+     * Declares a long option in {@code [min, max]}.
+     *
+     * @param name         the option name without dashes
+     * @param defaultValue the value when the option is absent
+     * @param min          the smallest accepted value
+     * @param max          the largest accepted value
+     * @param description  what it sets
+     * @return this
+     */
+    public Options longOption(String name, long defaultValue, long min, long max, String description) {
+        return add(new Spec(name, "N", description + " [" + min + ", " + max + "]", Long.toString(defaultValue),
+                text -> {
+                    long value = parseLong(name, text);
+                    if (value < min || value > max) {
+                        throw new UsageException("--" + name + " must be in [" + min + ", " + max + "]: " + text);
+                    }
+                    return value;
+                }, defaultValue));
+    }
+
+    /**
+     * Declares a floating-point option in {@code [min, max]} (NaN and infinities are rejected).
+     *
+     * @param name         the option name without dashes
+     * @param defaultValue the value when the option is absent
+     * @param min          the smallest accepted value
+     * @param max          the largest accepted value
+     * @param description  what it sets, with its unit
+     * @return this
+     */
+    public Options doubleOption(String name, double defaultValue, double min, double max, String description) {
+        return add(new Spec(name, "X", description + " [" + min + ", " + max + "]", Double.toString(defaultValue),
+                text -> {
+                    double value;
+                    try {
+                        value = Double.parseDouble(text);
+                    } catch (NumberFormatException e) {
+                        throw new UsageException("--" + name + " must be a number: " + text);
+                    }
+                    if (!(value >= min && value <= max)) {
+                        throw new UsageException("--" + name + " must be in [" + min + ", " + max + "]: " + text);
+                    }
+                    return value;
+                }, defaultValue));
+    }
+
+    /**
+     * Declares an option whose value is one of fixed choices.
+     *
+     * @param name         the option name without dashes
+     * @param defaultValue the value when the option is absent; one of {@code choices}
+     * @param choices      the accepted values
+     * @param description  what it selects
+     * @return this
+     */
+    public Options choiceOption(String name, String defaultValue, List<String> choices, String description) {
+        List<String> accepted = List.copyOf(choices);
+        if (!accepted.contains(defaultValue)) {
+            throw new IllegalArgumentException("default of --" + name + " must be one of " + accepted + ": "
+                    + defaultValue);
+        }
+        return add(new Spec(name, String.join("|", accepted), description, defaultValue, text -> {
+            if (!accepted.contains(text)) {
+                throw new UsageException("--" + name + " must be one of " + accepted + ": " + text);
+            }
+            return text;
+        }, defaultValue));
+    }
+
+    /**
+     * Declares an optional directory or file option, absent unless given.
+     *
+     * @param name        the option name without dashes
+     * @param description what the path is for
+     * @return this
+     */
+    public Options pathOption(String name, String description) {
+        return add(new Spec(name, "PATH", description, null, text -> {
+            if (text.isEmpty()) {
+                throw new UsageException("--" + name + " must not be empty");
+            }
+            try {
+                return Path.of(text);
+            } catch (InvalidPathException e) {
+                throw new UsageException("--" + name + " is not a valid path: " + text);
+            }
+        }, null));
+    }
+
+    private Options add(Spec spec) {
+        if (specs.putIfAbsent(spec.name(), spec) != null) {
+            throw new IllegalArgumentException("option --" + spec.name() + " is declared twice");
+        }
+        return this;
+    }
+
+    private static long parseLong(String name, String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new UsageException("--" + name + " must be an integer: " + text);
+        }
+    }
+
+    /**
+     * Parses a command line (the arguments after the command's name).
+     *
+     * @param args the arguments
+     * @return the values of every declared option (defaults where absent)
+     * @throws UsageException if an option is unknown, repeated, lacks its value or has a bad value
+     */
+    public Parsed parse(List<String> args) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (Spec spec : specs.values()) {
+            values.put(spec.name(), spec.defaultValue());
+        }
+        List<String> seen = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (!arg.startsWith("--") || arg.length() == 2) {
+                throw new UsageException(command + ": unexpected argument '" + arg + "' (options start with --)");
+            }
+            String name = arg.substring(2);
+            String inline = null;
+            int equals = name.indexOf('=');
+            if (equals >= 0) {
+                inline = name.substring(equals + 1);
+                name = name.substring(0, equals);
+            }
+            Spec spec = specs.get(name);
+            if (spec == null) {
+                throw new UsageException(command + ": unknown option --" + name + " (see " + command + " --help)");
+            }
+            if (seen.contains(name)) {
+                throw new UsageException(command + ": option --" + name + " is given twice");
+            }
+            seen.add(name);
+            String text;
+            if (spec.isFlag()) {
+                if (inline != null) {
+                    throw new UsageException("--" + name + " takes no value: " + arg);
+                }
+                text = "";
+            } else if (inline != null) {
+                text = inline;
+            } else if (i + 1 < args.size()) {
+                text = args.get(++i);
+            } else {
+                throw new UsageException("--" + name + " needs a value " + spec.valueName());
+            }
+            values.put(name, spec.parser().apply(text));
+        }
+        return new Parsed(command, Collections.unmodifiableMap(values));
+    }
+
+    /**
+     * Prints the command's usage: its summary and every option with its default.
+     *
+     * @param out where to print
+     */
+    public void printHelp(PrintStream out) {
+        out.println("Usage: java -jar examples/target/volpex-examples.jar " + command + " [options]");
+        out.println();
+        out.println(summary);
+        out.println();
+        out.println("Options:");
+        for (Spec spec : specs.values()) {
+            String left = "--" + spec.name() + (spec.isFlag() ? "" : " " + spec.valueName());
+            String right = spec.description() + (spec.defaultText() == null ? "" : " (default " + spec.defaultText() + ")");
+            out.printf("  %-26s %s%n", left, right);
+        }
+    }
+
+    /** The values of one parsed command line; immutable. */
+    public static final class Parsed {
+
+        private final String command;
+        private final Map<String, Object> values;
+
+        private Parsed(String command, Map<String, Object> values) {
+            this.command = command;
+            this.values = values;
+        }
+
+        private Object value(String name) {
+            if (!values.containsKey(name)) {
+                throw new IllegalArgumentException(command + " declares no option --" + name);
+            }
+            return values.get(name);
+        }
+
+        /**
+         * Returns whether a flag was given.
+         *
+         * @param name the flag's name
+         * @return true if given
+         */
+        public boolean flag(String name) {
+            return (Boolean) value(name);
+        }
+
+        /**
+         * Returns an integer option.
+         *
+         * @param name the option's name
+         * @return its value
+         */
+        public int intValue(String name) {
+            return (Integer) value(name);
+        }
+
+        /**
+         * Returns a long option.
+         *
+         * @param name the option's name
+         * @return its value
+         */
+        public long longValue(String name) {
+            return (Long) value(name);
+        }
+
+        /**
+         * Returns a floating-point option.
+         *
+         * @param name the option's name
+         * @return its value
+         */
+        public double doubleValue(String name) {
+            return (Double) value(name);
+        }
+
+        /**
+         * Returns a choice option.
+         *
+         * @param name the option's name
+         * @return its value
+         */
+        public String choice(String name) {
+            return (String) value(name);
+        }
+
+        /**
+         * Returns a path option, empty when absent.
+         *
+         * @param name the option's name
+         * @return its value
+         */
+        public Optional<Path> path(String name) {
+            return Optional.ofNullable((Path) value(name));
+        }
+    }
+}

@@ -1,0 +1,650 @@
+package io.github.volpex.examples.tour;
+
+import io.github.volpex.checkpoint.interval.AdaptiveCheckpointScheduler;
+import io.github.volpex.checkpoint.interval.NiHarwoodEstimate;
+import io.github.volpex.checkpoint.interval.NiHarwoodEstimateSource;
+import io.github.volpex.checkpoint.placement.Objective;
+import io.github.volpex.checkpoint.placement.RepositorySelector;
+import io.github.volpex.checkpoint.placement.StorageHost;
+import io.github.volpex.checkpoint.store.CheckpointStore;
+import io.github.volpex.checkpoint.store.CheckpointUnavailableException;
+import io.github.volpex.checkpoint.store.DirectoryRepository;
+import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.store.PlacementPolicy;
+import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
+import io.github.volpex.checkpoint.store.RepairReport;
+import io.github.volpex.dataspace.Dataspace;
+import io.github.volpex.dataspace.DataspaceOptions;
+import io.github.volpex.dataspace.Replica;
+import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.estimators.DownloadTimeEstimator;
+import io.github.volpex.estimators.RateEstimate;
+import io.github.volpex.examples.remd.RemdProcess;
+import io.github.volpex.examples.remd.RemdSetup;
+import io.github.volpex.examples.remd.RemdState;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The tour: replica-exchange Monte Carlo on a simulated pool of volatile machines, composing every module the way a
+ * grid middleware would.
+ *
+ * <ul>
+ *   <li><b>volpex-api</b>: the {@link RemdProcess logical processes} exchange energies and temperatures through the
+ *       dataspace; each runs as {@code replicas} threads, each thread on its own simulated compute host.</li>
+ *   <li><b>estimators</b>: every replica whose host fails is a failure observation; hosts still up are censored
+ *       observations. Their censoring-aware MLE is the failure rate {@code μ}; the download time {@code T_d} is
+ *       re-measured at every restart.</li>
+ *   <li><b>checkpoint-core</b>: each process's {@link AdaptiveCheckpointScheduler} (Ni–Harwood) turns those estimates
+ *       into a checkpoint interval; the greedy repository selector chooses 9 storage hosts for each checkpoint; the
+ *       {@link CheckpointStore} commits it crash-safely, repairs what departing storage hosts take away, and
+ *       recovers it when a process has lost every replica.</li>
+ *   <li><b>erasure</b>: checkpoints are dispersed by {@code IdaCodec.systematic(6, 3)}: any 6 of the 9 fragments
+ *       rebuild them.</li>
+ * </ul>
+ *
+ * <p>Time is virtual: a step of sampling counts {@code stepSeconds}, a checkpoint {@code checkpointSeconds}, a restart
+ * {@code downloadSeconds}; host lifetimes are drawn in those seconds. The computation itself is real and runs as fast
+ * as the machine allows. When every replica of a process has died, the process restarts from its last checkpoint (its
+ * chain, its rung, its step and its dataspace request number) on fresh hosts and catches up through the dataspace's read
+ * log: what it re-executes returns exactly what its dead replicas received. At the end the outcome is compared, bit
+ * for bit, with a failure-free run that has one replica per process.
+ */
+public final class Tour {
+
+    /** The read log must reach back to the oldest checkpoint a process may restart from; these runs are short. */
+    private static final DataspaceOptions DATASPACE = DataspaceOptions.builder().readLogCapacity(1 << 16).build();
+
+    /**
+     * Everything a tour run is made of.
+     *
+     * @param setup             the replica-exchange physics
+     * @param replicas          replicas per logical process, {@code ≥ 1}
+     * @param stepSeconds       virtual seconds one step of sampling takes
+     * @param computeHosts      the lifetime law of compute hosts
+     * @param storageHosts      the number of storage hosts, {@code ≥ m + k}
+     * @param storageLaw        the lifetime law of a typical storage host (each host's scale is this one's times a
+     *                          random factor in [0.25, 4])
+     * @param checkpointSeconds virtual seconds a checkpoint costs, {@code V}
+     * @param downloadSeconds   virtual seconds a restart takes to fetch its checkpoint, {@code T_d}
+     * @param storeDirectory    where repositories keep their files, or empty for memory
+     * @param seed              the seed of the host pool (the physics has its own in {@code setup})
+     */
+    public record Config(RemdSetup setup, int replicas, double stepSeconds, LifetimeLaw computeHosts, int storageHosts,
+                         LifetimeLaw storageLaw, double checkpointSeconds, double downloadSeconds,
+                         Optional<Path> storeDirectory, long seed) {
+
+        /** Validates the configuration. */
+        public Config {
+            if (replicas < 1) {
+                throw new IllegalArgumentException("replicas must be >= 1: " + replicas);
+            }
+            if (storageHosts < DATA_FRAGMENTS + PARITY_FRAGMENTS) {
+                throw new IllegalArgumentException("storageHosts must be >= " + (DATA_FRAGMENTS + PARITY_FRAGMENTS)
+                        + ": " + storageHosts);
+            }
+            if (!(stepSeconds > 0) || !(checkpointSeconds > 0) || !(downloadSeconds >= 0)) {
+                throw new IllegalArgumentException("stepSeconds and checkpointSeconds must be > 0 and downloadSeconds"
+                        + " >= 0: " + stepSeconds + ", " + checkpointSeconds + ", " + downloadSeconds);
+            }
+        }
+    }
+
+    /** Data fragments of each checkpoint. */
+    static final int DATA_FRAGMENTS = 6;
+    /** Redundant fragments of each checkpoint. */
+    static final int PARITY_FRAGMENTS = 3;
+
+    /**
+     * What a run did and whether it verified.
+     *
+     * @param outcomes             each process's outcome in the run with failures
+     * @param reference            each process's outcome in the failure-free single-replica run
+     * @param replicaFailures      compute-host failures injected (replicas killed mid-step)
+     * @param restarts             processes restarted because every replica had died
+     * @param restartsFromScratch  of those, restarts with no checkpoint to recover (from the initial state)
+     * @param lostCheckpoints      of those, restarts whose checkpoint could not be rebuilt (too few fragments left)
+     * @param checkpoints          checkpoints committed
+     * @param intervalsSeconds     virtual seconds between consecutive checkpoints of a process, in commit order
+     * @param lastIntervalSeconds  the scheduler's interval at the end, seconds ({@code +∞} if never known)
+     * @param estimatedRate        the failure rate estimated at the end, per second
+     * @param bytesStored          bytes written to storage hosts (fragments and index copies)
+     * @param storageDepartures    storage-host departures injected
+     * @param objectsLost          objects (fragments and index copies) those departures took
+     * @param fragmentsRepaired    fragments regenerated by repairs
+     * @param servedFromLog        dataspace requests answered from the read log (trailing and restarted replicas)
+     * @param duplicatePuts        dataspace puts ignored as duplicates
+     * @param wallSeconds          real seconds the run with failures took
+     * @param virtualSeconds       virtual seconds the slowest process needed
+     */
+    public record Result(List<RemdProcess.Outcome> outcomes, List<RemdProcess.Outcome> reference, int replicaFailures,
+                         int restarts, int restartsFromScratch, int lostCheckpoints, int checkpoints, List<Double> intervalsSeconds,
+                         double lastIntervalSeconds, double estimatedRate, long bytesStored, int storageDepartures,
+                         long objectsLost, int fragmentsRepaired, long servedFromLog, long duplicatePuts,
+                         double wallSeconds, double virtualSeconds) {
+
+        /**
+         * Returns whether the run with failures reproduced the failure-free run bit for bit.
+         *
+         * @return the verdict
+         */
+        public boolean verified() {
+            return outcomes.equals(reference);
+        }
+    }
+
+    /** Thrown inside a replica when its simulated host fails. */
+    private static final class HostFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        HostFailure() {
+            super(null, null, false, false);
+        }
+    }
+
+    private final Config config;
+    private final PrintStream progress;
+
+    private Tour(Config config, PrintStream progress) {
+        this.config = config;
+        this.progress = progress;
+    }
+
+    /**
+     * Prepares a run.
+     *
+     * @param config   the configuration
+     * @param progress where progress lines go while the run lasts
+     * @return the tour
+     */
+    public static Tour of(Config config, PrintStream progress) {
+        return new Tour(config, progress);
+    }
+
+    /**
+     * Runs the failure-free reference, then the run with failures, and compares them.
+     *
+     * @param timeout how long the run with failures may take
+     * @return what happened
+     * @throws InterruptedException if interrupted
+     * @throws IOException          if the store directory cannot be used
+     */
+    public Result run(Duration timeout) throws InterruptedException, IOException {
+        progress.print("Failure-free reference run, one replica per process... ");
+        long start = System.nanoTime();
+        List<RemdProcess.Outcome> reference = reference();
+        progress.printf("%.1f s%n", (System.nanoTime() - start) / 1e9);
+        progress.println("Replicated run on volatile hosts:");
+        return new Execution(timeout).run(reference);
+    }
+
+    /** The failure-free run with one replica per process: what every run must reproduce. */
+    List<RemdProcess.Outcome> reference() throws InterruptedException {
+        RemdSetup setup = config.setup();
+        RemdProcess program = RemdProcess.of(setup);
+        try (Dataspace dataspace = Dataspace.inProcess(setup.processes(), DATASPACE)) {
+            ExecutorService threads = Executors.newFixedThreadPool(setup.processes(), daemon("reference"));
+            try {
+                List<CompletableFuture<RemdProcess.Outcome>> futures = new ArrayList<>();
+                for (int p = 0; p < setup.processes(); p++) {
+                    int process = p;
+                    futures.add(CompletableFuture.supplyAsync(() -> {
+                        try (Replica replica = dataspace.open(process)) {
+                            return program.run(replica, RemdState.initial(setup, process), RemdProcess.NO_HOOKS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            throw new IllegalStateException(e);
+                        }
+                    }, threads));
+                }
+                List<RemdProcess.Outcome> outcomes = new ArrayList<>();
+                for (CompletableFuture<RemdProcess.Outcome> future : futures) {
+                    outcomes.add(future.get(10, TimeUnit.MINUTES));
+                }
+                return outcomes;
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("the failure-free reference run failed", e);
+            } finally {
+                threads.shutdownNow();
+            }
+        }
+    }
+
+    private static ThreadFactory daemon(String name) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** One run with failures: the host pool, the store, the processes and their replicas. */
+    private final class Execution {
+
+        private final Duration timeout;
+        private final RemdSetup setup = config.setup();
+        private final RemdProcess program = RemdProcess.of(setup);
+        private final SplittableRandom hostRandom = new SplittableRandom(config.seed());
+        private final ExecutorService replicaThreads = Executors.newCachedThreadPool(daemon("replica"));
+        private final ExecutorService storeThreads = Executors.newFixedThreadPool(2, daemon("store"));
+        private final Dataspace dataspace = Dataspace.inProcess(setup.processes(), DATASPACE);
+        private final List<VolatileRepository> repositories = new ArrayList<>();
+        private final Map<String, StorageHost> storageHostsById = new LinkedHashMap<>();
+        private final double[] storageFailureAt;
+        private final LifetimeLaw[] storageLaws;
+        private final CheckpointStore store;
+        private final ProcessSlot[] slots;
+
+        // Failure observations: lifetimes that ended (in a failure, or censored when the replica finished its work)
+        // and the replicas still up (censored at their current uptime).
+        private final Object observations = new Object();
+        private int failures;
+        private double endedExposureSeconds;
+        private final Map<ReplicaClock, Boolean> live = new ConcurrentHashMap<>();
+        private final DownloadTimeEstimator downloadTime;
+        private final NiHarwoodEstimateSource estimates;
+
+        private final AtomicInteger restarts = new AtomicInteger();
+        private final AtomicInteger restartsFromScratch = new AtomicInteger();
+        private final AtomicInteger lostCheckpoints = new AtomicInteger();
+        private final AtomicInteger checkpoints = new AtomicInteger();
+        private final List<Double> intervals = Collections.synchronizedList(new ArrayList<>());
+        private final AtomicInteger departures = new AtomicInteger();
+        private final AtomicInteger repaired = new AtomicInteger();
+        private final AtomicLong globalVirtualNanos = new AtomicLong();
+        private final CompletableFuture<Void> failed = new CompletableFuture<>();
+        private final Queue<Future<?>> replicaTasks = new ConcurrentLinkedQueue<>();
+
+        Execution(Duration timeout) throws IOException {
+            this.timeout = timeout;
+            int hosts = config.storageHosts();
+            storageFailureAt = new double[hosts];
+            storageLaws = new LifetimeLaw[hosts];
+            for (int h = 0; h < hosts; h++) {
+                String id = String.format("storage-%02d", h);
+                FragmentRepository backing = config.storeDirectory().isPresent()
+                        ? DirectoryRepository.open(id, config.storeDirectory().get().resolve(id), false)
+                        : FragmentRepository.inMemory(id);
+                repositories.add(new VolatileRepository(backing));
+                // Heterogeneous hosts: reliability spread over a factor of 16, bandwidth from 1 to 20 MB/s.
+                storageLaws[h] = config.storageLaw().scaled(Math.pow(4.0, 2 * hostRandom.nextDouble() - 1));
+                storageFailureAt[h] = storageLaws[h].draw(hostRandom);
+                double bandwidth = 1e6 * (1 + 19 * hostRandom.nextDouble());
+                storageHostsById.put(id, StorageHost.of(id, bandwidth, storageLaws[h].survival()));
+            }
+            downloadTime = DownloadTimeEstimator.startingAt(config.checkpointSeconds());
+            estimates = () -> {
+                RateEstimate rate = observedRate();
+                if (rate.exposureSeconds() == 0) {
+                    return Optional.empty();
+                }
+                double mu = rate.isEmpty() ? rate.upperBoundPerSecond(NiHarwoodEstimateSource.CAUTIOUS_LEVEL)
+                        : rate.ratePerSecond();
+                return Optional.of(new NiHarwoodEstimate(mu, config.checkpointSeconds(), downloadTime.seconds()));
+            };
+            store = CheckpointStore.perennial(IdaCodec.systematic(DATA_FRAGMENTS, PARITY_FRAGMENTS), repositories)
+                    .executor(storeThreads)
+                    .placement(PlacementPolicy.selecting(RepositorySelector.greedy(), storageHostsById::get,
+                            this::objective))
+                    .build();
+            slots = new ProcessSlot[setup.processes()];
+            for (int p = 0; p < slots.length; p++) {
+                slots[p] = new ProcessSlot(p);
+            }
+        }
+
+        /** Ren's optimistic objective for the current state of the job. */
+        private Objective objective() {
+            double interval = slots[0].scheduler.intervalSeconds();
+            if (!(interval < Double.POSITIVE_INFINITY)) {
+                interval = config.stepSeconds();
+            }
+            return Objective.optimistic(config.computeHosts().meanSeconds(), interval,
+                    globalVirtualNanos.get() / 1e9);
+        }
+
+        /** The censoring-aware MLE of a compute host's failure rate: failures over all exposure, live hosts too. */
+        RateEstimate observedRate() {
+            synchronized (observations) {
+                double exposure = endedExposureSeconds;
+                for (ReplicaClock clock : live.keySet()) {
+                    exposure += clock.uptimeSeconds();
+                }
+                return new RateEstimate(failures, exposure);
+            }
+        }
+
+        Result run(List<RemdProcess.Outcome> reference) throws InterruptedException {
+            long start = System.nanoTime();
+            ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("progress"));
+            ticker.scheduleAtFixedRate(() -> printProgress(start), 1, 1, TimeUnit.SECONDS);
+            try {
+                for (ProcessSlot slot : slots) {
+                    for (int r = 0; r < config.replicas(); r++) {
+                        startReplica(slot, RemdState.initial(setup, slot.process), 0.0);
+                    }
+                }
+                List<RemdProcess.Outcome> outcomes = new ArrayList<>();
+                long deadline = System.nanoTime() + timeout.toNanos();
+                for (ProcessSlot slot : slots) {
+                    CompletableFuture<Object> either = CompletableFuture.anyOf(slot.outcome, failed);
+                    Object done = either.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    if (!(done instanceof RemdProcess.Outcome outcome)) {
+                        throw new IllegalStateException("the run failed");
+                    }
+                    outcomes.add(outcome);
+                }
+                // Let trailing replicas finish too: each one's outcome is compared with its process's.
+                for (Future<?> task; (task = replicaTasks.poll()) != null; ) {
+                    task.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                }
+                if (failed.isCompletedExceptionally()) {
+                    failed.get();
+                }
+                double wall = (System.nanoTime() - start) / 1e9;
+                ticker.shutdownNow();
+                ticker.awaitTermination(1, TimeUnit.SECONDS);
+                printProgress(start);
+                double virtual = 0;
+                for (ProcessSlot slot : slots) {
+                    virtual = Math.max(virtual, slot.clockNanos.get() / 1e9);
+                }
+                long bytes = repositories.stream().mapToLong(VolatileRepository::bytesStored).sum();
+                long lost = repositories.stream().mapToLong(VolatileRepository::objectsLost).sum();
+                RateEstimate rate = observedRate();
+                return new Result(outcomes, reference, failures, restarts.get(), restartsFromScratch.get(),
+                        lostCheckpoints.get(), checkpoints.get(), List.copyOf(intervals), slots[0].scheduler.intervalSeconds(),
+                        rate.isEmpty() ? 0.0 : rate.ratePerSecond(), bytes, departures.get(), lost, repaired.get(),
+                        dataspace.statistics().servedFromLog(), dataspace.statistics().duplicatesIgnored(), wall,
+                        virtual);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("the run failed: " + e.getCause(), e.getCause());
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("the run did not finish within " + timeout, e);
+            } finally {
+                ticker.shutdownNow();
+                dataspace.close();
+                replicaThreads.shutdownNow();
+                storeThreads.shutdownNow();
+            }
+        }
+
+        private void printProgress(long start) {
+            int slowest = Integer.MAX_VALUE;
+            int fastest = 0;
+            for (ProcessSlot slot : slots) {
+                slowest = Math.min(slowest, slot.leadingStep.get());
+                fastest = Math.max(fastest, slot.leadingStep.get());
+            }
+            progress.printf("  [%5.1f s] steps %d..%d of %d | replicas killed %d | restarts %d | checkpoints %d | "
+                            + "storage departures %d | fragments repaired %d%n", (System.nanoTime() - start) / 1e9,
+                    slowest, fastest, setup.steps(), failures, restarts.get(), checkpoints.get(), departures.get(),
+                    repaired.get());
+        }
+
+        /** Starts one replica of a process on a fresh compute host, from its own copy of {@code state}. */
+        private void startReplica(ProcessSlot slot, RemdState state, double startVirtualSeconds) {
+            double lifetime;
+            synchronized (hostRandom) {
+                lifetime = config.computeHosts().draw(hostRandom);
+            }
+            ReplicaClock clock = new ReplicaClock(startVirtualSeconds, lifetime);
+            live.put(clock, Boolean.TRUE);
+            slot.liveReplicas.incrementAndGet();
+            RemdState own = RemdState.fromBytes(state.toBytes());
+            replicaTasks.add(replicaThreads.submit(() -> runReplica(slot, own, clock)));
+        }
+
+        private void runReplica(ProcessSlot slot, RemdState state, ReplicaClock clock) {
+            try (Replica replica = dataspace.open(slot.process, state.requestNumber())) {
+                RemdProcess.Outcome outcome = program.run(replica, state, new RemdProcess.Hooks() {
+                    @Override
+                    public void beforeChunk(int step, int chunk) {
+                        clock.advance(config.stepSeconds() / RemdProcess.CHUNKS_PER_STEP);
+                        slot.observeClock(clock.virtualSeconds());
+                        if (clock.failed()) {
+                            throw new HostFailure();
+                        }
+                    }
+
+                    @Override
+                    public void afterStep(RemdState after) {
+                        afterReplicaStep(slot, after, clock);
+                    }
+                });
+                synchronized (observations) {
+                    live.remove(clock);
+                    endedExposureSeconds += clock.uptimeSeconds();
+                }
+                slot.finish(outcome, failed);
+            } catch (HostFailure e) {
+                hostFailed(slot, clock);
+            } catch (Throwable e) {
+                if (!failed.isDone() && !dataspace.isClosed()) {
+                    failed.completeExceptionally(e);
+                }
+            }
+        }
+
+        /** The leading replica of a process decides checkpoints; every replica pays for the ones taken. */
+        private void afterReplicaStep(ProcessSlot slot, RemdState state, ReplicaClock clock) {
+            int step = state.completedSteps();
+            if (slot.checkpointedSteps.containsKey(step)) {
+                clock.advance(config.checkpointSeconds());
+                return;
+            }
+            if (!slot.lead(step)) {
+                return;
+            }
+            if (step < setup.steps() && slot.scheduler.checkpointDue()) {
+                byte[] checkpoint = state.toBytes();
+                synchronized (slot) {
+                    store.commit(slot.jobId, checkpoint);
+                    checkpoints.incrementAndGet();
+                    clock.advance(config.checkpointSeconds());
+                    slot.observeClock(clock.virtualSeconds());
+                    double now = clock.virtualSeconds();
+                    if (slot.lastCheckpointVirtualSeconds >= 0) {
+                        intervals.add(now - slot.lastCheckpointVirtualSeconds);
+                    }
+                    slot.lastCheckpointVirtualSeconds = now;
+                    slot.checkpointedSteps.put(step, Boolean.TRUE);
+                    slot.scheduler.checkpointCompleted();
+                }
+                advanceStorage(clock.virtualSeconds());
+            }
+        }
+
+        /** A replica's host failed: record it; if it was its process's last replica, restart the process. */
+        private void hostFailed(ProcessSlot slot, ReplicaClock clock) {
+            synchronized (observations) {
+                live.remove(clock);
+                failures++;
+                endedExposureSeconds += clock.uptimeSeconds();
+            }
+            if (slot.liveReplicas.decrementAndGet() > 0 || slot.outcome.isDone()) {
+                return;
+            }
+            try {
+                restart(slot, clock.virtualSeconds());
+            } catch (RuntimeException e) {
+                failed.completeExceptionally(e);
+            }
+        }
+
+        /** Every replica of a process died: recover its last checkpoint and start fresh replicas from it. */
+        private void restart(ProcessSlot slot, double deathVirtualSeconds) {
+            restarts.incrementAndGet();
+            advanceStorage(deathVirtualSeconds);
+            RemdState state;
+            synchronized (slot) {
+                Optional<RecoveredCheckpoint> recovered;
+                try {
+                    recovered = store.recover(slot.jobId);
+                } catch (CheckpointUnavailableException e) {
+                    // Too many storage hosts departed between repairs: start over; the read log replays the rest.
+                    lostCheckpoints.incrementAndGet();
+                    recovered = Optional.empty();
+                }
+                if (recovered.isPresent()) {
+                    state = RemdState.fromBytes(recovered.get().toByteArray());
+                } else {
+                    restartsFromScratch.incrementAndGet();
+                    state = RemdState.initial(setup, slot.process);
+                }
+                downloadTime.recordRestartDownload(config.downloadSeconds());
+                double resume = deathVirtualSeconds + config.downloadSeconds();
+                slot.restartedAt(resume, state.completedSteps());
+            }
+            for (int r = 0; r < config.replicas(); r++) {
+                startReplica(slot, state, deathVirtualSeconds + config.downloadSeconds());
+            }
+        }
+
+        /**
+         * Storage hosts whose lifetime has passed depart, losing what they stored, in the order they fail; after each
+         * departure the store repairs every job, as a periodic repair would.
+         */
+        private void advanceStorage(double virtualSeconds) {
+            long nanos = (long) (virtualSeconds * 1e9);
+            globalVirtualNanos.accumulateAndGet(nanos, Math::max);
+            double now = globalVirtualNanos.get() / 1e9;
+            synchronized (storageFailureAt) {
+                while (true) {
+                    int next = 0;
+                    for (int h = 1; h < storageFailureAt.length; h++) {
+                        if (storageFailureAt[h] < storageFailureAt[next]) {
+                            next = h;
+                        }
+                    }
+                    if (storageFailureAt[next] > now) {
+                        return;
+                    }
+                    try {
+                        repositories.get(next).depart();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    departures.incrementAndGet();
+                    synchronized (hostRandom) {
+                        storageFailureAt[next] += storageLaws[next].draw(hostRandom);
+                    }
+                    for (ProcessSlot slot : slots) {
+                        synchronized (slot) {
+                            RepairReport report = store.repair(slot.jobId);
+                            repaired.addAndGet(report.regenerated().size());
+                        }
+                    }
+                }
+            }
+        }
+
+        /** One logical process: its checkpoint scheduler, its virtual clock and its outcome. */
+        private final class ProcessSlot {
+
+            final int process;
+            final String jobId;
+            final AtomicLong clockNanos = new AtomicLong();
+            final AtomicInteger leadingStep = new AtomicInteger();
+            final AtomicInteger liveReplicas = new AtomicInteger();
+            final Map<Integer, Boolean> checkpointedSteps = new ConcurrentHashMap<>();
+            final AdaptiveCheckpointScheduler scheduler;
+            final CompletableFuture<RemdProcess.Outcome> outcome = new CompletableFuture<>();
+            double lastCheckpointVirtualSeconds = -1;
+
+            ProcessSlot(int process) {
+                this.process = process;
+                this.jobId = "remd-" + process;
+                // One peer per process: a process rolls back only when all its replicas are gone, so the interval
+                // computed for a single host is a cautious one.
+                this.scheduler = AdaptiveCheckpointScheduler.create(1, estimates, clockNanos::get);
+            }
+
+            void observeClock(double virtualSeconds) {
+                clockNanos.accumulateAndGet((long) (virtualSeconds * 1e9), Math::max);
+            }
+
+            /** Returns whether this replica is the first of its generation to complete {@code step}. */
+            boolean lead(int step) {
+                int previous = leadingStep.get();
+                while (step > previous) {
+                    if (leadingStep.compareAndSet(previous, step)) {
+                        return true;
+                    }
+                    previous = leadingStep.get();
+                }
+                return false;
+            }
+
+            void restartedAt(double resumeVirtualSeconds, int completedSteps) {
+                observeClock(resumeVirtualSeconds);
+                leadingStep.set(completedSteps);
+                // Steps after the checkpoint are computed again and may be checkpointed again.
+                checkpointedSteps.keySet().removeIf(step -> step > completedSteps);
+                scheduler.checkpointCompleted();
+            }
+
+            void finish(RemdProcess.Outcome result, CompletableFuture<Void> failure) {
+                if (!outcome.complete(result) && !outcome.join().equals(result)) {
+                    failure.completeExceptionally(new IllegalStateException("two replicas of process " + process
+                            + " finished with different outcomes"));
+                }
+            }
+        }
+    }
+
+    /** A replica's own virtual clock and the virtual time its host fails. */
+    private static final class ReplicaClock {
+
+        private final double startSeconds;
+        private final double failsAtSeconds;
+        private volatile double virtualSeconds;
+
+        ReplicaClock(double startSeconds, double lifetimeSeconds) {
+            this.startSeconds = startSeconds;
+            this.failsAtSeconds = startSeconds + lifetimeSeconds;
+            this.virtualSeconds = startSeconds;
+        }
+
+        void advance(double seconds) {
+            virtualSeconds = Math.min(virtualSeconds + seconds, failsAtSeconds);
+        }
+
+        boolean failed() {
+            return virtualSeconds >= failsAtSeconds;
+        }
+
+        double virtualSeconds() {
+            return virtualSeconds;
+        }
+
+        double uptimeSeconds() {
+            return virtualSeconds - startSeconds;
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.github.volpex.examples.tour;
+
+import io.github.volpex.examples.cli.Command;
+import io.github.volpex.examples.cli.Options;
+import io.github.volpex.examples.remd.RemdProcess;
+import io.github.volpex.examples.remd.RemdSetup;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+/** {@code tour}: replicated replica-exchange Monte Carlo that survives failures and restarts, bit for bit. */
+public final class TourCommand implements Command {
+
+    @Override
+    public Options options() {
+        return Options.forCommand("tour", "Replicated replica-exchange Monte Carlo on volatile machines: 8 processes "
+                        + "at 270..340 K, each run as replicas on simulated hosts that fail; checkpoints scheduled "
+                        + "by the Ni-Harwood calculator from estimated failure rates, dispersed by IDA (6,3) onto "
+                        + "storage hosts chosen by Ren's greedy selector, repaired as storage hosts depart, recovered "
+                        + "when a process loses every replica. Verifies the result against a failure-free run, bit "
+                        + "for bit.")
+                .intOption("replicas", 2, 1, 5, "replicas per logical process")
+                .intOption("steps", 60, 1, 10_000, "replica-exchange steps")
+                .intOption("sweeps", 2500, 1, 1_000_000, "Monte Carlo sweeps per step")
+                .intOption("beads", 20, 2, 200, "beads per polymer chain")
+                .longOption("seed", 2009L, Long.MIN_VALUE, Long.MAX_VALUE,
+                        "seed of the physics and of the host pool")
+                .doubleOption("step-minutes", 5.0, 0.01, 10_000.0, "virtual minutes one step of sampling takes")
+                .choiceOption("lifetime", "weibull", List.of("weibull", "exponential"), "compute-host lifetime law")
+                .doubleOption("shape", 0.7, 0.1, 10.0, "Weibull shape of compute-host lifetimes (weibull only)")
+                .doubleOption("scale-hours", 3.0, 0.01, 1e6,
+                        "compute-host lifetime scale, hours (the mean for exponential)")
+                .intOption("storage-hosts", 20, 9, 1000, "storage hosts in the pool")
+                .doubleOption("storage-scale-hours", 4.0, 0.01, 1e6,
+                        "typical storage-host lifetime scale, hours (same shape as compute hosts)")
+                .doubleOption("checkpoint-seconds", 20.0, 0.001, 1e6, "virtual cost of one checkpoint, V")
+                .doubleOption("download-seconds", 50.0, 0.0, 1e6, "virtual time to fetch a checkpoint, T_d")
+                .pathOption("store", "keep the storage hosts' repositories in this directory instead of memory");
+    }
+
+    @Override
+    public int run(Options.Parsed options, PrintStream out) throws InterruptedException, IOException {
+        RemdSetup setup = new RemdSetup(8, 270.0, 340.0, options.intValue("beads"), options.intValue("steps"),
+                options.intValue("sweeps"), options.longValue("seed"));
+        double scale = options.doubleValue("scale-hours") * 3600;
+        LifetimeLaw compute = options.choice("lifetime").equals("weibull")
+                ? LifetimeLaw.weibull(options.doubleValue("shape"), scale) : LifetimeLaw.exponential(scale);
+        LifetimeLaw storage = compute.scaled(options.doubleValue("storage-scale-hours") * 3600 / scale);
+        Optional<Path> directory = options.path("store");
+        if (directory.isPresent()) {
+            Files.createDirectories(directory.get());
+        }
+        Tour.Config config = new Tour.Config(setup, options.intValue("replicas"),
+                options.doubleValue("step-minutes") * 60, compute, options.intValue("storage-hosts"), storage,
+                options.doubleValue("checkpoint-seconds"), options.doubleValue("download-seconds"), directory,
+                options.longValue("seed"));
+
+        out.printf("Replica-exchange Monte Carlo: %d processes at %.0f..%.0f K, %d beads, %d steps of %d sweeps, "
+                        + "%d replicas each.%n", setup.processes(), setup.lowestKelvin(), setup.highestKelvin(),
+                setup.beads(), setup.steps(), setup.sweeps(), config.replicas());
+        out.printf("Compute hosts live %s; %d storage hosts live %s (each scaled by a factor in [1/4, 4]).%n",
+                compute, config.storageHosts(), storage);
+        out.printf("Checkpoints: IDA (6,3), V = %.0f s, T_d = %.0f s, repositories %s.%n%n",
+                config.checkpointSeconds(), config.downloadSeconds(),
+                directory.map(path -> "in " + path).orElse("in memory"));
+
+        Tour tour = Tour.of(config, out);
+        Tour.Result result = tour.run(Duration.ofMinutes(10));
+        out.println();
+        printHistory(result.reference().get(0), setup, out);
+        printSummary(result, setup, config.stepSeconds(), compute.meanSeconds(), out);
+        return result.verified() ? 0 : 1;
+    }
+
+    /** Prints the temperature held by every process after the first steps, in the layout of Kanna et al. Fig. 9. */
+    private static void printHistory(RemdProcess.Outcome first, RemdSetup setup, PrintStream out) {
+        out.println("Temperatures (K) held by each process after each step (first 5 steps; * marks a swap):");
+        StringBuilder header = new StringBuilder("  step");
+        for (int p = 0; p < setup.processes(); p++) {
+            header.append(String.format("%7s", "P" + (p + 1)));
+        }
+        out.println(header);
+        List<Integer> previous = new ArrayList<>();
+        for (int p = 0; p < setup.processes(); p++) {
+            previous.add(p);
+        }
+        List<List<Integer>> history = first.history();
+        for (int s = 0; s < Math.min(5, history.size()); s++) {
+            StringBuilder row = new StringBuilder(String.format("  %4d", s + 1));
+            for (int p = 0; p < setup.processes(); p++) {
+                int rung = history.get(s).get(p);
+                String mark = rung != previous.get(p) ? "*" : " ";
+                row.append(String.format("%6.0f%s", setup.kelvin(rung), mark));
+            }
+            out.println(row);
+            previous = history.get(s);
+        }
+        out.println();
+    }
+
+    /** The share of attempted neighbour swaps that the Metropolis criterion accepted. */
+    static double swapAcceptance(Tour.Result result, RemdSetup setup) {
+        List<List<Integer>> history = result.reference().get(0).history();
+        int attempts = 0;
+        int accepted = 0;
+        List<Integer> before = new ArrayList<>();
+        for (int p = 0; p < setup.processes(); p++) {
+            before.add(p);
+        }
+        for (int s = 0; s < history.size(); s++) {
+            attempts += (setup.processes() - (s + 1) % 2) / 2;
+            for (int p = 0; p < setup.processes(); p++) {
+                if (!history.get(s).get(p).equals(before.get(p))) {
+                    accepted++;
+                }
+            }
+            before = history.get(s);
+        }
+        // Every accepted swap moves two processes.
+        return attempts == 0 ? 0 : accepted / 2.0 / attempts;
+    }
+
+    private static void printSummary(Tour.Result result, RemdSetup setup, double stepSeconds,
+                                     double computeMeanSeconds, PrintStream out) {
+        List<Double> intervals = new ArrayList<>(result.intervalsSeconds());
+        Collections.sort(intervals);
+        out.println("Summary");
+        out.printf("  replicas killed mid-step          %d%n", result.replicaFailures());
+        int beforeFirst = result.restartsFromScratch() - result.lostCheckpoints();
+        out.printf("  processes restarted               %d (%d from a checkpoint, %d before their first checkpoint, "
+                        + "%d whose checkpoint was lost)%n", result.restarts(),
+                result.restarts() - result.restartsFromScratch(), beforeFirst, result.lostCheckpoints());
+        out.printf("  estimated compute-host MTBF       %s (censoring-aware MLE over every replica's uptime; the "
+                        + "injected law's mean is %.2f h)%n", result.estimatedRate() > 0
+                        ? String.format("%.2f h", 1 / result.estimatedRate() / 3600) : "no failure observed",
+                computeMeanSeconds / 3600);
+        out.printf("  temperature swaps accepted        %.0f%% of attempts%n", 100 * swapAcceptance(result, setup));
+        out.printf("  checkpoints committed             %d%n", result.checkpoints());
+        if (!intervals.isEmpty()) {
+            out.printf("  checkpoint intervals (virtual)    min %.0f s, median %.0f s, max %.0f s; Ni-Harwood "
+                            + "interval at the end %.0f s%n", intervals.get(0), intervals.get(intervals.size() / 2),
+                    intervals.get(intervals.size() - 1), result.lastIntervalSeconds());
+        }
+        out.printf("  bytes stored on storage hosts     %,d%n", result.bytesStored());
+        out.printf("  storage-host departures           %d (%d stored objects lost)%n", result.storageDepartures(),
+                result.objectsLost());
+        out.printf("  fragments repaired                %d%n", result.fragmentsRepaired());
+        out.printf("  requests served from read log     %,d (%,d duplicate puts ignored)%n", result.servedFromLog(),
+                result.duplicatePuts());
+        out.printf("  virtual time of the slowest       %.2f h (failure-free: %.2f h of sampling)%n",
+                result.virtualSeconds() / 3600, setup.steps() * stepSeconds / 3600);
+        out.printf("  wall time                         %.1f s%n", result.wallSeconds());
+        out.println();
+        RemdProcess.Outcome firstFailing = null;
+        for (int p = 0; p < result.outcomes().size(); p++) {
+            if (!result.outcomes().get(p).equals(result.reference().get(p))) {
+                firstFailing = result.outcomes().get(p);
+                break;
+            }
+        }
+        out.printf("  final energies (kcal/mol):%n   ");
+        for (RemdProcess.Outcome outcome : result.outcomes()) {
+            out.printf(" %.6f", outcome.energy());
+        }
+        out.println();
+        if (firstFailing == null) {
+            out.println("verdict: PASS (temperature-swap history and final energies equal the failure-free run's, "
+                    + "bit for bit)");
+        } else {
+            out.println("verdict: FAIL (process " + firstFailing.process() + " differs from the failure-free run)");
+        }
+    }
+}
