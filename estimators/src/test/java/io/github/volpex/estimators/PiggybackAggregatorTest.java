@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -63,6 +64,15 @@ class PiggybackAggregatorTest {
         clock.advance(Duration.ofMinutes(10));
         assertTrue(aggregator.global().isEmpty());
         assertTrue(aggregator.latest("b").isEmpty());
+    }
+
+    @Test
+    void an_age_limit_beyond_the_range_of_instants_never_expires() {
+        PiggybackAggregator aggregator = PiggybackAggregator.builder(clock)
+                .maxAge(ChronoUnit.FOREVER.getDuration()).build();
+        assertEquals(PiggybackAggregator.Outcome.ACCEPTED, aggregator.offer(estimate("a", 1e-4, 20, 50, 1)));
+        clock.advance(Duration.ofDays(365L * 200));
+        assertEquals(new GlobalEstimate(1e-4, 20, 50, 1), aggregator.global().orElseThrow());
     }
 
     @Test
