@@ -98,6 +98,15 @@ class DistributionFitTest {
         e = assertThrows(IllegalArgumentException.class, () -> DistributionFit.logNormal(LifetimeSample.ofFailures(3)));
         assertTrue(e.getMessage().startsWith("log-normal fit needs at least 2 distinct failure times"));
         assertThrows(IllegalArgumentException.class, () -> DistributionFit.gamma(LifetimeSample.ofFailures(2, 2)));
+        // Distinct failure times whose spread is lost to rounding: the same clear refusal, not an internal error.
+        e = assertThrows(IllegalArgumentException.class,
+                () -> DistributionFit.gamma(LifetimeSample.ofFailures(1.0, Math.nextUp(1.0))));
+        assertTrue(e.getMessage().startsWith("gamma fit needs failure times that differ by more than rounding"),
+                e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> DistributionFit.logNormal(LifetimeSample.ofFailures(1e300, Math.nextUp(1e300))));
+        assertTrue(e.getMessage().startsWith("log-normal fit needs failure times whose logarithms differ"),
+                e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> DistributionFit.exponential(LifetimeSample.ofFailures()));
         assertThrows(NullPointerException.class, () -> DistributionFit.all(null));
         // Equal failures become fittable once a longer censored duration shows the spread.
