@@ -68,15 +68,17 @@ public final class LifetimeSample {
         }
         double[] copy = seconds.clone();
         for (int i = 0; i < copy.length; i++) {
-            checkDuration(i, copy[i]);
+            copy[i] = checkDuration(i, copy[i]);
         }
         return new LifetimeSample(copy, failed.clone());
     }
 
-    private static void checkDuration(int index, double value) {
+    /** Returns the duration with {@code −0.0} turned into {@code +0.0}, so equal samples compare equal. */
+    private static double checkDuration(int index, double value) {
         if (!(value >= 0.0) || value == Double.POSITIVE_INFINITY) {
             throw new IllegalArgumentException("seconds[" + index + "] must be finite and >= 0: " + value);
         }
+        return value + 0.0;
     }
 
     /**
@@ -269,12 +271,12 @@ public final class LifetimeSample {
          * @throws IllegalArgumentException if the duration is negative, NaN or infinite
          */
         public Builder add(double durationSeconds, boolean failure) {
-            checkDuration(size, durationSeconds);
+            double checked = checkDuration(size, durationSeconds);
             if (size == seconds.length) {
                 seconds = Arrays.copyOf(seconds, size * 2);
                 failed = Arrays.copyOf(failed, size * 2);
             }
-            seconds[size] = durationSeconds;
+            seconds[size] = checked;
             failed[size] = failure;
             size++;
             return this;
