@@ -125,6 +125,12 @@ class DistributionFitTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> LifetimeSample.of(new double[] {1}, new boolean[] {true, false}));
         assertEquals("failed.length must equal seconds.length (1): 2", e.getMessage());
+        // Every duration finite but their sum, or a scaled one, not: refused rather than an infinite exposure.
+        e = assertThrows(IllegalArgumentException.class,
+                () -> LifetimeSample.ofFailures(Double.MAX_VALUE, Double.MAX_VALUE));
+        assertTrue(e.getMessage().startsWith("the durations' sum must be finite"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> LifetimeSample.ofFailures(1, 1e300).scaled(1e10));
+        assertEquals("factor 1.0E10 makes seconds[1] = 1.0E300 overflow", e.getMessage());
     }
 
     /** Perturbing any parameter by a relative 1e-3 never raises the log-likelihood: the fits are maxima. */
