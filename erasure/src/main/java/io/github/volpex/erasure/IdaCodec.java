@@ -771,7 +771,7 @@ public final class IdaCodec {
         long total = 0;
         Workspace ws = workspaces.take();
         try {
-            for (int s = 0; ; s++) {
+            for (long s = 0; ; s++) {
                 int d = fill(source, stripe);
                 int cell = Fragment.ceilDiv(d, m);
                 int dataCrc = FragmentFormat.dataCrc(crc, stripe, 0, d);
@@ -781,7 +781,7 @@ public final class IdaCodec {
                     FragmentFormat.putInt(record, 0, d);
                     FragmentFormat.putInt(record, 4 + cell, dataCrc);
                     FragmentFormat.putInt(record, 8 + cell,
-                            FragmentFormat.recordCrc(crc, i, s, d, record, 4, cell, dataCrc));
+                            FragmentFormat.recordCrc(crc, i, (int) s, d, record, 4, cell, dataCrc));
                     payloadHash[i].update(record, 4, cell);
                     outs.get(i).write(record, 0, cell + FragmentFormat.RECORD_OVERHEAD_BYTES);
                 }
