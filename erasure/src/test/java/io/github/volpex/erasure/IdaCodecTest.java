@@ -1,13 +1,21 @@
 package io.github.volpex.erasure;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.LongRange;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class IdaCodecTest {
 
@@ -17,25 +25,272 @@ class IdaCodecTest {
                 assertThrows(IllegalArgumentException.class, () -> IdaCodec.systematic(0, 3)).getMessage());
         assertEquals("k must be in [0, 5] for m = 250: 6",
                 assertThrows(IllegalArgumentException.class, () -> IdaCodec.systematic(250, 6)).getMessage());
-        assertThrows(IllegalArgumentException.class, () -> IdaCodec.systematic(6, -1));
+        assertEquals("k must be in [0, 249] for m = 6: -1",
+                assertThrows(IllegalArgumentException.class, () -> IdaCodec.rabin(6, -1)).getMessage());
+        assertEquals("stripeSizeBytes must be in [1, 4194304]: 0", assertThrows(IllegalArgumentException.class,
+                () -> IdaCodec.systematic(2, 1).withStripeSizeBytes(0)).getMessage());
         assertEquals(255, IdaCodec.systematic(1, 254).n());
+        assertEquals(255, IdaCodec.rabin(200, 55).n());
     }
 
     @Test
     void fragment_payload_is_the_ceiling_of_length_over_m() {
         IdaCodec codec = IdaCodec.systematic(6, 3);
-        assertEquals(0, codec.fragmentPayloadLength(0));
-        assertEquals(1, codec.fragmentPayloadLength(1));
-        assertEquals(1, codec.fragmentPayloadLength(6));
-        assertEquals(2, codec.fragmentPayloadLength(7));
-        assertThrows(IllegalArgumentException.class, () -> codec.fragmentPayloadLength(-1));
+        assertEquals(0, codec.payloadLength(0));
+        assertEquals(1, codec.payloadLength(1));
+        assertEquals(1, codec.payloadLength(6));
+        assertEquals(2, codec.payloadLength(7));
+        assertEquals("dataLength must be >= 0: -1",
+                assertThrows(IllegalArgumentException.class, () -> codec.payloadLength(-1)).getMessage());
+        for (int length : new int[] {0, 5, 6, 7, 1000, 65536 * 6, 65536 * 6 + 1}) {
+            for (Fragment f : codec.encode(new byte[length])) {
+                assertEquals(codec.payloadLength(length), f.payloadLength(), "length " + length);
+            }
+        }
     }
 
-    @Property
-    void m_fragments_always_hold_the_data(
-            @ForAll @IntRange(min = 1, max = 255) int m,
-            @ForAll @LongRange(min = 0, max = Long.MAX_VALUE / 2) long length) {
-        long payload = IdaCodec.systematic(m, 0).fragmentPayloadLength(length);
-        assertEquals(true, payload * m >= length && (payload - 1) * m < length || payload == 0 && length == 0);
+    @Test
+    void the_systematic_generator_is_identity_over_cauchy_rows_of_inverses_of_xor() {
+        IdaCodec codec = IdaCodec.systematic(6, 3);
+        for (int i = 0; i < 9; i++) {
+            for (int j = 0; j < 6; j++) {
+                int expected = i < 6 ? (i == j ? 1 : 0) : Gf256.inv(i ^ j);
+                assertEquals(expected, codec.coefficient(i, j), "a[" + i + "][" + j + "]");
+            }
+        }
+        // ISA-L's gf_gen_cauchy1_matrix for m = 6 starts row 6 with 1/6, 1/7, 1/4, 1/5, 1/2, 1/3.
+        assertEquals(Gf256.inv(6), codec.coefficient(6, 0));
+        assertEquals(1, Gf256.mul(codec.coefficient(8, 5), 8 ^ 5));
+        assertThrows(IndexOutOfBoundsException.class, () -> codec.coefficient(9, 0));
+    }
+
+    @Test
+    void systematic_data_fragments_are_the_data_cells() {
+        byte[] data = TestData.bytes(1, 6 * 16 * 2 + 10);
+        IdaCodec codec = IdaCodec.systematic(6, 3).withStripeSizeBytes(16);
+        List<Fragment> fragments = codec.encode(data);
+        byte[] payload0 = new byte[fragments.get(0).payloadLength()];
+        fragments.get(0).payload().get(payload0);
+        // Stripe 0 cell 0, stripe 1 cell 0, then cell 0 of the last stripe (10 bytes in cells of 2).
+        byte[] expected = new byte[34];
+        System.arraycopy(data, 0, expected, 0, 16);
+        System.arraycopy(data, 96, expected, 16, 16);
+        System.arraycopy(data, 192, expected, 32, 2);
+        assertArrayEquals(expected, payload0);
+        // The last cell of the last stripe is zero-padded: 10 bytes, cells of 2, cell 5 empty.
+        byte[] payload5 = new byte[fragments.get(5).payloadLength()];
+        fragments.get(5).payload().get(payload5);
+        assertEquals(0, payload5[32]);
+        assertEquals(0, payload5[33]);
+    }
+
+    static Stream<Arguments> exhaustiveCases() {
+        List<Arguments> cases = new ArrayList<>();
+        for (int[] mk : new int[][] {{6, 3}, {4, 2}}) {
+            int m = mk[0];
+            int stripe = 16;
+            for (int length : new int[] {0, 1, m - 1, m, m + 1, 3 * m * stripe + 5, 2 * m * stripe}) {
+                cases.add(Arguments.of(IdaCodec.systematic(m, mk[1]).withStripeSizeBytes(stripe), length));
+                cases.add(Arguments.of(IdaCodec.rabin(m, mk[1]).withStripeSizeBytes(stripe), length));
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0}, {1} bytes")
+    @MethodSource("exhaustiveCases")
+    void every_subset_of_m_fragments_rebuilds_the_data_and_repairs_the_rest(IdaCodec codec, int length) {
+        byte[] data = TestData.bytes(length * 31L + codec.m(), length);
+        List<Fragment> all = codec.encode(data);
+        int n = codec.n();
+        int payload = (int) codec.payloadLength(length);
+        for (int[] subset : TestData.subsets(n, codec.m())) {
+            List<Fragment> some = TestData.pick(all, subset);
+            Collections.reverse(some);
+            assertArrayEquals(data, codec.decode(some), () -> "subset " + java.util.Arrays.toString(subset));
+
+            byte[][] payloads = new byte[n][];
+            for (int i : subset) {
+                payloads[i] = bare(all.get(i));
+            }
+            byte[] out = new byte[length + 3];
+            codec.decodePayloads(payloads, out, 3, length);
+            assertArrayEquals(data, java.util.Arrays.copyOfRange(out, 3, 3 + length));
+
+            int[] lost = TestData.complement(n, subset);
+            List<Fragment> repaired = codec.decodeMissing(some, lost);
+            for (int r = 0; r < lost.length; r++) {
+                assertEquals(all.get(lost[r]), repaired.get(r), "repaired index " + lost[r]);
+                assertArrayEquals(all.get(lost[r]).toByteArray(), repaired.get(r).toByteArray());
+            }
+            assertEquals(payload, repaired.isEmpty() ? payload : repaired.get(0).payloadLength());
+        }
+    }
+
+    static byte[] bare(Fragment f) {
+        byte[] b = new byte[f.payloadLength()];
+        f.payload().get(b);
+        return b;
+    }
+
+    @Test
+    void the_payload_api_writes_the_fragment_payloads() {
+        IdaCodec codec = IdaCodec.rabin(5, 3).withStripeSizeBytes(100);
+        byte[] data = TestData.bytes(7, 1234);
+        byte[][] payloads = new byte[8][(int) codec.payloadLength(1234) + 2];
+        byte[] padded = new byte[1240];
+        System.arraycopy(data, 0, padded, 4, 1234);
+        codec.encodePayloads(padded, 4, 1234, payloads);
+        List<Fragment> fragments = codec.encode(data);
+        for (int i = 0; i < 8; i++) {
+            assertArrayEquals(bare(fragments.get(i)),
+                    java.util.Arrays.copyOf(payloads[i], fragments.get(i).payloadLength()), "payload " + i);
+        }
+        assertThrows(IllegalArgumentException.class, () -> codec.encodePayloads(data, 0, 1234, new byte[7][300]));
+        assertEquals("payloads[2] must hold at least 247 bytes: 10", assertThrows(IllegalArgumentException.class,
+                () -> codec.encodePayloads(data, 0, 1234, new byte[][] {
+                    new byte[300], new byte[300], new byte[10], new byte[300], new byte[300], new byte[300],
+                    new byte[300], new byte[300]})).getMessage());
+        assertThrows(IndexOutOfBoundsException.class, () -> codec.encodePayloads(data, 5, 1234, payloads));
+        byte[][] tooFew = new byte[8][];
+        tooFew[0] = payloads[0];
+        NotEnoughFragmentsException e = assertThrows(NotEnoughFragmentsException.class,
+                () -> codec.decodePayloads(tooFew, new byte[1234], 0, 1234));
+        assertEquals(1, e.verified());
+        assertEquals(5, e.needed());
+    }
+
+    @Test
+    void heap_and_direct_buffers_encode_like_arrays_and_keep_their_position() {
+        IdaCodec codec = IdaCodec.systematic(4, 2).withStripeSizeBytes(64);
+        byte[] data = TestData.bytes(3, 1000);
+        List<Fragment> expected = codec.encode(data);
+        ByteBuffer direct = ByteBuffer.allocateDirect(1010);
+        direct.position(10);
+        direct.put(data);
+        direct.position(10);
+        assertEquals(expected, codec.encode(direct));
+        assertEquals(10, direct.position());
+        ByteBuffer heap = ByteBuffer.wrap(new byte[1010], 5, 1000).slice();
+        heap.put(data).flip();
+        assertEquals(expected, codec.encode(heap));
+        assertEquals(0, heap.position());
+        assertEquals(expected, codec.encode(ByteBuffer.wrap(data).asReadOnlyBuffer()));
+    }
+
+    @Test
+    void k_zero_is_a_plain_split_and_m_one_scales_the_data() {
+        byte[] data = TestData.bytes(5, 99);
+        List<Fragment> split = IdaCodec.systematic(3, 0).encode(data);
+        assertEquals(3, split.size());
+        assertArrayEquals(java.util.Arrays.copyOfRange(data, 0, 33), bare(split.get(0)));
+        List<Fragment> copies = IdaCodec.systematic(1, 3).encode(data);
+        for (Fragment f : copies) {
+            byte[] scaled = new byte[99];
+            for (int p = 0; p < 99; p++) {
+                scaled[p] = (byte) TestData.slowMul(data[p] & 0xFF, f.index() == 0 ? 1 : Gf256.inv(f.index()));
+            }
+            assertArrayEquals(scaled, bare(f), "fragment " + f.index());
+        }
+        assertArrayEquals(data, IdaCodec.systematic(1, 3).decode(copies.subList(3, 4)));
+        assertArrayEquals(data, IdaCodec.rabin(3, 0).decode(IdaCodec.rabin(3, 0).encode(data)));
+    }
+
+    @Test
+    void rabin_fragments_are_all_coded() {
+        byte[] data = TestData.bytes(6, 600);
+        List<Fragment> fragments = IdaCodec.rabin(6, 3).encode(data);
+        for (Fragment f : fragments.subList(1, 9)) {
+            assertNotEquals(java.util.Arrays.toString(java.util.Arrays.copyOfRange(data, 0, 100)),
+                    java.util.Arrays.toString(bare(f)));
+        }
+        assertEquals(Layout.RABIN, fragments.get(0).layout());
+    }
+
+    @Test
+    void duplicates_are_tolerated_and_extras_ignored() {
+        IdaCodec codec = IdaCodec.systematic(4, 2);
+        byte[] data = TestData.bytes(8, 5000);
+        List<Fragment> all = codec.encode(data);
+        List<Fragment> given = new ArrayList<>(List.of(all.get(5), all.get(5), all.get(1), all.get(1), all.get(4)));
+        NotEnoughFragmentsException e = assertThrows(NotEnoughFragmentsException.class, () -> codec.decode(given));
+        assertEquals(5, e.given());
+        assertEquals(3, e.verified());
+        assertEquals(4, e.needed());
+        assertEquals("need 4 distinct verified fragments, have 3 (5 given)", e.getMessage());
+        given.add(all.get(2));
+        given.add(all.get(0));
+        assertArrayEquals(data, codec.decode(given));
+    }
+
+    @Test
+    void fragments_of_different_encodings_are_never_mixed() {
+        IdaCodec codec = IdaCodec.systematic(4, 2);
+        List<Fragment> a = codec.encode(TestData.bytes(9, 400));
+        List<Fragment> b = codec.encode(TestData.bytes(10, 400));
+        List<Fragment> mixed = List.of(a.get(0), a.get(1), b.get(2), b.get(3));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> codec.decode(mixed));
+        assertTrue(e.getMessage().startsWith("fragments come from different encodings: index 0 has dispersal id "),
+                e.getMessage());
+        List<Fragment> shorter = codec.encode(TestData.bytes(9, 399));
+        assertThrows(IllegalArgumentException.class, () -> codec.decode(List.of(a.get(0), a.get(1), a.get(2),
+                shorter.get(3))));
+        List<Fragment> otherStripe = codec.withStripeSizeBytes(10).encode(TestData.bytes(9, 400));
+        assertThrows(IllegalArgumentException.class, () -> codec.decode(List.of(a.get(0), a.get(1), a.get(2),
+                otherStripe.get(3))));
+        // Another layout or (m, k) is treated as lost, and named.
+        List<Fragment> rabin = IdaCodec.rabin(4, 2).encode(TestData.bytes(9, 400));
+        NotEnoughFragmentsException lost = assertThrows(NotEnoughFragmentsException.class,
+                () -> codec.decode(List.of(a.get(0), a.get(1), a.get(2), rabin.get(3))));
+        assertEquals("encoded with rabin(4, 2), not this codec's systematic(4, 2)",
+                lost.rejections().get(0).reason());
+        assertEquals(3, lost.rejections().get(0).position());
+    }
+
+    @Test
+    void decode_missing_checks_its_indexes() {
+        IdaCodec codec = IdaCodec.systematic(2, 1);
+        List<Fragment> all = codec.encode(TestData.bytes(1, 10));
+        assertEquals("indexes must be in [0, 2]: 3", assertThrows(IllegalArgumentException.class,
+                () -> codec.decodeMissing(all, 3)).getMessage());
+        assertEquals("indexes must be distinct: 1 repeats", assertThrows(IllegalArgumentException.class,
+                () -> codec.decodeMissing(all, 1, 1)).getMessage());
+        assertEquals(all.get(2), codec.decodeMissing(all.subList(0, 2), 2).get(0));
+    }
+
+    @Test
+    void the_largest_dispersals_round_trip() {
+        byte[] data = TestData.bytes(12, 100_003);
+        IdaCodec rabin = IdaCodec.rabin(200, 55);
+        List<Fragment> all = rabin.encode(data);
+        List<Fragment> last = new ArrayList<>(all.subList(55, 255));
+        Collections.shuffle(last, new java.util.Random(3));
+        assertArrayEquals(data, rabin.decode(last));
+        IdaCodec wide = IdaCodec.systematic(255, 0);
+        assertArrayEquals(data, wide.decode(wide.encode(data)));
+        IdaCodec tall = IdaCodec.systematic(1, 254);
+        assertArrayEquals(data, tall.decode(tall.encode(data).subList(254, 255)));
+    }
+
+    @Test
+    void codecs_compare_by_parameters_and_print_their_factory() {
+        assertEquals(IdaCodec.systematic(6, 3), IdaCodec.systematic(6, 3));
+        assertNotEquals(IdaCodec.systematic(6, 3), IdaCodec.rabin(6, 3));
+        assertEquals("IdaCodec.rabin(6, 3).withStripeSizeBytes(100)",
+                IdaCodec.rabin(6, 3).withStripeSizeBytes(100).toString());
+        IdaCodec codec = IdaCodec.systematic(6, 3);
+        assertSame(codec, codec.withStripeSizeBytes(IdaCodec.DEFAULT_STRIPE_SIZE_BYTES));
+    }
+
+    @Test
+    void the_decode_cache_stays_bounded_and_correct_under_many_erasure_patterns() {
+        IdaCodec codec = IdaCodec.systematic(5, 5).withStripeSizeBytes(32);
+        byte[] data = TestData.bytes(11, 777);
+        List<Fragment> all = codec.encode(data);
+        for (int round = 0; round < 2; round++) {
+            for (int[] subset : TestData.subsets(10, 5)) { // 252 patterns > 64 slots
+                assertArrayEquals(data, codec.decode(TestData.pick(all, subset)));
+            }
+        }
     }
 }
