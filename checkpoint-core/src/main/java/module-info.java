@@ -10,4 +10,7 @@ module io.github.volpex.checkpoint {
     requires transitive io.github.volpex.erasure;
 
     exports io.github.volpex.checkpoint.interval;
+    exports io.github.volpex.checkpoint.math;
+    exports io.github.volpex.checkpoint.placement;
+    exports io.github.volpex.checkpoint.store;
 }

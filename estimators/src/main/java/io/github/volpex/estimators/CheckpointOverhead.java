@@ -24,6 +24,8 @@ public record CheckpointOverhead(double cpuBasedSeconds, double messageBasedSeco
     /**
      * Validates the two estimates.
      *
+     * @param cpuBasedSeconds     {@code V_cpu}, in seconds; finite and {@code ≥ 0}
+     * @param messageBasedSeconds {@code V_net}, in seconds; finite and {@code ≥ 0}
      * @throws IllegalArgumentException if an estimate is negative, NaN or infinite
      */
     public CheckpointOverhead {

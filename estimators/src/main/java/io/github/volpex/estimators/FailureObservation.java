@@ -19,6 +19,9 @@ public record FailureObservation(String peerId, Instant sessionStart, Instant fa
     /**
      * Validates the observation.
      *
+     * @param peerId       the failed peer; not null
+     * @param sessionStart when the failed session began; not null
+     * @param failedAt     when the failure was observed; not null, after {@code sessionStart}
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if {@code failedAt} is not after {@code sessionStart}
      */

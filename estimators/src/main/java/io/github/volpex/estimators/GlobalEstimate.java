@@ -16,6 +16,10 @@ public record GlobalEstimate(double failureRatePerSecond, double overheadSeconds
     /**
      * Validates the values.
      *
+     * @param failureRatePerSecond the aggregated {@code μ}, per second; {@code > 0}
+     * @param overheadSeconds      the aggregated {@code V}, in seconds; {@code ≥ 0}
+     * @param downloadSeconds      the aggregated {@code T_d}, in seconds; {@code ≥ 0}
+     * @param peers                the number of peers whose estimates went in; {@code ≥ 1}
      * @throws IllegalArgumentException if a value is out of range
      */
     public GlobalEstimate {

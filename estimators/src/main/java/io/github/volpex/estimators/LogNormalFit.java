@@ -13,6 +13,9 @@ public record LogNormalFit(double meanLog, double sdLog, double logLikelihood) i
     /**
      * Validates the parameters.
      *
+     * @param meanLog       the mean of {@code ln T}, {@code T} in the sample's unit (seconds unless scaled); finite
+     * @param sdLog         the standard deviation of {@code ln T}; finite, {@code > 0}
+     * @param logLikelihood the maximized log-likelihood
      * @throws IllegalArgumentException if {@code meanLog} is not finite, {@code sdLog} not finite and positive, or
      *                                  the log-likelihood is NaN
      */

@@ -23,6 +23,11 @@ public record PeerEstimate(String peerId, double failureRatePerSecond, double ov
     /**
      * Checks the references.
      *
+     * @param peerId               the sending peer's identifier; not null
+     * @param failureRatePerSecond the peer's {@code μ}, per second
+     * @param overheadSeconds      the peer's {@code V}, in seconds
+     * @param downloadSeconds      the peer's {@code T_d}, in seconds
+     * @param observedAt           when the peer made the estimate, on its own clock; orders one peer's estimates
      * @throws NullPointerException if {@code peerId} or {@code observedAt} is null
      */
     public PeerEstimate {

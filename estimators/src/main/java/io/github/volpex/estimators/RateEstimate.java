@@ -22,6 +22,8 @@ public record RateEstimate(double failures, double exposureSeconds) {
     /**
      * Validates the sample.
      *
+     * @param failures        the (possibly discounted) number of failures, {@code ≥ 0} and finite
+     * @param exposureSeconds the total observed lifetime in seconds, censored time included; {@code ≥ 0} and finite
      * @throws IllegalArgumentException if either value is negative, NaN or infinite, or if there are failures but no
      *                                  exposure
      */

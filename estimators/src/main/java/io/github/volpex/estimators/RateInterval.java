@@ -13,6 +13,9 @@ public record RateInterval(double lowerPerSecond, double upperPerSecond, double 
     /**
      * Validates the bounds.
      *
+     * @param lowerPerSecond the lower bound, per second; {@code ≥ 0}
+     * @param upperPerSecond the upper bound, per second; {@code ≥ lowerPerSecond}, possibly {@code +∞}
+     * @param level          the confidence level, in {@code (0, 1)}
      * @throws IllegalArgumentException if a bound is negative or NaN, the bounds are out of order, or {@code level}
      *                                  is not in {@code (0, 1)}
      */

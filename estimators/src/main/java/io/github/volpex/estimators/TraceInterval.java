@@ -21,6 +21,11 @@ public record TraceInterval(long nodeId, boolean available, double startSeconds,
     /**
      * Validates the interval.
      *
+     * @param nodeId       the node's identifier in the trace
+     * @param available    {@code true} for an availability (up) interval, {@code false} for an unavailability one
+     * @param startSeconds the start, in seconds; finite
+     * @param endSeconds   the end, in seconds; finite and {@code ≥ startSeconds}
+     * @param censored     {@code true} if the trace cuts the interval short, so its length is a lower bound
      * @throws IllegalArgumentException if a time is NaN or infinite, or {@code endSeconds < startSeconds}
      */
     public TraceInterval {

@@ -1,0 +1,13 @@
+package io.github.volpex.checkpoint.store;
+
+import java.io.IOException;
+
+/** A fragment whose length, piece checksum or digest is wrong; internal to the store, reported as CORRUPT. */
+final class CorruptFragmentException extends IOException {
+
+    private static final long serialVersionUID = 1L;
+
+    CorruptFragmentException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,288 @@
+package io.github.volpex.checkpoint.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A {@link FragmentRepository} that keeps each value in a file of one directory.
+ *
+ * <p><b>Atomic writes.</b> A value is written to a temporary file in the same directory (its name starts with a dot
+ * and ends with {@code .tmp}), optionally forced to the device, then moved over the target with
+ * {@link StandardCopyOption#ATOMIC_MOVE}; readers see the old file or the new one, never a part. A crash may leave
+ * temporary files behind; {@link #list} never reports them and {@link #deleteTemporaryFiles()} removes them.
+ *
+ * <p><b>Durability.</b> With {@code fsync}, every write forces the file's content before the move and the
+ * directory after it, and every delete forces the directory, so a value survives power loss once the call returns.
+ * Forcing a directory is not possible on every platform (Windows); where it fails, only the file is forced.
+ *
+ * <p><b>File names.</b> A key maps to the file {@code "@"} followed by the key with each upper-case letter
+ * {@code X} written as {@code =x}, so that keys differing only in case stay distinct on case-insensitive file
+ * systems, and no key meets a reserved device name.
+ *
+ * <p>Thread-safe; several instances (and processes) may share a directory as long as they write different keys or
+ * accept that the last writer of a key wins.
+ *
+ * @since 0.1
+ */
+public final class DirectoryRepository implements FragmentRepository {
+
+    private static final String FILE_PREFIX = "@";
+    private static final String TEMPORARY_SUFFIX = ".tmp";
+
+    private final String id;
+    private final Path directory;
+    private final boolean fsync;
+
+    private DirectoryRepository(String id, Path directory, boolean fsync) {
+        this.id = id;
+        this.directory = directory;
+        this.fsync = fsync;
+    }
+
+    /**
+     * Opens a repository on {@code directory}, creating it if needed.
+     *
+     * @param id        the repository's identifier
+     * @param directory the directory
+     * @param fsync     whether writes and deletes are forced to the device before they return
+     * @return the repository
+     * @throws IOException              if the directory cannot be created or is not a directory
+     * @throws NullPointerException     if {@code id} or {@code directory} is null
+     * @throws IllegalArgumentException if {@code id} is empty or longer than 255 bytes of UTF-8
+     */
+    public static DirectoryRepository open(String id, Path directory, boolean fsync) throws IOException {
+        Names.requireRepositoryId(id);
+        Objects.requireNonNull(directory, "directory");
+        Files.createDirectories(directory);
+        return new DirectoryRepository(id, directory.toAbsolutePath(), fsync);
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    /**
+     * Returns the directory holding the files.
+     *
+     * @return the absolute path of the directory
+     */
+    public Path directory() {
+        return directory;
+    }
+
+    /**
+     * Returns whether writes and deletes are forced to the device.
+     *
+     * @return {@code true} if they are
+     */
+    public boolean fsync() {
+        return fsync;
+    }
+
+    @Override
+    public void put(String key, byte[] content) throws IOException {
+        Objects.requireNonNull(content, "content");
+        try (FragmentOutput out = create(key)) {
+            out.write(content);
+            out.commit();
+        }
+    }
+
+    @Override
+    public FragmentOutput create(String key) throws IOException {
+        Path target = directory.resolve(fileName(key));
+        Path temporary = Files.createTempFile(directory, ".", TEMPORARY_SUFFIX);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(temporary, StandardOpenOption.WRITE);
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(temporary);
+            throw e;
+        }
+        return new FileOutput(channel, temporary, target);
+    }
+
+    @Override
+    public Optional<byte[]> get(String key) throws IOException {
+        try {
+            return Optional.of(Files.readAllBytes(directory.resolve(fileName(key))));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<InputStream> open(String key) throws IOException {
+        try {
+            return Optional.of(Files.newInputStream(directory.resolve(fileName(key))));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public boolean delete(String key) throws IOException {
+        boolean deleted = Files.deleteIfExists(directory.resolve(fileName(key)));
+        if (deleted && fsync) {
+            forceDirectory();
+        }
+        return deleted;
+    }
+
+    @Override
+    public List<String> list(String prefix) throws IOException {
+        Objects.requireNonNull(prefix, "prefix");
+        List<String> keys = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
+            for (Path file : files) {
+                String key = keyOf(file.getFileName().toString());
+                if (key != null && key.startsWith(prefix)) {
+                    keys.add(key);
+                }
+            }
+        }
+        Collections.sort(keys);
+        return Collections.unmodifiableList(keys);
+    }
+
+    /**
+     * Deletes the temporary files that writes interrupted by a crash left behind. Call it when no write is in
+     * progress on this directory (at start-up): it also deletes the temporary files of writes still running.
+     *
+     * @return how many files were deleted
+     * @throws IOException if the directory cannot be listed or a file cannot be deleted
+     */
+    public int deleteTemporaryFiles() throws IOException {
+        int deleted = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
+            for (Path file : files) {
+                String name = file.getFileName().toString();
+                if (name.startsWith(".") && name.endsWith(TEMPORARY_SUFFIX) && Files.deleteIfExists(file)) {
+                    deleted++;
+                }
+            }
+        }
+        return deleted;
+    }
+
+    /** The file name of a key: {@code @} then the key with upper-case letters escaped as {@code =x}. */
+    static String fileName(String key) {
+        FragmentRepository.requireValidKey(key);
+        StringBuilder name = new StringBuilder(FILE_PREFIX.length() + key.length() + 8).append(FILE_PREFIX);
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c >= 'A' && c <= 'Z') {
+                name.append('=').append((char) (c - 'A' + 'a'));
+            } else {
+                name.append(c);
+            }
+        }
+        return name.toString();
+    }
+
+    /** The key of a file name, or null if the file holds no value (a temporary file, something else). */
+    static String keyOf(String fileName) {
+        if (!fileName.startsWith(FILE_PREFIX)) {
+            return null;
+        }
+        StringBuilder key = new StringBuilder(fileName.length());
+        for (int i = FILE_PREFIX.length(); i < fileName.length(); i++) {
+            char c = fileName.charAt(i);
+            if (c == '=') {
+                if (i + 1 >= fileName.length()) {
+                    return null;
+                }
+                char lower = fileName.charAt(++i);
+                if (lower < 'a' || lower > 'z') {
+                    return null;
+                }
+                key.append((char) (lower - 'a' + 'A'));
+            } else if (c >= 'A' && c <= 'Z') {
+                return null;
+            } else {
+                key.append(c);
+            }
+        }
+        String result = key.toString();
+        return FragmentRepository.isValidKey(result) ? result : null;
+    }
+
+    private void forceDirectory() {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException e) {
+            // Some platforms cannot open or force a directory; the files themselves were forced.
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "DirectoryRepository[" + id + ", " + directory + (fsync ? ", fsync" : "") + "]";
+    }
+
+    /** Writes to a temporary file and moves it over the target on commit. */
+    private final class FileOutput extends FragmentOutput {
+        private final FileChannel channel;
+        private final OutputStream stream;
+        private final Path temporary;
+        private final Path target;
+
+        FileOutput(FileChannel channel, Path temporary, Path target) {
+            this.channel = channel;
+            this.stream = Channels.newOutputStream(channel);
+            this.temporary = temporary;
+            this.target = target;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            stream.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            Objects.checkFromIndexSize(off, len, b.length);
+            ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+        }
+
+        @Override
+        protected void publish() throws IOException {
+            if (fsync) {
+                channel.force(true);
+            }
+            channel.close();
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            if (fsync) {
+                forceDirectory();
+            }
+        }
+
+        @Override
+        protected void discard() throws IOException {
+            try {
+                channel.close();
+            } finally {
+                Files.deleteIfExists(temporary);
+            }
+        }
+    }
+}

@@ -1,0 +1,490 @@
+package io.github.volpex.checkpoint.store;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.zip.CRC32C;
+
+/**
+ * The file fragment index (de Camargo, Castor and Kon §4.2, "FFI") of one checkpoint: which job and sequence number it
+ * belongs to, how it was encoded, where each fragment is and what it hashes to, and how long its lease runs.
+ *
+ * <p>A {@link CheckpointStore} writes a copy of the index next to every fragment and returns it from
+ * {@link CheckpointStore#commit}; keep it to recover the checkpoint even when no repository can be listed.
+ *
+ * <p><b>Identity.</b> A checkpoint is identified by its job id, its sequence number and a random commit id that
+ * tells apart two commits that were given the same sequence number (after a crash, say). The revision counts the
+ * rewrites of the index for the same checkpoint (repairs, lease renewals); readers keep the highest.
+ *
+ * <h2>Binary format, version 1</h2>
+ * Big-endian; strings are UTF-8 preceded by their length in bytes as one unsigned byte.
+ * <pre>
+ * offset  size  field
+ *      0     4  magic: the ASCII bytes "VXFI" (0x56 0x58 0x46 0x49)
+ *      4     2  format version: 1
+ *      6     2  flags: 0 (readers reject other values)
+ *      8   1+J  job id (J ≤ 64 bytes of [A-Za-z0-9_-])
+ *              8  sequence number (≥ 0)
+ *              8  commit id
+ *              4  revision (≥ 0)
+ *              1  encoding: 0 = {@link Encoding#REPLICAS}, 1 = {@link Encoding#IDA_SYSTEMATIC},
+ *                 2 = {@link Encoding#IDA_RABIN}
+ *              1  m (1..255; 1 for replicas)
+ *              1  k (0..255 − m)
+ *              4  the codec's stripe size in bytes (≥ 1 for IDA, 0 for replicas)
+ *              4  segment size in bytes (≥ 1)
+ *              8  checkpoint length in bytes (≥ 0)
+ *             32  SHA-256 of the checkpoint
+ *              8  created at, milliseconds since 1970-01-01T00:00Z
+ *              8  lease expiry, milliseconds since 1970-01-01T00:00Z
+ *              1  fragment count: n = m + k
+ *  n times:    1  fragment index (0..n−1, ascending)
+ *            1+R  repository id (1 ≤ R ≤ 255)
+ *              8  fragment length in bytes (≥ 0)
+ *             32  SHA-256 of the fragment
+ *  last:       4  CRC-32C (Castagnoli) of every preceding byte
+ * </pre>
+ * Times have millisecond precision: instants given to an index are truncated to milliseconds.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @since 0.1
+ */
+public final class FragmentIndex {
+
+    /** The most fragments a checkpoint has. */
+    public static final int MAX_FRAGMENTS = 255;
+    /** The current format version. */
+    public static final int FORMAT_VERSION = 1;
+
+    private static final int MAGIC = 0x56584649;
+
+    private final String jobId;
+    private final long sequence;
+    private final long commitId;
+    private final int revision;
+    private final Encoding encoding;
+    private final int m;
+    private final int k;
+    private final int stripeBytes;
+    private final int segmentBytes;
+    private final long checkpointLength;
+    private final Sha256 checkpointSha256;
+    private final Instant createdAt;
+    private final Instant leaseExpiry;
+    private final List<FragmentLocation> fragments;
+
+    FragmentIndex(String jobId, long sequence, long commitId, int revision, Encoding encoding, int m, int k,
+                  int stripeBytes, int segmentBytes, long checkpointLength, Sha256 checkpointSha256, Instant createdAt,
+                  Instant leaseExpiry, List<FragmentLocation> fragments) {
+        this.jobId = Names.requireJobId(jobId);
+        if (sequence < 0) {
+            throw new IllegalArgumentException("sequence must be >= 0: " + sequence);
+        }
+        if (revision < 0) {
+            throw new IllegalArgumentException("revision must be >= 0: " + revision);
+        }
+        this.encoding = Objects.requireNonNull(encoding, "encoding");
+        if (m < 1 || m > MAX_FRAGMENTS || (encoding == Encoding.REPLICAS && m != 1)) {
+            throw new IllegalArgumentException("m must be in [1, " + (encoding == Encoding.REPLICAS ? 1 : MAX_FRAGMENTS)
+                    + "] for " + encoding + ": " + m);
+        }
+        if (k < 0 || k > MAX_FRAGMENTS - m) {
+            throw new IllegalArgumentException("k must be in [0, " + (MAX_FRAGMENTS - m) + "] for m = " + m + ": " + k);
+        }
+        if (encoding == Encoding.REPLICAS ? stripeBytes != 0 : stripeBytes < 1) {
+            throw new IllegalArgumentException("stripeBytes must be " + (encoding == Encoding.REPLICAS ? "0" : ">= 1")
+                    + " for " + encoding + ": " + stripeBytes);
+        }
+        if (segmentBytes < 1) {
+            throw new IllegalArgumentException("segmentBytes must be >= 1: " + segmentBytes);
+        }
+        if (checkpointLength < 0) {
+            throw new IllegalArgumentException("checkpointLength must be >= 0: " + checkpointLength);
+        }
+        this.checkpointSha256 = Objects.requireNonNull(checkpointSha256, "checkpointSha256");
+        this.createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);
+        this.leaseExpiry = Objects.requireNonNull(leaseExpiry, "leaseExpiry").truncatedTo(ChronoUnit.MILLIS);
+        List<FragmentLocation> sorted = new ArrayList<>(fragments);
+        sorted.sort(Comparator.comparingInt(FragmentLocation::fragmentIndex));
+        if (sorted.size() != m + k) {
+            throw new IllegalArgumentException("fragments must list n = m + k = " + (m + k) + " fragments: "
+                    + sorted.size());
+        }
+        for (int i = 0; i < sorted.size(); i++) {
+            if (sorted.get(i).fragmentIndex() != i) {
+                throw new IllegalArgumentException("fragments must have the indices 0 to " + (m + k - 1)
+                        + " once each: index " + i + " is missing");
+            }
+        }
+        this.sequence = sequence;
+        this.commitId = commitId;
+        this.revision = revision;
+        this.m = m;
+        this.k = k;
+        this.stripeBytes = stripeBytes;
+        this.segmentBytes = segmentBytes;
+        this.checkpointLength = checkpointLength;
+        this.fragments = List.copyOf(sorted);
+    }
+
+    /**
+     * Parses an index from its binary format.
+     *
+     * @param bytes the serialised index
+     * @return the index
+     * @throws NullPointerException   if {@code bytes} is null
+     * @throws CorruptIndexException if the bytes are not a valid index of a supported version
+     */
+    public static FragmentIndex parse(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
+        if (bytes.length < 12) {
+            throw new CorruptIndexException("index is truncated: " + bytes.length + " bytes", null);
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        int magic = in.getInt();
+        if (magic != MAGIC) {
+            throw new CorruptIndexException(String.format(Locale.ROOT, "index magic must be 0x%08X: 0x%08X",
+                    MAGIC, magic), null);
+        }
+        int version = Short.toUnsignedInt(in.getShort());
+        if (version != FORMAT_VERSION) {
+            throw new CorruptIndexException("index format version must be " + FORMAT_VERSION + ": " + version, null);
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, bytes.length - 4);
+        int stored = ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt();
+        if ((int) crc.getValue() != stored) {
+            throw new CorruptIndexException(String.format(Locale.ROOT, "index checksum must be 0x%08X: 0x%08X",
+                    (int) crc.getValue(), stored), null);
+        }
+        try {
+            int flags = Short.toUnsignedInt(in.getShort());
+            if (flags != 0) {
+                throw new CorruptIndexException("index flags must be 0: " + flags, null);
+            }
+            String jobId = string(in);
+            long sequence = in.getLong();
+            long commitId = in.getLong();
+            int revision = in.getInt();
+            int code = Byte.toUnsignedInt(in.get());
+            Encoding encoding = Encoding.ofCode(code);
+            if (encoding == null) {
+                throw new CorruptIndexException("index encoding must be 0, 1 or 2: " + code, null);
+            }
+            int m = Byte.toUnsignedInt(in.get());
+            int k = Byte.toUnsignedInt(in.get());
+            int stripeBytes = in.getInt();
+            int segmentBytes = in.getInt();
+            long length = in.getLong();
+            Sha256 checkpointSha = digest(in);
+            Instant created = Instant.ofEpochMilli(in.getLong());
+            Instant lease = Instant.ofEpochMilli(in.getLong());
+            int count = Byte.toUnsignedInt(in.get());
+            List<FragmentLocation> fragments = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                int index = Byte.toUnsignedInt(in.get());
+                if (index != i) {
+                    throw new CorruptIndexException("index fragment " + i + " has index " + index, null);
+                }
+                String repository = string(in);
+                long fragmentLength = in.getLong();
+                fragments.add(new FragmentLocation(index, repository, fragmentLength, digest(in)));
+            }
+            if (in.remaining() != 4) {
+                throw new CorruptIndexException("index has " + (in.remaining() - 4) + " bytes after its last field",
+                        null);
+            }
+            return new FragmentIndex(jobId, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
+                    length, checkpointSha, created, lease, fragments);
+        } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
+            throw new CorruptIndexException("index is truncated: " + bytes.length + " bytes", e);
+        } catch (IllegalArgumentException | CharacterCodingException e) {
+            throw new CorruptIndexException("index holds an invalid value: " + e.getMessage(), e);
+        }
+    }
+
+    private static String string(ByteBuffer in) throws CharacterCodingException {
+        int length = Byte.toUnsignedInt(in.get());
+        ByteBuffer slice = in.slice(in.position(), length);
+        in.position(in.position() + length);
+        return StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(slice).toString();
+    }
+
+    private static Sha256 digest(ByteBuffer in) {
+        byte[] digest = new byte[Sha256.LENGTH_BYTES];
+        in.get(digest);
+        return Sha256.wrap(digest);
+    }
+
+    /**
+     * Returns this index in its binary format.
+     *
+     * @return a new array holding the serialised index
+     */
+    public byte[] toBytes() {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream(128 + fragments.size() * 64);
+        try (DataOutputStream out = new DataOutputStream(buffer)) {
+            out.writeInt(MAGIC);
+            out.writeShort(FORMAT_VERSION);
+            out.writeShort(0);
+            writeString(out, jobId);
+            out.writeLong(sequence);
+            out.writeLong(commitId);
+            out.writeInt(revision);
+            out.writeByte(encoding.code());
+            out.writeByte(m);
+            out.writeByte(k);
+            out.writeInt(stripeBytes);
+            out.writeInt(segmentBytes);
+            out.writeLong(checkpointLength);
+            out.write(checkpointSha256.bytes());
+            out.writeLong(createdAt.toEpochMilli());
+            out.writeLong(leaseExpiry.toEpochMilli());
+            out.writeByte(fragments.size());
+            for (FragmentLocation f : fragments) {
+                out.writeByte(f.fragmentIndex());
+                writeString(out, f.repositoryId());
+                out.writeLong(f.lengthBytes());
+                out.write(f.sha256().bytes());
+            }
+            CRC32C crc = new CRC32C();
+            crc.update(buffer.toByteArray());
+            out.writeInt((int) crc.getValue());
+        } catch (IOException e) {
+            throw new UncheckedIOException("a byte array cannot fail to write", e);
+        }
+        return buffer.toByteArray();
+    }
+
+    private static void writeString(DataOutputStream out, String s) throws IOException {
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        out.writeByte(utf8.length);
+        out.write(utf8);
+    }
+
+    /**
+     * Returns the job this checkpoint belongs to.
+     *
+     * @return the job id
+     */
+    public String jobId() {
+        return jobId;
+    }
+
+    /**
+     * Returns the checkpoint's sequence number within its job; later checkpoints have larger numbers.
+     *
+     * @return the sequence number, {@code ≥ 0}
+     */
+    public long sequence() {
+        return sequence;
+    }
+
+    /**
+     * Returns the random identifier of the commit that wrote this checkpoint.
+     *
+     * @return the commit id
+     */
+    public long commitId() {
+        return commitId;
+    }
+
+    /**
+     * Returns how many times this index was rewritten (repairs, lease renewals) since the commit.
+     *
+     * @return the revision, {@code ≥ 0}
+     */
+    public int revision() {
+        return revision;
+    }
+
+    /**
+     * Returns how the checkpoint was cut into fragments.
+     *
+     * @return the encoding
+     */
+    public Encoding encoding() {
+        return encoding;
+    }
+
+    /**
+     * Returns how many fragments rebuild the checkpoint.
+     *
+     * @return {@code m}
+     */
+    public int m() {
+        return m;
+    }
+
+    /**
+     * Returns how many fragments beyond {@code m} were stored.
+     *
+     * @return {@code k}
+     */
+    public int k() {
+        return k;
+    }
+
+    /**
+     * Returns how many fragments were stored.
+     *
+     * @return {@code n = m + k}
+     */
+    public int n() {
+        return m + k;
+    }
+
+    /**
+     * Returns the stripe size of the information dispersal that coded the fragments, which decoding must use again.
+     *
+     * @return the stripe size in bytes, or {@code 0} for {@link Encoding#REPLICAS}
+     */
+    public int stripeBytes() {
+        return stripeBytes;
+    }
+
+    /**
+     * Returns the size of the segments the checkpoint was encoded in, one after another.
+     *
+     * @return the segment size, in bytes
+     */
+    public int segmentBytes() {
+        return segmentBytes;
+    }
+
+    /**
+     * Returns the checkpoint's length.
+     *
+     * @return the length, in bytes
+     */
+    public long checkpointLength() {
+        return checkpointLength;
+    }
+
+    /**
+     * Returns the checkpoint's digest.
+     *
+     * @return the SHA-256 of the whole checkpoint
+     */
+    public Sha256 checkpointSha256() {
+        return checkpointSha256;
+    }
+
+    /**
+     * Returns when the checkpoint was committed (by the committing store's clock).
+     *
+     * @return the commit time, to the millisecond
+     */
+    public Instant createdAt() {
+        return createdAt;
+    }
+
+    /**
+     * Returns when the checkpoint's lease ends: after it, the store no longer repairs the checkpoint and may delete
+     * it (de Camargo §4.3).
+     *
+     * @return the lease expiry, to the millisecond
+     */
+    public Instant leaseExpiry() {
+        return leaseExpiry;
+    }
+
+    /**
+     * Returns whether the lease has ended at {@code now}.
+     *
+     * @param now the current time
+     * @return {@code true} if {@code now} is after the lease expiry
+     * @throws NullPointerException if {@code now} is null
+     */
+    public boolean isExpired(Instant now) {
+        return now.isAfter(leaseExpiry);
+    }
+
+    /**
+     * Returns where each fragment is, by ascending fragment index.
+     *
+     * @return {@code n} locations, an unmodifiable list
+     */
+    public List<FragmentLocation> fragments() {
+        return fragments;
+    }
+
+    /**
+     * Returns the key under which fragment {@code fragmentIndex} is stored in its repository.
+     *
+     * @param fragmentIndex the fragment's index, in {@code [0, n)}
+     * @return the key
+     * @throws IndexOutOfBoundsException if {@code fragmentIndex} is out of range
+     */
+    public String fragmentKey(int fragmentIndex) {
+        Objects.checkIndex(fragmentIndex, n());
+        return StoreKeys.fragmentKey(jobId, sequence, commitId, fragmentIndex);
+    }
+
+    /**
+     * Returns the key under which copies of this index are stored.
+     *
+     * @return the key
+     */
+    public String indexKey() {
+        return StoreKeys.indexKey(jobId, sequence, commitId);
+    }
+
+    /** This index with other fragment locations, same revision (before it is first written). */
+    FragmentIndex relocated(List<FragmentLocation> newFragments) {
+        return new FragmentIndex(jobId, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
+                checkpointLength, checkpointSha256, createdAt, leaseExpiry, newFragments);
+    }
+
+    /** This index with other fragment locations and a revision one higher. */
+    FragmentIndex revised(List<FragmentLocation> newFragments, Instant newLeaseExpiry) {
+        return new FragmentIndex(jobId, sequence, commitId, revision + 1, encoding, m, k, stripeBytes, segmentBytes,
+                checkpointLength, checkpointSha256, createdAt, newLeaseExpiry, newFragments);
+    }
+
+    /** Whether {@code other} describes the same checkpoint (job, sequence and commit id). */
+    boolean sameCheckpoint(FragmentIndex other) {
+        return jobId.equals(other.jobId) && sequence == other.sequence && commitId == other.commitId;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof FragmentIndex other
+                && jobId.equals(other.jobId) && sequence == other.sequence && commitId == other.commitId
+                && revision == other.revision && encoding == other.encoding && m == other.m && k == other.k
+                && stripeBytes == other.stripeBytes && segmentBytes == other.segmentBytes && checkpointLength == other.checkpointLength
+                && checkpointSha256.equals(other.checkpointSha256) && createdAt.equals(other.createdAt)
+                && leaseExpiry.equals(other.leaseExpiry) && fragments.equals(other.fragments);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(jobId, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
+                checkpointLength,
+                checkpointSha256, createdAt, leaseExpiry, fragments);
+    }
+
+    @Override
+    public String toString() {
+        return "FragmentIndex[" + jobId + " #" + sequence + " commit " + Long.toHexString(commitId) + " rev "
+                + revision + ", " + encoding + " m=" + m + " k=" + k + ", " + checkpointLength + " bytes, lease to "
+                + leaseExpiry + ", on " + fragments.stream().map(FragmentLocation::repositoryId).toList() + "]";
+    }
+}

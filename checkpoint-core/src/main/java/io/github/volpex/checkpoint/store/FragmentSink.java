@@ -1,0 +1,155 @@
+package io.github.volpex.checkpoint.store;
+
+import java.io.Closeable;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
+
+/**
+ * Writes fragments piece by piece, each piece followed by its CRC-32C, one repository per fragment, the writes of one
+ * segment in parallel on the store's executor. Every fragment's digest and length are computed even when its write
+ * has failed, so that a replacement can be checked against them. A fragment whose write fails is abandoned (its
+ * output discarded) and reported; the others go on.
+ */
+final class FragmentSink implements Closeable {
+
+    private final Executor executor;
+    private final FragmentOutput[] outputs;
+    private final String[] repositoryIds;
+    private final boolean[] failed;
+    private final boolean[] committed;
+    private final MessageDigest[] digests;
+    private final long[] lengths;
+    private final List<FragmentFailure> failures;
+
+    FragmentSink(Executor executor, int n, List<FragmentFailure> failures) {
+        this.executor = executor;
+        this.outputs = new FragmentOutput[n];
+        this.repositoryIds = new String[n];
+        this.failed = new boolean[n];
+        this.committed = new boolean[n];
+        this.digests = new MessageDigest[n];
+        this.lengths = new long[n];
+        this.failures = failures;
+        for (int i = 0; i < n; i++) {
+            digests[i] = Sha256.newDigest();
+        }
+    }
+
+    /** Opens fragment {@code i} on {@code repository} under {@code key}, in parallel for all of {@code which}. */
+    void open(int[] which, FragmentRepository[] repositories, String[] keys) {
+        List<Callable<FragmentOutput>> tasks = new ArrayList<>();
+        for (int j = 0; j < which.length; j++) {
+            FragmentRepository repository = repositories[j];
+            String key = keys[j];
+            repositoryIds[which[j]] = repository.id();
+            tasks.add(() -> repository.create(key));
+        }
+        List<Parallel.Outcome<FragmentOutput>> outcomes = Parallel.all(executor, tasks);
+        for (int j = 0; j < which.length; j++) {
+            Parallel.Outcome<FragmentOutput> outcome = outcomes.get(j);
+            if (outcome.ok()) {
+                outputs[which[j]] = outcome.value();
+            } else {
+                fail(which[j], outcome.failure());
+            }
+        }
+    }
+
+    /** Appends {@code pieces[i]} ({@code pieceLength} bytes) and its CRC to each fragment {@code i} of {@code which}. */
+    void write(byte[][] pieces, int pieceLength, int[] which) {
+        List<Callable<Void>> tasks = new ArrayList<>();
+        List<Integer> written = new ArrayList<>();
+        for (int i : which) {
+            byte[] piece = pieces[i];
+            byte[] framed = new byte[Framing.CRC_BYTES];
+            Framing.putCrc(Framing.crc(piece, pieceLength), framed);
+            digests[i].update(piece, 0, pieceLength);
+            digests[i].update(framed);
+            lengths[i] += pieceLength + Framing.CRC_BYTES;
+            FragmentOutput out = outputs[i];
+            if (out != null && !failed[i]) {
+                written.add(i);
+                tasks.add(() -> {
+                    out.write(piece, 0, pieceLength);
+                    out.write(framed);
+                    return null;
+                });
+            }
+        }
+        List<Parallel.Outcome<Void>> outcomes = Parallel.all(executor, tasks);
+        for (int j = 0; j < outcomes.size(); j++) {
+            if (!outcomes.get(j).ok()) {
+                fail(written.get(j), outcomes.get(j).failure());
+            }
+        }
+    }
+
+    /** Publishes every fragment of {@code which} that is still being written. */
+    void commit(int[] which) {
+        List<Callable<Void>> tasks = new ArrayList<>();
+        List<Integer> publishing = new ArrayList<>();
+        for (int i : which) {
+            FragmentOutput out = outputs[i];
+            if (out != null && !failed[i]) {
+                publishing.add(i);
+                tasks.add(() -> {
+                    out.commit();
+                    return null;
+                });
+            }
+        }
+        List<Parallel.Outcome<Void>> outcomes = Parallel.all(executor, tasks);
+        for (int j = 0; j < outcomes.size(); j++) {
+            int i = publishing.get(j);
+            if (outcomes.get(j).ok()) {
+                committed[i] = true;
+            } else {
+                fail(i, outcomes.get(j).failure());
+            }
+        }
+    }
+
+    boolean committed(int i) {
+        return committed[i];
+    }
+
+    Sha256 digest(int i) {
+        return Sha256.wrap(digests[i].digest());
+    }
+
+    long length(int i) {
+        return lengths[i];
+    }
+
+    private void fail(int i, Throwable e) {
+        failed[i] = true;
+        failures.add(FragmentFailure.of(i, repositoryIds[i], e));
+        FragmentOutput out = outputs[i];
+        outputs[i] = null;
+        if (out != null) {
+            closeQuietly(out);
+        }
+    }
+
+    private static void closeQuietly(FragmentOutput out) {
+        try {
+            out.close();
+        } catch (Exception e) {
+            Parallel.rethrowErrors(e);
+        }
+    }
+
+    /** Discards every fragment not committed. */
+    @Override
+    public void close() {
+        for (int i = 0; i < outputs.length; i++) {
+            if (outputs[i] != null && !committed[i]) {
+                closeQuietly(outputs[i]);
+            }
+            outputs[i] = null;
+        }
+    }
+}

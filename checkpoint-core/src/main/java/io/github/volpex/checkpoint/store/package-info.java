@@ -1,0 +1,59 @@
+/**
+ * A checkpoint store that never loses the last committed checkpoint while enough of its volatile repositories
+ * survive.
+ *
+ * <p>Start from {@link io.github.volpex.checkpoint.store.CheckpointStore#perennial} (an
+ * {@link io.github.volpex.erasure.IdaCodec}: any {@code m} of {@code n} fragments rebuild a checkpoint) or
+ * {@link io.github.volpex.checkpoint.store.CheckpointStore#ephemeral} (two full replicas) with a list of
+ * {@link io.github.volpex.checkpoint.store.FragmentRepository} instances
+ * ({@link io.github.volpex.checkpoint.store.FragmentRepository#inMemory},
+ * {@link io.github.volpex.checkpoint.store.FragmentRepository#directory}, or an implementation of your own over the
+ * network), then {@code commit}, {@code recover} and {@code repair}.
+ *
+ * <h2>What it implements</h2>
+ * <ul>
+ *   <li>Ren, Eigenmann and Bagchi, "Failure-Aware Checkpointing in Fine-Grained Cycle Sharing Systems" (HPDC 2007):
+ *       §6.2 a checkpoint is encoded into {@code m + k} fragments stored on distinct hosts, transferred in parallel;
+ *       §6.3 "each checkpoint fragment remains valid until the next checkpoint has been completed": only after all
+ *       fragments of the new checkpoint are stored are the old ones discarded; §4 the hosts may be chosen by
+ *       {@link io.github.volpex.checkpoint.store.PlacementPolicy#selecting} over
+ *       {@link io.github.volpex.checkpoint.placement}.</li>
+ *   <li>de Camargo, Castor and Kon, "Reliable management of checkpointing and application data in opportunistic
+ *       grids" (JBCS 2010): §4.2 the file fragment index (FFI) with each fragment's location and secure hash, kept in
+ *       several copies; ephemeral mode (two full replicas) and perennial mode (IDA); §4.3 leases and the fragment
+ *       reconstruction protocol with its threshold at the midpoint of {@code m} and {@code n}.</li>
+ * </ul>
+ *
+ * <h2>Where it departs from the papers, and why</h2>
+ * <ul>
+ *   <li><b>Where the index lives.</b> de Camargo keeps the FFI on the responsible cluster manager and its two
+ *       neighbours; Ren's computation host keeps track itself. Here a copy of the index is written next to every
+ *       fragment, and a commit needs {@code k + 1} of them: any {@code m} repositories holding fragments then hold an
+ *       index too, so the index is never the weaker link, and no extra service is needed. The index is also returned
+ *       to the caller.</li>
+ *   <li><b>The commit point.</b> Fragments first, then index copies, then deletion of the previous checkpoint. An
+ *       index is written only after every fragment it lists is stored, so any index a reader finds describes a
+ *       complete checkpoint; recovery takes the newest index it finds and falls back to older ones.</li>
+ *   <li><b>Integrity.</b> Every fragment is checked against the SHA-256 its index records and the rebuilt checkpoint
+ *       against its own, so a mixture of two checkpoints, a stale fragment or a corrupt one is never returned. The
+ *       index carries a magic number, a version and a CRC-32C
+ *       ({@link io.github.volpex.checkpoint.store.FragmentIndex} documents it byte by byte).</li>
+ *   <li><b>Streaming.</b> Checkpoints are encoded segment by segment (1 MiB by default) so a commit from an
+ *       {@link java.io.InputStream} holds one segment in memory; each piece is followed by a CRC-32C so that repair
+ *       can read fragments in lockstep and detect a bad piece before using it.</li>
+ *   <li><b>The codec's payloads, the store's framing.</b> The store gives the codec bare segments
+ *       ({@code encodePayloads}, {@code decodePayloads}) and frames and hashes the payloads itself, so a fragment
+ *       carries one digest, not two. The codec's {@code decodeMissing} works on its self-describing
+ *       {@code Fragment}s; the store regenerates a lost fragment by decoding each segment from {@code m} payloads
+ *       and coding it again, which yields the same bytes.</li>
+ *   <li><b>Failed writes.</b> A fragment whose write fails during a commit is regenerated from the stored ones onto
+ *       another repository (the repair path) instead of failing the commit; a regenerated fragment must hash to the
+ *       digest of the original, which makes regeneration self-checking.</li>
+ *   <li><b>Sequence numbers and identities.</b> Keys carry a random commit id besides the sequence number, so two
+ *       commits that were given the same number (after a crash hid the newest objects) never overwrite each
+ *       other.</li>
+ * </ul>
+ *
+ * @since 0.1
+ */
+package io.github.volpex.checkpoint.store;

@@ -1,0 +1,379 @@
+package io.github.volpex.checkpoint.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.volpex.checkpoint.placement.Objective;
+import io.github.volpex.checkpoint.placement.RepositorySelector;
+import io.github.volpex.checkpoint.placement.StorageHost;
+import io.github.volpex.estimators.SurvivalFunction;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class CheckpointStoreTest {
+
+    private static CheckpointStore.Builder ephemeral(List<FragmentRepository> repositories) {
+        return CheckpointStore.ephemeral(repositories).random(new SplittableRandom(1))
+                .placement(PlacementPolicy.inOrder()).segmentBytes(64);
+    }
+
+    @Test
+    void commits_and_recovers_checkpoints_of_any_length() {
+        List<FragmentRepository> repos = Stores.inMemory(3);
+        CheckpointStore store = ephemeral(repos).build();
+        for (int length : new int[] {0, 1, 63, 64, 65, 128, 1000}) {
+            byte[] data = Stores.data(length, length);
+            FragmentIndex index = store.commit("job", data);
+            assertEquals(length, index.checkpointLength());
+            assertEquals(Sha256.of(data), index.checkpointSha256());
+            RecoveredCheckpoint recovered = store.recover("job").orElseThrow();
+            assertArrayEquals(data, recovered.toByteArray());
+            assertEquals(index, recovered.index());
+            assertArrayEquals(data, store.recover(index).toByteArray());
+        }
+    }
+
+    @Test
+    void streams_a_checkpoint_in_segments() throws IOException {
+        List<FragmentRepository> repos = Stores.inMemory(2);
+        CheckpointStore store = ephemeral(repos).build();
+        byte[] data = Stores.data(5, 64 * 10 + 7);
+        AtomicInteger largestRead = new AtomicInteger();
+        InputStream in = new ByteArrayInputStream(data) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                largestRead.accumulateAndGet(len, Math::max);
+                return super.read(b, off, len);
+            }
+        };
+        FragmentIndex index = store.commit("stream", in);
+        assertEquals(data.length, index.checkpointLength());
+        assertTrue(largestRead.get() <= 64, "read " + largestRead.get() + " bytes at once");
+        // 11 segments, each piece followed by 4 bytes of CRC.
+        assertEquals(data.length + 11 * 4, index.fragments().get(0).lengthBytes());
+        assertArrayEquals(data, store.recover("stream").orElseThrow().toByteArray());
+    }
+
+    @Test
+    void numbers_checkpoints_and_deletes_the_previous_one_after_each_commit() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(3);
+        CheckpointStore store = ephemeral(repos).build();
+        FragmentIndex first = store.commit("job", Stores.data(1, 100));
+        FragmentIndex second = store.commit("job", Stores.data(2, 100));
+        assertEquals(0, first.sequence());
+        assertEquals(1, second.sequence());
+        assertEquals(List.of("r0/" + second.fragmentKey(0), "r0/" + second.indexKey(), "r1/" + second.fragmentKey(1),
+                "r1/" + second.indexKey()), Stores.everything(repos));
+        // A store that starts afresh continues the numbering.
+        CheckpointStore restarted = ephemeral(repos).build();
+        assertEquals(2, restarted.commit("job", Stores.data(3, 10)).sequence());
+        assertEquals(2, restarted.latestIndex("job").orElseThrow().sequence());
+    }
+
+    @Test
+    void keeps_jobs_apart() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(2);
+        CheckpointStore store = ephemeral(repos).build();
+        store.commit("a", Stores.data(1, 10));
+        store.commit("ab", Stores.data(2, 10));
+        store.commit("a", Stores.data(3, 10));
+        assertArrayEquals(Stores.data(2, 10), store.recover("ab").orElseThrow().toByteArray());
+        assertArrayEquals(Stores.data(3, 10), store.recover("a").orElseThrow().toByteArray());
+        assertTrue(store.recover("none").isEmpty());
+        assertEquals(8, Stores.everything(repos).size());
+    }
+
+    @Test
+    void a_failed_write_is_regenerated_on_another_repository() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(4);
+        FaultPlan plan = FaultPlan.none().down("r1");
+        CheckpointStore store = ephemeral(FaultyRepository.wrap(repos, plan)).build();
+        FragmentIndex index = store.commit("job", Stores.data(9, 300));
+        assertEquals(List.of("r0", "r2"), index.fragments().stream().map(FragmentLocation::repositoryId).toList());
+        assertEquals(List.of(), repos.get(1).list(""));
+        assertArrayEquals(Stores.data(9, 300), repos.get(2).get(index.fragmentKey(1)).map(b -> {
+            // Strip the CRCs: 300 bytes in segments of 64 are 5 pieces.
+            byte[] plain = new byte[300];
+            for (int s = 0, in = 0, out = 0; s < 5; s++) {
+                int length = Math.min(64, 300 - out);
+                System.arraycopy(b, in, plain, out, length);
+                in += length + 4;
+                out += length;
+            }
+            return plain;
+        }).orElseThrow());
+    }
+
+    @Test
+    void fails_a_commit_that_cannot_store_every_fragment_and_keeps_the_previous_checkpoint() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(3);
+        FaultPlan plan = FaultPlan.none();
+        CheckpointStore store = ephemeral(FaultyRepository.wrap(repos, plan)).build();
+        FragmentIndex first = store.commit("job", Stores.data(1, 100));
+        plan.down("r1").down("r2");
+        CommitFailedException e = assertThrows(CommitFailedException.class,
+                () -> store.commit("job", Stores.data(2, 100)));
+        assertEquals("job", e.jobId());
+        assertEquals(1, e.sequence());
+        assertEquals(0, e.indexCopiesWritten());
+        assertTrue(e.failures().stream().anyMatch(f -> f.repositoryId().equals("r1")
+                && f.reason() == FragmentFailure.Reason.UNAVAILABLE), e.failures().toString());
+        RecoveredCheckpoint recovered = ephemeral(repos).build().recover("job").orElseThrow();
+        assertEquals(first, recovered.index());
+        assertArrayEquals(Stores.data(1, 100), recovered.toByteArray());
+        // Nothing of the failed commit is left on the repository that took its fragment.
+        assertEquals(List.of(first.fragmentKey(0), first.indexKey()), repos.get(0).list(""));
+    }
+
+    @Test
+    void recovery_skips_corrupt_and_missing_fragments_and_lists_what_failed() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(2);
+        CheckpointStore store = ephemeral(repos).build();
+        FragmentIndex index = store.commit("job", Stores.data(4, 200));
+        Stores.corrupt(repos.get(0), index.fragmentKey(0), 17);
+        assertArrayEquals(Stores.data(4, 200), store.recover("job").orElseThrow().toByteArray());
+        repos.get(1).delete(index.fragmentKey(1));
+        CheckpointUnavailableException e = assertThrows(CheckpointUnavailableException.class,
+                () -> store.recover("job"));
+        assertEquals(1, e.required());
+        assertEquals(0, e.verified());
+        assertEquals(0, e.sequence());
+        assertEquals(List.of(FragmentFailure.Reason.CORRUPT, FragmentFailure.Reason.MISSING),
+                e.failures().stream().map(FragmentFailure::reason).toList());
+    }
+
+    @Test
+    void streams_a_recovery_switching_fragments_when_a_piece_is_corrupt() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(2);
+        CheckpointStore store = ephemeral(repos).build();
+        byte[] data = Stores.data(8, 64 * 6 + 5);
+        FragmentIndex index = store.commit("job", data);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(data.length, store.recoverTo(index, out));
+        assertArrayEquals(data, out.toByteArray());
+        // Corrupt fragment 0 in its fourth piece: the stream switches to fragment 1 there.
+        Stores.corrupt(repos.get(0), index.fragmentKey(0), 3 * 68 + 10);
+        out.reset();
+        assertEquals(data.length, store.recoverTo(index, out));
+        assertArrayEquals(data, out.toByteArray());
+        // With fragment 1 corrupt further on, nothing can finish the stream.
+        Stores.corrupt(repos.get(1), index.fragmentKey(1), 5 * 68 + 1);
+        out.reset();
+        CheckpointUnavailableException e = assertThrows(CheckpointUnavailableException.class,
+                () -> store.recoverTo(index, out));
+        assertEquals(List.of(FragmentFailure.Reason.CORRUPT, FragmentFailure.Reason.CORRUPT),
+                e.failures().stream().map(FragmentFailure::reason).toList());
+        assertTrue(out.size() < data.length);
+    }
+
+    @Test
+    void recovery_falls_back_to_an_older_checkpoint_that_survives() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(4);
+        CheckpointStore store = ephemeral(repos).build();
+        FragmentIndex older = store.commit("job", Stores.data(1, 50));
+        // A later checkpoint whose commit wrote its index but never deleted the older one (a crash), then lost both
+        // of its fragments.
+        FragmentIndex newer = new FragmentIndex("job", 1, 77, 0, Encoding.REPLICAS, 1, 1, 0, 64, 50,
+                Sha256.of(Stores.data(2, 50)), older.createdAt(), older.leaseExpiry(),
+                List.of(new FragmentLocation(0, "r2", older.fragments().get(0).lengthBytes(), Sha256.of(new byte[0])),
+                        new FragmentLocation(1, "r3", older.fragments().get(0).lengthBytes(), Sha256.of(new byte[0]))));
+        repos.get(2).put(newer.indexKey(), newer.toBytes());
+        RecoveredCheckpoint recovered = ephemeral(repos).build().recover("job").orElseThrow();
+        assertEquals(older, recovered.index());
+    }
+
+    @Test
+    void repairs_a_lost_replica_onto_another_repository() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(4);
+        CheckpointStore store = ephemeral(repos).build();
+        FragmentIndex index = store.commit("job", Stores.data(3, 500));
+        assertEquals(RepairReport.Status.HEALTHY, store.repair("job").status());
+        repos.get(0).delete(index.fragmentKey(0));
+        RepairReport report = store.repair("job");
+        assertEquals(RepairReport.Status.REPAIRED, report.status());
+        assertEquals(1, report.verifiedBefore());
+        assertEquals(2, report.availableAfter());
+        assertEquals(List.of(0), report.regenerated());
+        assertEquals(1, report.index().revision());
+        assertEquals("r2", report.index().fragments().get(0).repositoryId());
+        assertArrayEquals(repos.get(1).get(index.fragmentKey(1)).orElseThrow(),
+                repos.get(2).get(index.fragmentKey(0)).orElseThrow());
+        assertEquals(RepairReport.Status.HEALTHY, store.repair("job").status());
+        // The replica that held the only copy can now go too.
+        repos.get(1).delete(index.fragmentKey(1));
+        assertArrayEquals(Stores.data(3, 500), ephemeral(repos).build().recover("job").orElseThrow().toByteArray());
+    }
+
+    @Test
+    void repair_reports_what_it_cannot_do() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(2);
+        Stores.ManualClock clock = new Stores.ManualClock();
+        CheckpointStore store = ephemeral(repos).clock(clock).lease(Duration.ofHours(1)).build();
+        assertEquals(RepairReport.Status.NO_CHECKPOINT, store.repair("job").status());
+        FragmentIndex index = store.commit("job", Stores.data(3, 100));
+        repos.get(0).delete(index.fragmentKey(0));
+        // No third repository to regenerate onto.
+        RepairReport partial = store.repair("job");
+        assertEquals(RepairReport.Status.PARTIALLY_REPAIRED, partial.status());
+        assertEquals(List.of(), partial.regenerated());
+        clock.advance(Duration.ofHours(2));
+        assertEquals(RepairReport.Status.EXPIRED, store.repair("job").status());
+        repos.get(1).delete(index.fragmentKey(1));
+        clock.advance(Duration.ofHours(-2));
+        assertThrows(CheckpointUnavailableException.class, () -> store.repair("job"));
+    }
+
+    @Test
+    void leases_can_be_renewed() {
+        List<FragmentRepository> repos = Stores.inMemory(2);
+        Stores.ManualClock clock = new Stores.ManualClock();
+        CheckpointStore store = ephemeral(repos).clock(clock).lease(Duration.ofHours(1)).build();
+        assertTrue(store.renewLease("job", Duration.ofDays(1)).isEmpty());
+        FragmentIndex index = store.commit("job", Stores.data(3, 100));
+        assertEquals(clock.instant().plus(Duration.ofHours(1)), index.leaseExpiry());
+        clock.advance(Duration.ofMinutes(30));
+        FragmentIndex renewed = store.renewLease("job", Duration.ofDays(1)).orElseThrow();
+        assertEquals(clock.instant().plus(Duration.ofDays(1)), renewed.leaseExpiry());
+        assertEquals(1, renewed.revision());
+        assertEquals(renewed, ephemeral(repos).build().latestIndex("job").orElseThrow());
+        assertThrows(IllegalArgumentException.class, () -> store.renewLease("job", Duration.ZERO));
+    }
+
+    @Test
+    void collects_garbage_left_by_a_crashed_commit_only_when_the_newest_checkpoint_is_there() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(3);
+        CheckpointStore store = ephemeral(repos).build();
+        FragmentIndex first = store.commit("job", Stores.data(1, 100));
+        // An older leftover and an index-less newer fragment.
+        repos.get(2).put(StoreKeys.fragmentKey("job", 0, 5, 1), new byte[] {1});
+        repos.get(2).put(StoreKeys.fragmentKey("job", 9, 5, 1), new byte[] {1});
+        CheckpointStore fresh = ephemeral(repos).build();
+        assertEquals(1, fresh.collectGarbage("job"));
+        assertTrue(repos.get(2).get(StoreKeys.fragmentKey("job", 9, 5, 1)).isPresent());
+        repos.get(0).delete(first.fragmentKey(0));
+        repos.get(1).delete(first.fragmentKey(1));
+        assertEquals(0, fresh.collectGarbage("job"));
+        assertEquals(0, fresh.collectGarbage("other"));
+        // The next commit takes a number past everything seen and removes the rest.
+        FragmentIndex next = fresh.commit("job", Stores.data(2, 10));
+        assertEquals(10, next.sequence());
+        assertTrue(Stores.everything(repos).stream().allMatch(k -> k.contains(".10.")), Stores.everything(repos)
+                .toString());
+    }
+
+    @Test
+    void checkpoints_whose_lease_ended_are_collected() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(3);
+        Stores.ManualClock clock = new Stores.ManualClock();
+        CheckpointStore store = ephemeral(repos).clock(clock).lease(Duration.ofHours(1)).build();
+        store.commit("short", Stores.data(1, 10));
+        store.commit("long", Stores.data(2, 10));
+        store.renewLease("long", Duration.ofDays(30));
+        clock.advance(Duration.ofHours(2));
+        assertEquals(4, store.collectExpired());
+        assertTrue(store.recover("short").isEmpty());
+        assertArrayEquals(Stores.data(2, 10), store.recover("long").orElseThrow().toByteArray());
+        assertEquals(4, Stores.everything(repos).size());
+        assertEquals(0, store.collectExpired());
+    }
+
+    @Test
+    void places_fragments_with_the_greedy_selector() {
+        List<FragmentRepository> repos = Stores.inMemory(6);
+        // r4 and r5 are fast and reliable; the others slow and flaky.
+        PlacementPolicy policy = PlacementPolicy.selecting(RepositorySelector.greedy(), id -> {
+            boolean good = id.equals("r4") || id.equals("r5");
+            return StorageHost.of(id, good ? 1e8 : 1e5, SurvivalFunction.exponential(good ? 1e-7 : 1e-3));
+        }, () -> Objective.optimistic(3600, 600, 1e5));
+        CheckpointStore store = CheckpointStore.ephemeral(repos).placement(policy).build();
+        FragmentIndex index = store.commit("job", Stores.data(1, 1000));
+        assertEquals(List.of("r4", "r5"), index.fragments().stream().map(FragmentLocation::repositoryId).sorted()
+                .toList());
+    }
+
+    @Test
+    void rejects_a_placement_policy_that_breaks_its_contract() {
+        List<FragmentRepository> repos = Stores.inMemory(3);
+        CheckpointStore store = CheckpointStore.ephemeral(repos).placement(request -> List.of("r0", "r0")).build();
+        assertEquals("the placement policy must choose 2 distinct candidates of [r0, r1, r2]: [r0, r0]",
+                assertThrows(IllegalStateException.class, () -> store.commit("job", new byte[1])).getMessage());
+        CheckpointStore outside = CheckpointStore.ephemeral(repos).placement(request -> List.of("r0", "x")).build();
+        assertThrows(IllegalStateException.class, () -> outside.commit("job", new byte[1]));
+    }
+
+    @Test
+    void random_placement_spreads_fragments() {
+        List<FragmentRepository> repos = Stores.inMemory(6);
+        CheckpointStore store = CheckpointStore.ephemeral(repos).random(new SplittableRandom(3)).build();
+        List<String> used = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            store.commit("job" + i, new byte[] {(byte) i}).fragments().forEach(f -> used.add(f.repositoryId()));
+        }
+        assertEquals(6, used.stream().distinct().count(), used.stream().collect(Collectors.groupingBy(s -> s,
+                Collectors.counting())).toString());
+    }
+
+    @Test
+    void validates_its_configuration_and_arguments() {
+        List<FragmentRepository> one = Stores.inMemory(1);
+        assertEquals("repositories must number at least n = 2 for REPLICAS: 1",
+                assertThrows(IllegalArgumentException.class, () -> CheckpointStore.ephemeral(one)).getMessage());
+        List<FragmentRepository> twins = List.of(FragmentRepository.inMemory("x"), FragmentRepository.inMemory("x"));
+        assertEquals("repositories must have distinct ids: x appears twice",
+                assertThrows(IllegalArgumentException.class, () -> CheckpointStore.ephemeral(twins)).getMessage());
+        CheckpointStore.Builder builder = CheckpointStore.ephemeral(Stores.inMemory(2));
+        assertEquals("reconstructionThreshold must be in [1, 2]: 3",
+                assertThrows(IllegalArgumentException.class, () -> builder.reconstructionThreshold(3)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> builder.segmentBytes(0));
+        assertThrows(IllegalArgumentException.class, () -> builder.extraFetches(-1));
+        assertThrows(IllegalArgumentException.class, () -> builder.lease(Duration.ofSeconds(-1)));
+        assertThrows(NullPointerException.class, () -> builder.executor(null));
+        CheckpointStore store = builder.build();
+        assertEquals(2, store.reconstructionThreshold());
+        assertEquals(Encoding.REPLICAS, store.encoding());
+        assertEquals(1, store.m());
+        assertEquals(2, store.n());
+        assertEquals("jobId must be 1 to 64 characters of [A-Za-z0-9_-]: \"a/b\"",
+                assertThrows(IllegalArgumentException.class, () -> store.commit("a/b", new byte[1])).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> store.recover("a.b"));
+        assertThrows(IllegalArgumentException.class, () -> store.commit("x".repeat(65), new byte[1]));
+        assertThrows(NullPointerException.class, () -> store.commit("job", (byte[]) null));
+        assertThrows(NullPointerException.class, () -> store.recover((String) null));
+        assertThrows(NullPointerException.class, () -> store.recover((FragmentIndex) null));
+        assertEquals(Optional.empty(), store.latestIndex("job"));
+    }
+
+    @Test
+    void a_failing_input_stream_commits_nothing() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(2);
+        CheckpointStore store = ephemeral(repos).build();
+        InputStream broken = new InputStream() {
+            private int left = 100;
+
+            @Override
+            public int read() throws IOException {
+                if (left-- <= 0) {
+                    throw new IOException("disk gone");
+                }
+                return 7;
+            }
+        };
+        assertEquals("disk gone", assertThrows(IOException.class, () -> store.commit("job", broken)).getMessage());
+        assertEquals(List.of(), Stores.everything(repos));
+        assertFalse(store.recover("job").isPresent());
+        assertEquals(1, store.commit("job", new byte[3]).sequence());
+    }
+}

@@ -1,0 +1,223 @@
+package io.github.volpex.checkpoint.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+/** The contract of {@link FragmentRepository}; one subclass per implementation. */
+abstract class FragmentRepositoryContract {
+
+    /** A new, empty repository. */
+    abstract FragmentRepository newRepository(String id) throws IOException;
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void stores_replaces_and_deletes_values() throws IOException {
+        FragmentRepository repo = newRepository("r1");
+        assertEquals("r1", repo.id());
+        assertTrue(repo.get("a").isEmpty());
+        repo.put("a", bytes("first"));
+        assertArrayEquals(bytes("first"), repo.get("a").orElseThrow());
+        repo.put("a", bytes("second, longer"));
+        assertArrayEquals(bytes("second, longer"), repo.get("a").orElseThrow());
+        assertTrue(repo.delete("a"));
+        assertFalse(repo.delete("a"));
+        assertTrue(repo.get("a").isEmpty());
+    }
+
+    @Test
+    void stores_empty_values() throws IOException {
+        FragmentRepository repo = newRepository("r");
+        repo.put("empty", new byte[0]);
+        assertArrayEquals(new byte[0], repo.get("empty").orElseThrow());
+        assertEquals(List.of("empty"), repo.list(""));
+    }
+
+    @Test
+    void keeps_no_reference_to_callers_arrays() throws IOException {
+        FragmentRepository repo = newRepository("r");
+        byte[] content = bytes("abc");
+        repo.put("k", content);
+        content[0] = 'X';
+        byte[] read = repo.get("k").orElseThrow();
+        assertArrayEquals(bytes("abc"), read);
+        read[1] = 'Y';
+        assertArrayEquals(bytes("abc"), repo.get("k").orElseThrow());
+    }
+
+    @Test
+    void lists_keys_by_prefix_in_ascending_order() throws IOException {
+        FragmentRepository repo = newRepository("r");
+        for (String key : List.of("job-b.2.f1", "job-a.1.f0", "job-b.1.f0", "Job-b.1.f0", "job-bb.1.f0", "x")) {
+            repo.put(key, bytes(key));
+        }
+        assertEquals(List.of("job-b.1.f0", "job-b.2.f1"), repo.list("job-b."));
+        assertEquals(List.of("Job-b.1.f0", "job-a.1.f0", "job-b.1.f0", "job-b.2.f1", "job-bb.1.f0", "x"),
+                repo.list(""));
+        assertEquals(List.of(), repo.list("none"));
+        // Keys that differ only in case are distinct.
+        assertArrayEquals(bytes("Job-b.1.f0"), repo.get("Job-b.1.f0").orElseThrow());
+        assertArrayEquals(bytes("job-b.1.f0"), repo.get("job-b.1.f0").orElseThrow());
+    }
+
+    @Test
+    void a_streaming_write_is_invisible_until_committed() throws IOException {
+        FragmentRepository repo = newRepository("r");
+        repo.put("k", bytes("old"));
+        try (FragmentOutput out = repo.create("k")) {
+            out.write(bytes("new "));
+            out.write('v');
+            out.write(bytes("xalue"), 1, 4);
+            assertArrayEquals(bytes("old"), repo.get("k").orElseThrow());
+            out.commit();
+            assertThrows(IllegalStateException.class, out::commit);
+        }
+        assertArrayEquals(bytes("new value"), repo.get("k").orElseThrow());
+        try (InputStream in = repo.open("k").orElseThrow()) {
+            assertArrayEquals(bytes("new value"), in.readAllBytes());
+        }
+        assertTrue(repo.open("missing").isEmpty());
+    }
+
+    @Test
+    void an_abandoned_streaming_write_leaves_the_previous_value() throws IOException {
+        FragmentRepository repo = newRepository("r");
+        repo.put("k", bytes("old"));
+        try (FragmentOutput out = repo.create("k")) {
+            out.write(bytes("partial"));
+        }
+        try (FragmentOutput out = repo.create("fresh")) {
+            out.write(bytes("partial"));
+        }
+        assertArrayEquals(bytes("old"), repo.get("k").orElseThrow());
+        assertEquals(List.of("k"), repo.list(""));
+    }
+
+    @Test
+    void rejects_invalid_keys_and_nulls() throws IOException {
+        FragmentRepository repo = newRepository("r");
+        for (String key : List.of("", ".hidden", "a/b", "a b", "é", "x".repeat(121), "a\\b", "a:b")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> repo.put(key, new byte[1]), key);
+            assertEquals("key must be 1 to 120 characters of [A-Za-z0-9._-] not starting with '.': \"" + key + "\"",
+                    e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> repo.get(key), key);
+            assertThrows(IllegalArgumentException.class, () -> repo.delete(key), key);
+            assertThrows(IllegalArgumentException.class, () -> repo.create(key), key);
+            assertThrows(IllegalArgumentException.class, () -> repo.open(key), key);
+        }
+        repo.put("x".repeat(120), new byte[1]);
+        assertThrows(NullPointerException.class, () -> repo.put(null, new byte[1]));
+        assertThrows(NullPointerException.class, () -> repo.put("k", null));
+        assertThrows(NullPointerException.class, () -> repo.get(null));
+        assertThrows(NullPointerException.class, () -> repo.list(null));
+        assertEquals(List.of("x".repeat(120)), repo.list(""));
+    }
+
+    @Test
+    void concurrent_readers_see_whole_values_only() throws Exception {
+        FragmentRepository repo = newRepository("r");
+        byte[] a = new byte[64 * 1024];
+        byte[] b = new byte[96 * 1024];
+        Arrays.fill(a, (byte) 'a');
+        Arrays.fill(b, (byte) 'b');
+        repo.put("k", a);
+        ExecutorService threads = Executors.newFixedThreadPool(3);
+        AtomicBoolean stop = new AtomicBoolean();
+        try {
+            List<Future<?>> writers = new ArrayList<>();
+            for (byte[] value : List.of(a, b)) {
+                writers.add(threads.submit(() -> {
+                    for (int i = 0; i < 200 && !stop.get(); i++) {
+                        repo.put("k", value);
+                    }
+                    return null;
+                }));
+            }
+            Future<Integer> reader = threads.submit(() -> {
+                int reads = 0;
+                while (!writers.stream().allMatch(Future::isDone)) {
+                    byte[] seen = repo.get("k").orElseThrow();
+                    assertTrue(Arrays.equals(seen, a) || Arrays.equals(seen, b), "a torn read of " + seen.length);
+                    reads++;
+                }
+                return reads;
+            });
+            for (Future<?> writer : writers) {
+                writer.get();
+            }
+            assertTrue(reader.get() > 0);
+        } finally {
+            stop.set(true);
+            threads.shutdownNow();
+        }
+    }
+
+    /** One step of a random workload, applied to the repository and to a model map. */
+    @Property(tries = 100)
+    void behaves_like_a_sorted_map(@ForAll @Size(max = 40) List<@IntRange(min = 0, max = 59) Integer> steps)
+            throws IOException {
+        FragmentRepository repo = newRepository("model");
+        TreeMap<String, byte[]> model = new TreeMap<>();
+        int version = 0;
+        for (int step : steps) {
+            String key = "k" + (step % 6);
+            switch (step / 6 % 5) {
+                case 0, 1 -> {
+                    byte[] value = bytes(key + "=" + version++);
+                    repo.put(key, value);
+                    model.put(key, value);
+                }
+                case 2 -> assertEquals(model.remove(key) != null, repo.delete(key));
+                case 3 -> {
+                    byte[] value = bytes(key + "~" + version++);
+                    try (FragmentOutput out = repo.create(key)) {
+                        out.write(value);
+                        if (step / 30 == 0) {
+                            out.commit();
+                            model.put(key, value);
+                        }
+                    }
+                }
+                default -> {
+                    Optional<byte[]> value = repo.get(key);
+                    assertEquals(model.containsKey(key), value.isPresent());
+                    value.ifPresent(v -> assertArrayEquals(model.get(key), v));
+                }
+            }
+            assertEquals(new ArrayList<>(model.keySet()), repo.list(""));
+        }
+        Map<String, String> all = new HashMap<>();
+        for (String key : repo.list("")) {
+            all.put(key, new String(repo.get(key).orElseThrow(), StandardCharsets.UTF_8));
+        }
+        Map<String, String> expected = new HashMap<>();
+        model.forEach((key, value) -> expected.put(key, new String(value, StandardCharsets.UTF_8)));
+        assertEquals(expected, all);
+    }
+}
