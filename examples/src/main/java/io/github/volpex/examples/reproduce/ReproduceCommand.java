@@ -26,8 +26,8 @@ public final class ReproduceCommand implements Command {
 
     /** Returns every experiment, in the order {@code all} runs them. */
     static List<Experiment> experiments() {
-        return List.of(new NiHarwoodExperiment(), new RahmanSubhlokExperiment(), new DeCamargoExperiment(),
-                new KannaExperiment());
+        return List.of(new NiHarwoodExperiment(), new RenExperiment(), new DeCamargoExperiment(),
+                new RahmanSubhlokExperiment(), new KannaExperiment());
     }
 
     private static List<String> choices() {
