@@ -105,6 +105,18 @@ final class ChartRenderer {
         }
     }
 
+    /** Returns the largest of 1, 2 or 5 times a power of ten not above {@code v}. */
+    private static double niceLogBelow(double v) {
+        double decade = Math.pow(10, Math.floor(Math.log10(v)));
+        return v >= 5 * decade ? 5 * decade : v >= 2 * decade ? 2 * decade : decade;
+    }
+
+    /** Returns the smallest of 1, 2 or 5 times a power of ten not below {@code v}. */
+    private static double niceLogAbove(double v) {
+        double decade = Math.pow(10, Math.floor(Math.log10(v)));
+        return v <= decade ? decade : v <= 2 * decade ? 2 * decade : v <= 5 * decade ? 5 * decade : 10 * decade;
+    }
+
     private static double niceStep(double raw) {
         double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
         double f = raw / magnitude;
@@ -153,8 +165,8 @@ final class ChartRenderer {
             xHi = 1;
         }
         if (chart.isLogY()) {
-            yLo = Math.pow(10, Math.floor(Math.log10(yLo)));
-            yHi = Math.pow(10, Math.ceil(Math.log10(yHi * 1.0001)));
+            yLo = niceLogBelow(yLo * 0.97);
+            yHi = niceLogAbove(yHi * 1.03);
         } else {
             if (chart.yMin() != null) {
                 yLo = Math.min(chart.yMin(), yLo);

@@ -94,7 +94,7 @@ final class DeCamargoExperiment implements Experiment {
 
     @Override
     public double estimatedSeconds(Setup setup) {
-        return setup.quick() ? 3 : 40;
+        return setup.quick() ? 3 : 45;
     }
 
     static Scale scale(Setup setup) {

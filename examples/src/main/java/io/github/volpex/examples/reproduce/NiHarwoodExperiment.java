@@ -76,7 +76,7 @@ final class NiHarwoodExperiment implements Experiment {
 
     @Override
     public double estimatedSeconds(Setup setup) {
-        return setup.quick() ? 4 : 60;
+        return setup.quick() ? 2 : 10;
     }
 
     static NiHarwoodJob.Setting setting(Scale scale, Scenario scenario) {

@@ -60,7 +60,7 @@ final class RahmanSubhlokExperiment implements Experiment {
 
     @Override
     public double estimatedSeconds(Setup setup) {
-        return setup.quick() ? 2 : 40;
+        return setup.quick() ? 1 : 3;
     }
 
     /** One (n, r) cell: the model's interval, the sweep, and the simulated completion times. */

@@ -55,7 +55,7 @@ final class RenExperiment implements Experiment {
 
     @Override
     public double estimatedSeconds(Setup setup) {
-        return setup.quick() ? 5 : 90;
+        return setup.quick() ? 2 : 10;
     }
 
     /** One world's makespans: [part][variant][length] sums and counts. */
