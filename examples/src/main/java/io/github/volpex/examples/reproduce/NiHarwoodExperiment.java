@@ -114,7 +114,7 @@ final class NiHarwoodExperiment implements Experiment {
         }
 
         String relativeText(int policy) {
-            return (allFinished(policy) ? "" : ">") + String.format(Locale.ROOT, "%.0f%%", relative(policy));
+            return (allFinished(policy) ? "" : ">") + String.format(Locale.ROOT, "%.1f%%", relative(policy));
         }
     }
 
@@ -294,7 +294,7 @@ final class NiHarwoodExperiment implements Experiment {
                     : figure.equals("Fig. 4 right") && beaten >= points - 2 ? Result.Verdict.REPRODUCED
                     : beaten >= points * 3 / 4 ? Result.Verdict.PARTLY : Result.Verdict.NOT_REPRODUCED;
             result.finding(claim, figure.equals("Fig. 4 right") ? "almost all" : "all points",
-                    String.format(Locale.ROOT, "%d of %d fixed settings slower; closest: %.0f%% (%s)", beaten,
+                    String.format(Locale.ROOT, "%d of %d fixed settings slower; closest: %.1f%% (%s)", beaten,
                             points, worst, worstAt), verdict);
         }
         rows.stream().filter(r -> r.scenario().figure().equals("Fig. 4 right") && r.scenario().mtbfSeconds() == 7200)
