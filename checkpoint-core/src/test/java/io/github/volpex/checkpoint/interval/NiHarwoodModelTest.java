@@ -93,6 +93,20 @@ class NiHarwoodModelTest {
     }
 
     @Test
+    void a_download_time_whose_product_with_k_mu_overflows_keeps_the_interval_finite() {
+        // T_d·kμ = 10^310 overflows, yet d = Vkμ/(e(T_d kμ + 1)) = V/(e·T_d) = 10^−300/e is an ordinary double:
+        // 1 + W₀ = p − p²/3 with p = √(2V/T_d), and the interval is (1 + W₀)/(kμ).
+        NiHarwoodModel slowRestarts = NiHarwoodModel.of(1, 1e10, 1.0, 1e300);
+        double p = Math.sqrt(2.0 / 1e300);
+        assertEquals(p / 1e10, slowRestarts.optimalIntervalSeconds(), 1e-14 * p / 1e10);
+        assertEquals(1e10 / p, slowRestarts.optimalRatePerSecond(), 1e-14 * 1e10 / p);
+        // The same offset with moderate numbers: the answers scale exactly.
+        NiHarwoodModel moderate = NiHarwoodModel.of(1, 1e-100, 1.0, 1e300);
+        double q = Math.sqrt(2.0 / 1e300);
+        assertEquals(q / 1e-100, moderate.optimalIntervalSeconds(), 1e-14 * q / 1e-100);
+    }
+
+    @Test
     void rejects_bad_parameters_with_clear_messages() {
         assertEquals("peers must be >= 1: 0",
                 assertThrows(IllegalArgumentException.class, () -> NiHarwoodModel.of(0, 1e-4, 1, 1)).getMessage());
