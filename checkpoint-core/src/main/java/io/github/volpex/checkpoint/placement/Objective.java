@@ -175,12 +175,14 @@ public final class Objective {
     /**
      * Returns the objective value of a selection.
      *
-     * @param networkCostSeconds {@code N}, the network cost of the selection, in seconds
+     * @param networkCostSeconds {@code N}, the network cost of the selection, in seconds ({@code +∞} allowed)
      * @param reliabilityProduct {@code Π TRS_i(τ)} over the selection, in {@code [0, 1]}
-     * @return {@code w·N − B·Π}, in seconds
+     * @return {@code w·N − B·Π}, in seconds, where {@code w·N} is {@code 0} when {@code w = 0} (even for an infinite
+     *     {@code N})
      */
     public double value(double networkCostSeconds, double reliabilityProduct) {
-        return networkWeight * networkCostSeconds - reliabilityWeightSeconds * reliabilityProduct;
+        double network = networkWeight == 0.0 ? 0.0 : networkWeight * networkCostSeconds;
+        return network - reliabilityWeightSeconds * reliabilityProduct;
     }
 
     @Override

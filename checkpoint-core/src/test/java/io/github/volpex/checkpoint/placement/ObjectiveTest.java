@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.estimators.SurvivalFunction;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -65,6 +67,21 @@ class ObjectiveTest {
         assertMessage("networkWeight must be finite and >= 0: -1.0", () -> Objective.of(-1, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> Objective.optimistic(1e300, 1e-300, 0));
         assertThrows(NullPointerException.class, () -> Objective.pessimistic(1, 1, null, 0));
+    }
+
+    @Test
+    void a_zero_network_weight_ignores_even_an_infinite_network_cost() {
+        assertEquals(-2.5, Objective.of(0, 5, 10).value(Double.POSITIVE_INFINITY, 0.5));
+        assertEquals(Double.POSITIVE_INFINITY, Objective.of(1, 5, 10).value(Double.POSITIVE_INFINITY, 0.5));
+        // A selection over such hosts is still made, and evaluates to a number.
+        List<StorageHost> hosts = List.of(
+                StorageHost.of("slow", Double.MIN_VALUE, SurvivalFunction.exponential(1e-3)),
+                StorageHost.of("fast", 1e6, SurvivalFunction.exponential(1e-6)),
+                StorageHost.of("other", 1e6, SurvivalFunction.exponential(1e-2)));
+        SelectionResult result = RepositorySelector.greedy()
+                .select(SelectionProblem.of(1000, 1, 1, hosts, Objective.of(0, 5, 10)));
+        assertEquals(Set.of("fast", "slow"), Set.copyOf(result.hostIds()));
+        assertEquals(-5 * Math.exp(-1e-5) * Math.exp(-1e-2), result.objectiveValue(), 1e-12);
     }
 
     @Test
