@@ -25,7 +25,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -62,7 +61,8 @@ import java.util.random.RandomGenerator;
  * in parallel. One store (one process) must be the only writer of a job's checkpoints. The store owns no threads:
  * repository calls run on the injected {@link Executor} (by default, the calling thread) and the caller's thread waits
  * for them, so calls block for as long as the repositories take; repositories should time out their own calls. A
- * store must not be given an executor whose threads call it.
+ * store must not be given an executor whose threads call it. A task the executor rejects (a saturated or shut-down
+ * pool) runs on the calling thread instead, so a rejection never fails an operation.
  *
  * @since 0.1
  */
@@ -698,8 +698,7 @@ public final class CheckpointStore {
             while (running < parallel - verified.size() && !pending.isEmpty()) {
                 FragmentLocation location = pending.remove(0);
                 running++;
-                CompletableFuture
-                        .supplyAsync(() -> Parallel.call(() -> fetch(index, location, expectedLength)), executor)
+                Parallel.start(executor, () -> fetch(index, location, expectedLength))
                         .whenComplete((bytes, failure) -> done.add(new Object[] {location, bytes, failure}));
             }
             if (running == 0) {
@@ -1216,7 +1215,8 @@ public final class CheckpointStore {
 
         /**
          * Sets the executor that runs repository calls; the default runs them on the calling thread, one after
-         * another. With a pool, writes of a segment's fragments and fetches of fragments run in parallel.
+         * another. With a pool, writes of a segment's fragments and fetches of fragments run in parallel. A task the
+         * executor rejects runs on the calling thread.
          *
          * @param executor the executor; it must not run tasks on a thread that waits for the store
          * @return this builder

@@ -5,15 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.erasure.IdaCodec;
+import java.io.ByteArrayInputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +33,47 @@ class StoreConcurrencyTest {
     void parallel_commits_of_different_jobs_stay_isolated_in_perennial_mode() throws Exception {
         run(repositories -> CheckpointStore.perennial(IdaCodec.systematic(2, 2).withStripeSizeBytes(16),
                 repositories), 4);
+    }
+
+    @Test
+    void tasks_the_executor_rejects_run_on_the_calling_thread() throws Exception {
+        List<FragmentRepository> repositories = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            repositories.add(FragmentRepository.directory("d" + i, DirectoryRepositoryTest.freshDirectory(), false));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        AtomicInteger submitted = new AtomicInteger();
+        // A saturated pool: every other task is refused.
+        Executor saturated = command -> {
+            if (submitted.incrementAndGet() % 2 == 0) {
+                throw new RejectedExecutionException("saturated");
+            }
+            pool.execute(command);
+        };
+        try {
+            CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(2, 2).withStripeSizeBytes(16),
+                    repositories).executor(saturated).random(new SplittableRandom(3)).segmentBytes(100)
+                    .extraFetches(1).build();
+            byte[] first = Stores.data(1, 1000);
+            store.commit("job", first);
+            assertArrayEquals(first, store.recover("job").orElseThrow().toByteArray());
+            assertTrue(submitted.get() > 20, () -> submitted.get() + " tasks");
+            // A shut-down pool refuses everything.
+            pool.shutdown();
+            byte[] second = Stores.data(2, 777);
+            FragmentIndex index = store.commit("job", new ByteArrayInputStream(second));
+            assertArrayEquals(second, store.recover("job").orElseThrow().toByteArray());
+            assertEquals(RepairReport.Status.HEALTHY, store.repair("job").status());
+            List<String> everything = Stores.everything(repositories);
+            assertEquals(8, everything.size(), everything.toString());
+            String prefix = StoreKeys.checkpointPrefix("job", index.sequence(), index.commitId());
+            assertTrue(everything.stream().allMatch(o -> o.contains("/" + prefix)), everything.toString());
+            for (FragmentRepository repository : repositories) {
+                assertEquals(0, ((DirectoryRepository) repository).deleteTemporaryFiles(), repository.id());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private static void run(Function<List<FragmentRepository>, CheckpointStore.Builder> mode, int n)
