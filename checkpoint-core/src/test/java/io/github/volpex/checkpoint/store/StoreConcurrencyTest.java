@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.erasure.IdaCodec;
 import java.io.ByteArrayInputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -33,6 +35,82 @@ class StoreConcurrencyTest {
     void parallel_commits_of_different_jobs_stay_isolated_in_perennial_mode() throws Exception {
         run(repositories -> CheckpointStore.perennial(IdaCodec.systematic(2, 2).withStripeSizeBytes(16),
                 repositories), 4);
+    }
+
+    @Test
+    void commits_recoveries_repairs_and_collections_of_one_job_in_parallel_see_whole_checkpoints() throws Exception {
+        List<FragmentRepository> repositories = new ArrayList<>(Stores.inMemory(5));
+        repositories.add(FragmentRepository.directory("disk", DirectoryRepositoryTest.freshDirectory(), false));
+        ExecutorService io = Executors.newFixedThreadPool(3);
+        ExecutorService callers = Executors.newFixedThreadPool(4);
+        int commits = 12;
+        try {
+            CheckpointStore store = CheckpointStore.perennial(IdaCodec.rabin(3, 2).withStripeSizeBytes(8), repositories)
+                    .executor(io).random(new SplittableRandom(11)).segmentBytes(64).extraFetches(1).build();
+            // Checkpoint c of the job gets sequence number c, so its bytes are known from the number alone.
+            Function<Long, byte[]> bytesOf = sequence -> Stores.data(100 + sequence, 40 + 29 * sequence.intValue());
+            store.commit("shared", bytesOf.apply(0L));
+            AtomicBoolean done = new AtomicBoolean();
+            List<Future<Integer>> workers = new ArrayList<>();
+            workers.add(callers.submit(() -> {
+                for (long c = 1; c < commits; c++) {
+                    assertEquals(c, store.commit("shared", bytesOf.apply(c)).sequence());
+                }
+                done.set(true);
+                return commits - 1;
+            }));
+            workers.add(callers.submit(() -> {
+                int seen = 0;
+                while (!done.get()) {
+                    RecoveredCheckpoint recovered = store.recover("shared").orElseThrow();
+                    assertArrayEquals(bytesOf.apply(recovered.index().sequence()), recovered.toByteArray());
+                    seen++;
+                }
+                return seen;
+            }));
+            workers.add(callers.submit(() -> {
+                int repairs = 0;
+                while (!done.get()) {
+                    RepairReport report = store.repair("shared");
+                    assertEquals(RepairReport.Status.HEALTHY, report.status(), report.toString());
+                    repairs++;
+                }
+                return repairs;
+            }));
+            workers.add(callers.submit(() -> {
+                int rounds = 0;
+                while (!done.get()) {
+                    FragmentIndex latest = store.latestIndex("shared").orElseThrow();
+                    // Reading a checkpoint by its index is not locked: a commit may delete it meanwhile.
+                    try {
+                        assertArrayEquals(bytesOf.apply(latest.sequence()), store.recover(latest).toByteArray());
+                    } catch (CheckpointUnavailableException replaced) {
+                        assertTrue(store.latestIndex("shared").orElseThrow().sequence() > latest.sequence());
+                    }
+                    store.renewLease("shared", Duration.ofDays(1));
+                    store.collectGarbage("shared");
+                    rounds++;
+                }
+                return rounds;
+            }));
+            for (Future<Integer> worker : workers) {
+                assertTrue(worker.get() >= 0);
+            }
+            RecoveredCheckpoint last = mode(repositories).recover("shared").orElseThrow();
+            assertEquals(commits - 1, last.index().sequence());
+            assertArrayEquals(bytesOf.apply((long) commits - 1), last.toByteArray());
+            List<String> everything = Stores.everything(repositories);
+            assertEquals(10, everything.size(), everything.toString());
+            assertTrue(everything.stream().allMatch(o -> o.contains("/shared." + (commits - 1) + ".")),
+                    everything.toString());
+        } finally {
+            callers.shutdownNow();
+            io.shutdownNow();
+        }
+    }
+
+    private static CheckpointStore mode(List<FragmentRepository> repositories) {
+        return CheckpointStore.perennial(IdaCodec.rabin(3, 2).withStripeSizeBytes(8), repositories).build();
     }
 
     @Test
