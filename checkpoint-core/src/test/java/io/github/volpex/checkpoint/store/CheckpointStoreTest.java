@@ -14,8 +14,11 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -153,6 +156,33 @@ class CheckpointStoreTest {
         assertEquals(0, e.sequence());
         assertEquals(List.of(FragmentFailure.Reason.CORRUPT, FragmentFailure.Reason.MISSING),
                 e.failures().stream().map(FragmentFailure::reason).toList());
+    }
+
+    @Test
+    void failures_survive_serialization_of_the_exceptions_that_carry_them() throws Exception {
+        List<FragmentFailure> failures = List.of(new FragmentFailure(2, "r7", FragmentFailure.Reason.CORRUPT, "x"),
+                new FragmentFailure(-1, "r8", FragmentFailure.Reason.UNAVAILABLE, "y"));
+        CheckpointUnavailableException unavailable = roundTrip(
+                new CheckpointUnavailableException("job", 3, 2, 1, failures));
+        assertEquals(failures, unavailable.failures());
+        assertEquals(List.of("job", 3L, 2, 1), List.of(unavailable.jobId(), unavailable.sequence(),
+                unavailable.required(), unavailable.verified()));
+        CommitFailedException failed = roundTrip(new CommitFailedException("job", 4, 1, "why", failures));
+        assertEquals(failures, failed.failures());
+        assertEquals(1, failed.indexCopiesWritten());
+        assertThrows(NullPointerException.class, () -> new CommitFailedException("job", 4, 1, "why",
+                Arrays.asList(failures.get(0), null)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T roundTrip(T object) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(object);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return (T) in.readObject();
+        }
     }
 
     @Test
