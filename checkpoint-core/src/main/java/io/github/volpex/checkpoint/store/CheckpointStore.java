@@ -153,6 +153,9 @@ public final class CheckpointStore {
      * @return the new checkpoint's index (also stored next to every fragment)
      * @throws CommitFailedException    if too few repositories accepted the fragments or the index; the previous
      *                                  checkpoint is then intact
+     * @throws IllegalStateException    if the placement policy chooses other than the distinct candidates asked for
+     *                                  (whatever the policy throws reaches the caller too); the previous checkpoint
+     *                                  is then intact
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if {@code jobId} is not valid
      */
@@ -175,6 +178,9 @@ public final class CheckpointStore {
      * @throws IOException              if reading {@code checkpoint} fails; nothing is committed
      * @throws CommitFailedException    if too few repositories accepted the fragments or the index; the previous
      *                                  checkpoint is then intact
+     * @throws IllegalStateException    if the placement policy chooses other than the distinct candidates asked for
+     *                                  (whatever the policy throws reaches the caller too); the previous checkpoint
+     *                                  is then intact
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if {@code jobId} is not valid
      */
