@@ -59,9 +59,9 @@ public final class Objective {
      */
     public static Objective optimistic(double computeMttfSeconds, double checkpointIntervalSeconds,
                                        double usefulWorkSeconds) {
-        positiveFinite("computeMttfSeconds", computeMttfSeconds);
-        positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
-        nonNegativeFinite("usefulWorkSeconds", usefulWorkSeconds);
+        Checks.positiveFinite("computeMttfSeconds", computeMttfSeconds);
+        Checks.positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
+        Checks.nonNegativeFinite("usefulWorkSeconds", usefulWorkSeconds);
         double networkWeight = computeMttfSeconds / checkpointIntervalSeconds;
         double reliabilityWeight = usefulWorkSeconds + computeMttfSeconds;
         if (networkWeight == Double.POSITIVE_INFINITY || reliabilityWeight == Double.POSITIVE_INFINITY) {
@@ -86,8 +86,8 @@ public final class Objective {
      */
     public static Objective pessimistic(double checkpointIntervalSeconds, double usefulWorkSeconds,
                                         double computeFailureProbability) {
-        positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
-        nonNegativeFinite("usefulWorkSeconds", usefulWorkSeconds);
+        Checks.positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
+        Checks.nonNegativeFinite("usefulWorkSeconds", usefulWorkSeconds);
         if (!(computeFailureProbability >= 0.0 && computeFailureProbability <= 1.0)) {
             throw new IllegalArgumentException(
                     "computeFailureProbability must be in [0, 1]: " + computeFailureProbability);
@@ -114,8 +114,8 @@ public final class Objective {
     public static Objective pessimistic(double checkpointIntervalSeconds, double usefulWorkSeconds,
                                         SurvivalFunction computeHost, double computeUptimeSeconds) {
         Objects.requireNonNull(computeHost, "computeHost");
-        positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
-        nonNegativeFinite("computeUptimeSeconds", computeUptimeSeconds);
+        Checks.positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
+        Checks.nonNegativeFinite("computeUptimeSeconds", computeUptimeSeconds);
         return pessimistic(checkpointIntervalSeconds, usefulWorkSeconds,
                 computeHost.conditionalFailure(computeUptimeSeconds, checkpointIntervalSeconds));
     }
@@ -130,9 +130,9 @@ public final class Objective {
      * @throws IllegalArgumentException if an argument is out of range
      */
     public static Objective of(double networkWeight, double reliabilityWeightSeconds, double horizonSeconds) {
-        nonNegativeFinite("networkWeight", networkWeight);
-        nonNegativeFinite("reliabilityWeightSeconds", reliabilityWeightSeconds);
-        nonNegativeFinite("horizonSeconds", horizonSeconds);
+        Checks.nonNegativeFinite("networkWeight", networkWeight);
+        Checks.nonNegativeFinite("reliabilityWeightSeconds", reliabilityWeightSeconds);
+        Checks.nonNegativeFinite("horizonSeconds", horizonSeconds);
         return new Objective("general", networkWeight, reliabilityWeightSeconds, horizonSeconds);
     }
 
@@ -203,17 +203,5 @@ public final class Objective {
     public String toString() {
         return "Objective." + model + "[w=" + networkWeight + ", B=" + reliabilityWeightSeconds + " s, τ="
                 + horizonSeconds + " s]";
-    }
-
-    private static void positiveFinite(String name, double value) {
-        if (!(value > 0.0) || value == Double.POSITIVE_INFINITY) {
-            throw new IllegalArgumentException(name + " must be finite and > 0: " + value);
-        }
-    }
-
-    private static void nonNegativeFinite(String name, double value) {
-        if (!(value >= 0.0) || value == Double.POSITIVE_INFINITY) {
-            throw new IllegalArgumentException(name + " must be finite and >= 0: " + value);
-        }
     }
 }

@@ -130,15 +130,7 @@ final class FragmentSink implements Closeable {
         FragmentOutput out = outputs[i];
         outputs[i] = null;
         if (out != null) {
-            closeQuietly(out);
-        }
-    }
-
-    private static void closeQuietly(FragmentOutput out) {
-        try {
-            out.close();
-        } catch (Exception e) {
-            Parallel.rethrowErrors(e);
+            Parallel.closeQuietly(out);
         }
     }
 
@@ -147,7 +139,7 @@ final class FragmentSink implements Closeable {
     public void close() {
         for (int i = 0; i < outputs.length; i++) {
             if (outputs[i] != null && !committed[i]) {
-                closeQuietly(outputs[i]);
+                Parallel.closeQuietly(outputs[i]);
             }
             outputs[i] = null;
         }

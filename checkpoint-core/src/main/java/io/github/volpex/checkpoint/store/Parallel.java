@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.store;
 
+import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -79,6 +80,15 @@ final class Parallel {
             throw e;
         } catch (Exception e) {
             throw new CompletionException(e);
+        }
+    }
+
+    /** Closes {@code resource}, ignoring every failure but an {@link Error}: for clean-up after a failure. */
+    static void closeQuietly(Closeable resource) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            rethrowErrors(e);
         }
     }
 
