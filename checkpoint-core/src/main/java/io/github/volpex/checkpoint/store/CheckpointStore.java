@@ -213,7 +213,7 @@ public final class CheckpointStore {
         Instant now = clock.instant();
         int n = dispersal.n();
         FragmentIndex previous = state.latest();
-        long sizeHint = knownLength >= 0 ? knownLength : previous != null ? previous.checkpointLength() : 0;
+        long sizeHint = knownLength >= 0 ? knownLength : previous != null ? previous.checkpointBytes() : 0;
         List<FragmentFailure> failures = new ArrayList<>();
         Set<String> excluded = new HashSet<>();
         List<String> targets = place(jobId, sequence, sizeHint, n, List.of(), excluded, failures);
@@ -317,7 +317,7 @@ public final class CheckpointStore {
                     sources.add(location.fragmentIndex());
                 }
             }
-            List<String> targets = place(index.jobId(), index.sequence(), index.checkpointLength(), todo.size(),
+            List<String> targets = place(index.jobId(), index.sequence(), index.checkpointBytes(), todo.size(),
                     holders, excluded, failures);
             Map<Integer, String> written = regenerate(current, sources, todo, targets, excluded, failures);
             List<FragmentLocation> moved = new ArrayList<>(current.fragments());
@@ -642,11 +642,11 @@ public final class CheckpointStore {
         Objects.requireNonNull(index, "index");
         Objects.requireNonNull(out, "out");
         Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointLength());
+        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
         List<FragmentFailure> failures = new ArrayList<>();
         List<Integer> order = index.fragments().stream().map(FragmentLocation::fragmentIndex).toList();
         MessageDigest digest = Sha256.newDigest();
-        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointLength()))];
+        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointBytes()))];
         long written = 0;
         try (SegmentSource source = new SegmentSource(index, framing, d, byId, order, failures)) {
             for (long s = 0; s < framing.segments(); s++) {
@@ -669,11 +669,11 @@ public final class CheckpointStore {
 
     private RecoveredCheckpoint recoverLocked(FragmentIndex index) {
         Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointLength());
+        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
         List<FragmentFailure> failures = new ArrayList<>();
-        if (index.checkpointLength() > MAX_ARRAY_BYTES) {
+        if (index.checkpointBytes() > MAX_ARRAY_BYTES) {
             throw new IllegalStateException("checkpoint " + index.jobId() + " #" + index.sequence() + " of "
-                    + index.checkpointLength() + " bytes does not fit in an array: use recoverTo");
+                    + index.checkpointBytes() + " bytes does not fit in an array: use recoverTo");
         }
         Map<Integer, byte[]> verified = fetchVerified(index, framing, failures);
         if (verified.size() < index.m()) {
@@ -765,8 +765,8 @@ public final class CheckpointStore {
 
     /** Decodes the checkpoint from {@code m} verified whole fragments. */
     private static byte[] decode(FragmentIndex index, Dispersal d, Framing framing, Map<Integer, byte[]> fragments) {
-        byte[] out = new byte[(int) index.checkpointLength()];
-        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointLength()))];
+        byte[] out = new byte[(int) index.checkpointBytes()];
+        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointBytes()))];
         long offset = 0;
         int position = 0;
         List<Integer> use = fragments.keySet().stream().sorted().limit(index.m()).toList();
@@ -852,7 +852,7 @@ public final class CheckpointStore {
                 break;
             }
             List<Integer> batch = todo.subList(0, (int) Math.min(todo.size(), room));
-            List<String> targets = place(index.jobId(), index.sequence(), index.checkpointLength(), batch.size(),
+            List<String> targets = place(index.jobId(), index.sequence(), index.checkpointBytes(), batch.size(),
                     holders, excluded, failures);
             Map<Integer, String> written = regenerate(index, sources, new ArrayList<>(batch), targets, excluded,
                     failures);
@@ -890,7 +890,7 @@ public final class CheckpointStore {
     /** Reads every fragment in full, in parallel, checking CRCs, length and digest; returns those that verify. */
     private Set<Integer> probe(FragmentIndex index, List<FragmentFailure> failures) {
         Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointLength());
+        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
         List<Callable<Void>> tasks = new ArrayList<>();
         for (FragmentLocation location : index.fragments()) {
             tasks.add(() -> {
@@ -937,7 +937,7 @@ public final class CheckpointStore {
                                             List<String> targets, Set<String> excluded,
                                             List<FragmentFailure> failures) {
         Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointLength());
+        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
         int[] which = missing.stream().mapToInt(Integer::intValue).toArray();
         FragmentRepository[] repos = new FragmentRepository[which.length];
         String[] keys = new String[which.length];

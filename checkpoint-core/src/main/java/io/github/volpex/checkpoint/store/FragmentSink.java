@@ -58,7 +58,7 @@ final class FragmentSink implements Closeable {
         }
     }
 
-    /** Appends {@code pieces[i]} ({@code pieceLength} bytes) and its CRC to each fragment {@code i} of {@code which}. */
+    /** For each {@code i} of {@code which}, appends {@code pieces[i]} ({@code pieceLength} bytes) and its CRC. */
     void write(byte[][] pieces, int pieceLength, int[] which) {
         List<Callable<Void>> tasks = new ArrayList<>();
         List<Integer> written = new ArrayList<>();

@@ -40,7 +40,7 @@ class CheckpointStoreTest {
         for (int length : new int[] {0, 1, 63, 64, 65, 128, 1000}) {
             byte[] data = Stores.data(length, length);
             FragmentIndex index = store.commit("job", data);
-            assertEquals(length, index.checkpointLength());
+            assertEquals(length, index.checkpointBytes());
             assertEquals(Sha256.of(data), index.checkpointSha256());
             RecoveredCheckpoint recovered = store.recover("job").orElseThrow();
             assertArrayEquals(data, recovered.toByteArray());
@@ -63,7 +63,7 @@ class CheckpointStoreTest {
             }
         };
         FragmentIndex index = store.commit("stream", in);
-        assertEquals(data.length, index.checkpointLength());
+        assertEquals(data.length, index.checkpointBytes());
         assertTrue(largestRead.get() <= 64, "read " + largestRead.get() + " bytes at once");
         // 11 segments, each piece followed by 4 bytes of CRC.
         assertEquals(data.length + 11 * 4, index.fragments().get(0).lengthBytes());
