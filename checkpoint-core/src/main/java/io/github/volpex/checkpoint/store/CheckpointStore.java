@@ -77,6 +77,9 @@ public final class CheckpointStore {
     /** The number of full replicas in ephemeral mode (de Camargo §4.2). */
     public static final int EPHEMERAL_REPLICAS = 2;
 
+    /** The last instant a {@link FragmentIndex} holds: its times are milliseconds since 1970 in a signed long. */
+    private static final Instant LAST_LEASE_END = Instant.ofEpochMilli(Long.MAX_VALUE);
+
     private final List<FragmentRepository> repositories;
     private final Map<String, FragmentRepository> byId;
     private final Dispersal dispersal;
@@ -262,8 +265,8 @@ public final class CheckpointStore {
             }
         }
         FragmentIndex index = new FragmentIndex(jobId, sequence, commitId, 0, dispersal.encoding(), dispersal.m(),
-                n - dispersal.m(), dispersal.stripeBytes(), segmentBytes, length, checkpointSha, now, now.plus(lease),
-                locations);
+                n - dispersal.m(), dispersal.stripeBytes(), segmentBytes, length, checkpointSha, now,
+                leaseEnd(now, lease), locations);
 
         // 2. Regenerate the fragments whose writes failed onto other repositories.
         if (n - missing.size() < dispersal.m()) {
@@ -992,7 +995,8 @@ public final class CheckpointStore {
 
     /**
      * Extends the lease of the newest checkpoint of {@code jobId} to {@code duration} from now, writing a new revision
-     * of its index next to its fragments.
+     * of its index next to its fragments. A lease that would end after the last millisecond the index format holds
+     * ({@code Instant.ofEpochMilli(Long.MAX_VALUE)}, some 292 million years from 1970) ends there.
      *
      * @param jobId    the job
      * @param duration the new lease, from now; positive
@@ -1012,7 +1016,7 @@ public final class CheckpointStore {
             if (index == null) {
                 return Optional.empty();
             }
-            FragmentIndex renewed = index.revised(index.fragments(), clock.instant().plus(duration));
+            FragmentIndex renewed = index.revised(index.fragments(), leaseEnd(clock.instant(), duration));
             List<FragmentFailure> failures = new ArrayList<>();
             int copies = writeIndexCopies(renewed, state, failures);
             if (copies == 0) {
@@ -1122,6 +1126,12 @@ public final class CheckpointStore {
             return dispersal;
         }
         return index.encoding() == Encoding.REPLICAS ? new Replication(index.n()) : IdaDispersal.of(index);
+    }
+
+    /** {@code now + lease}, saturated at the last instant the index format holds (its times are epoch milliseconds). */
+    static Instant leaseEnd(Instant now, Duration lease) {
+        Duration room = Duration.between(now, LAST_LEASE_END);
+        return lease.compareTo(room) >= 0 ? LAST_LEASE_END : now.plus(lease);
     }
 
     private static void requirePositive(Duration duration) {
@@ -1272,7 +1282,9 @@ public final class CheckpointStore {
         }
 
         /**
-         * Sets the lease of new checkpoints; the default is {@link #DEFAULT_LEASE}.
+         * Sets the lease of new checkpoints; the default is {@link #DEFAULT_LEASE}. A lease that would end after the
+         * last millisecond the index format holds ({@code Instant.ofEpochMilli(Long.MAX_VALUE)}) ends there, so
+         * {@code Duration.ofSeconds(Long.MAX_VALUE)} stands for "forever".
          *
          * @param lease how long after its commit a checkpoint is kept and repaired; positive
          * @return this builder

@@ -17,6 +17,7 @@ import java.io.InputStream;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -280,6 +281,24 @@ class CheckpointStoreTest {
         assertEquals(1, renewed.revision());
         assertEquals(renewed, ephemeral(repos).build().latestIndex("job").orElseThrow());
         assertThrows(IllegalArgumentException.class, () -> store.renewLease("job", Duration.ZERO));
+    }
+
+    @Test
+    void a_lease_too_long_to_represent_ends_at_the_last_millisecond_the_index_holds() {
+        List<FragmentRepository> repos = Stores.inMemory(2);
+        Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
+        Instant last = Instant.ofEpochMilli(Long.MAX_VALUE);
+        CheckpointStore store = ephemeral(repos).lease(forever).build();
+        FragmentIndex index = store.commit("job", Stores.data(5, 100));
+        assertEquals(last, index.leaseExpiry());
+        assertFalse(index.isExpired(last));
+        assertTrue(index.isExpired(last.plusNanos(1)));
+        assertArrayEquals(Stores.data(5, 100), ephemeral(repos).build().recover("job").orElseThrow().toByteArray());
+        // Past the end of the format but within Instant's range: saturates the same way.
+        assertEquals(last, store.renewLease("job", Duration.ofDays(300_000_000L * 366)).orElseThrow()
+                .leaseExpiry());
+        assertEquals(last, store.renewLease("job", forever).orElseThrow().leaseExpiry());
+        assertEquals(last, ephemeral(repos).build().latestIndex("job").orElseThrow().leaseExpiry());
     }
 
     @Test
