@@ -1323,8 +1323,9 @@ public final class CheckpointStore {
          * @throws IllegalArgumentException if {@code bytes} is out of range
          */
         public Builder segmentBytes(int bytes) {
-            if (bytes < 1 || bytes > 1 << 30) {
-                throw new IllegalArgumentException("segmentBytes must be in [1, 1073741824]: " + bytes);
+            if (bytes < 1 || bytes > FragmentIndex.MAX_SEGMENT_BYTES) {
+                throw new IllegalArgumentException("segmentBytes must be in [1, " + FragmentIndex.MAX_SEGMENT_BYTES
+                        + "]: " + bytes);
             }
             this.segmentBytes = bytes;
             return this;

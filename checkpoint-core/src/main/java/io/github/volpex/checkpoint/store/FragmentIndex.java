@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.erasure.IdaCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -44,8 +45,8 @@ import java.util.zip.CRC32C;
  *                 2 = {@link Encoding#IDA_RABIN}
  *              1  m (1..255; 1 for replicas)
  *              1  k (0..255 − m)
- *              4  the codec's stripe size in bytes (≥ 1 for IDA, 0 for replicas)
- *              4  segment size in bytes (≥ 1)
+ *              4  the codec's stripe size in bytes (1..2^22 for IDA, 0 for replicas)
+ *              4  segment size in bytes (1..2^30)
  *              8  checkpoint length in bytes (≥ 0)
  *             32  SHA-256 of the checkpoint
  *              8  created at, milliseconds since 1970-01-01T00:00Z
@@ -69,6 +70,9 @@ public final class FragmentIndex {
     public static final int MAX_FRAGMENTS = 255;
     /** The current format version. */
     public static final int FORMAT_VERSION = 1;
+
+    /** The largest segment a store writes, {@code 2^30} bytes: an index claiming more is not trusted. */
+    static final int MAX_SEGMENT_BYTES = 1 << 30;
 
     private static final int MAGIC = 0x56584649;
 
@@ -105,12 +109,14 @@ public final class FragmentIndex {
         if (k < 0 || k > MAX_FRAGMENTS - m) {
             throw new IllegalArgumentException("k must be in [0, " + (MAX_FRAGMENTS - m) + "] for m = " + m + ": " + k);
         }
-        if (encoding == Encoding.REPLICAS ? stripeBytes != 0 : stripeBytes < 1) {
-            throw new IllegalArgumentException("stripeBytes must be " + (encoding == Encoding.REPLICAS ? "0" : ">= 1")
-                    + " for " + encoding + ": " + stripeBytes);
+        if (encoding == Encoding.REPLICAS ? stripeBytes != 0
+                : stripeBytes < 1 || stripeBytes > IdaCodec.MAX_STRIPE_SIZE_BYTES) {
+            throw new IllegalArgumentException("stripeBytes must be " + (encoding == Encoding.REPLICAS ? "0"
+                    : "in [1, " + IdaCodec.MAX_STRIPE_SIZE_BYTES + "]") + " for " + encoding + ": " + stripeBytes);
         }
-        if (segmentBytes < 1) {
-            throw new IllegalArgumentException("segmentBytes must be >= 1: " + segmentBytes);
+        if (segmentBytes < 1 || segmentBytes > MAX_SEGMENT_BYTES) {
+            throw new IllegalArgumentException("segmentBytes must be in [1, " + MAX_SEGMENT_BYTES + "]: "
+                    + segmentBytes);
         }
         if (checkpointBytes < 0) {
             throw new IllegalArgumentException("checkpointBytes must be >= 0: " + checkpointBytes);
