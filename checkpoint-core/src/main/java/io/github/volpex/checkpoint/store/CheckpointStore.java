@@ -575,7 +575,9 @@ public final class CheckpointStore {
     /**
      * Rebuilds the newest checkpoint of {@code jobId} that can be rebuilt: it lists the job's objects on every
      * repository, reads the newest index, fetches fragments in parallel and keeps the first {@code m} that verify. If
-     * the newest checkpoint cannot be rebuilt, an older one that still exists is tried.
+     * the newest checkpoint cannot be rebuilt, an older one that still exists is tried. If none can, the job is listed
+     * once more and, when the newest index has changed meanwhile (another process committed or repaired and deleted
+     * what this one was reading), the recovery is tried once again.
      *
      * @param jobId the job
      * @return the checkpoint, verified against its digest, or empty if no repository that answered holds an index of
@@ -592,18 +594,28 @@ public final class CheckpointStore {
         job.lock.lock();
         try {
             JobState state = refresh(jobId, job);
-            CheckpointUnavailableException newest = null;
-            for (FragmentIndex index : state.checkpoints) {
-                try {
-                    return Optional.of(recoverLocked(index));
-                } catch (CheckpointUnavailableException e) {
-                    newest = newest == null ? e : newest;
+            for (int round = 0; ; round++) {
+                CheckpointUnavailableException newest = null;
+                for (FragmentIndex index : state.checkpoints) {
+                    try {
+                        return Optional.of(recoverLocked(index));
+                    } catch (CheckpointUnavailableException e) {
+                        newest = newest == null ? e : newest;
+                    }
+                }
+                if (newest == null) {
+                    return Optional.empty();
+                }
+                FragmentIndex tried = state.latest();
+                if (round > 0) {
+                    throw newest;
+                }
+                state = refresh(jobId, job);
+                FragmentIndex latest = state.latest();
+                if (latest == null || latest.equals(tried)) {
+                    throw newest;
                 }
             }
-            if (newest != null) {
-                throw newest;
-            }
-            return Optional.empty();
         } finally {
             job.lock.unlock();
         }

@@ -227,6 +227,53 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void a_reader_retries_once_when_another_process_commits_and_deletes_what_it_was_reading() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(3);
+        CheckpointStore writer = ephemeral(repos).build();
+        FragmentIndex first = writer.commit("job", Stores.data(1, 300));
+        // The reading process lists the job and reads index #0; before it fetches a fragment, the writing process
+        // commits #1, which deletes #0.
+        AtomicInteger hooks = new AtomicInteger();
+        List<FragmentRepository> seen = new ArrayList<>();
+        for (FragmentRepository repo : repos) {
+            seen.add(new FragmentRepository() {
+                @Override
+                public String id() {
+                    return repo.id();
+                }
+
+                @Override
+                public void put(String key, byte[] content) throws IOException {
+                    repo.put(key, content);
+                }
+
+                @Override
+                public Optional<byte[]> get(String key) throws IOException {
+                    if (key.equals(first.fragmentKey(0)) || key.equals(first.fragmentKey(1))) {
+                        if (hooks.getAndIncrement() == 0) {
+                            writer.commit("job", Stores.data(2, 400));
+                        }
+                    }
+                    return repo.get(key);
+                }
+
+                @Override
+                public boolean delete(String key) throws IOException {
+                    return repo.delete(key);
+                }
+
+                @Override
+                public List<String> list(String prefix) throws IOException {
+                    return repo.list(prefix);
+                }
+            });
+        }
+        RecoveredCheckpoint recovered = ephemeral(seen).build().recover("job").orElseThrow();
+        assertEquals(1, recovered.index().sequence());
+        assertArrayEquals(Stores.data(2, 400), recovered.toByteArray());
+    }
+
+    @Test
     void repairs_a_lost_replica_onto_another_repository() throws Exception {
         List<FragmentRepository> repos = Stores.inMemory(4);
         CheckpointStore store = ephemeral(repos).build();
