@@ -51,6 +51,9 @@ public record NiHarwoodModel(int peers, double failureRatePerSecond, double chec
         Checks.nonNegativeFinite("failureRatePerSecond", failureRatePerSecond);
         Checks.positiveFinite("checkpointOverheadSeconds", checkpointOverheadSeconds);
         Checks.nonNegativeFinite("downloadSeconds", downloadSeconds);
+        // −0.0 and 0.0 are the same rate and time: keep one of them, so that equal models are equal.
+        failureRatePerSecond += 0.0;
+        downloadSeconds += 0.0;
         if (checkpointOverheadSeconds * peers * failureRatePerSecond == Double.POSITIVE_INFINITY) {
             throw new IllegalArgumentException("checkpointOverheadSeconds * peers * failureRatePerSecond must be "
                     + "finite: " + checkpointOverheadSeconds + " * " + peers + " * " + failureRatePerSecond);

@@ -40,10 +40,11 @@ public final class Objective {
 
     private Objective(String model, double networkWeight, double reliabilityWeightSeconds, double horizonSeconds) {
         this.model = model;
-        this.networkWeight = networkWeight;
+        // + 0.0 turns −0.0 into 0.0, so that equal objectives are equal.
+        this.networkWeight = networkWeight + 0.0;
         this.reliabilityWeightSeconds = reliabilityWeightSeconds < NEGLIGIBLE_WEIGHT_SECONDS
                 ? 0.0 : reliabilityWeightSeconds;
-        this.horizonSeconds = horizonSeconds;
+        this.horizonSeconds = horizonSeconds + 0.0;
     }
 
     /**

@@ -70,6 +70,10 @@ class NiHarwoodModelTest {
         assertEquals(Double.POSITIVE_INFINITY, never.optimalIntervalSeconds());
         assertEquals(1.0, never.optimalUtilization());
         assertEquals(1.0 - 0.01 * 10.0, never.utilization(0.01), 1e-15);
+        // −0.0 is the same rate and time as 0.0.
+        assertEquals(NiHarwoodModel.of(16, 0.0, 10.0, 0.0), NiHarwoodModel.of(16, -0.0, 10.0, -0.0));
+        assertEquals(new NiHarwoodEstimate(0.0, 10.0, 0.0), new NiHarwoodEstimate(-0.0, 10.0, -0.0));
+        assertEquals(Double.POSITIVE_INFINITY, 1.0 / NiHarwoodModel.of(16, -0.0, 10.0, 0.0).jobFailureRatePerSecond());
     }
 
     @Test

@@ -90,6 +90,8 @@ class ObjectiveTest {
         assertEquals(Objective.optimistic(100, 10, 5).hashCode(), Objective.optimistic(100, 10, 5).hashCode());
         assertNotEquals(Objective.optimistic(100, 10, 5), Objective.optimistic(100, 10, 6));
         assertNotEquals(Objective.of(1, 600, 600), Objective.pessimistic(600, 600, 1.0));
+        assertEquals(Objective.of(0.0, 5, 0.0), Objective.of(-0.0, 5, -0.0));
+        assertEquals(Objective.of(0.0, 5, 0.0).hashCode(), Objective.of(-0.0, 5, -0.0).hashCode());
         assertTrue(Objective.optimistic(100, 10, 5).toString().startsWith("Objective.optimistic[w=10.0"));
     }
 }
