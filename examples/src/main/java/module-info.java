@@ -8,4 +8,5 @@ module io.github.volpex.examples {
     requires io.github.volpex.dataspace;
     requires io.github.volpex.erasure;
     requires io.github.volpex.estimators;
+    requires java.desktop;
 }

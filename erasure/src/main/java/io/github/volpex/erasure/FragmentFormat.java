@@ -91,8 +91,9 @@ final class FragmentFormat {
     }
 
     /**
-     * The CRC32C of one record: over the fragment index, the stripe number, the data byte count, the cell and the
-     * stripe's data checksum, so a record moved to another fragment or position fails.
+     * The CRC32C of one record: over the fragment index, the stripe number (its low 32 bits: a stream may hold more
+     * stripes), the data byte count, the cell and the stripe's data checksum, so a record moved to another fragment
+     * or position fails.
      */
     static int recordCrc(CRC32C crc, int index, int stripe, int dataBytes, byte[] cell, int offset, int length,
                          int dataCrc) {

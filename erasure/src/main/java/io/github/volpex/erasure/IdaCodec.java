@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SelectableChannel;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -727,18 +728,25 @@ public final class IdaCodec {
     }
 
     /**
-     * Encodes a channel into {@code n} fragment streams, as {@link #encode(InputStream, List)} does.
+     * Encodes a channel into {@code n} fragment streams, as {@link #encode(InputStream, List)} does. The channel is
+     * read in blocking mode: a selectable channel configured non-blocking would have this method spin while it has
+     * no data, so it is refused.
      *
      * @param data the data, read to its end; not closed
      * @param fragmentSinks {@code n} streams, by fragment index; written, not flushed or closed
      * @return the data length, dispersal id and content ids
      * @throws IOException if reading {@code data} or writing a sink fails
-     * @throws IllegalArgumentException if {@code fragmentSinks} does not hold {@code n} streams
+     * @throws IllegalArgumentException if {@code fragmentSinks} does not hold {@code n} streams, or {@code data} is
+     *         a {@link SelectableChannel} in non-blocking mode
      * @throws NullPointerException if an argument or element is null
      */
     public DispersalSummary encode(ReadableByteChannel data, List<? extends OutputStream> fragmentSinks)
             throws IOException {
         Objects.requireNonNull(data, "data");
+        if (data instanceof SelectableChannel selectable && !selectable.isBlocking()) {
+            throw new IllegalArgumentException("data must be a blocking channel: " + data
+                    + " is in non-blocking mode");
+        }
         return encodeStream((b, off, len) -> data.read(ByteBuffer.wrap(b, off, len)), fragmentSinks);
     }
 
@@ -771,7 +779,7 @@ public final class IdaCodec {
         long total = 0;
         Workspace ws = workspaces.take();
         try {
-            for (int s = 0; ; s++) {
+            for (long s = 0; ; s++) {
                 int d = fill(source, stripe);
                 int cell = Fragment.ceilDiv(d, m);
                 int dataCrc = FragmentFormat.dataCrc(crc, stripe, 0, d);
@@ -781,7 +789,7 @@ public final class IdaCodec {
                     FragmentFormat.putInt(record, 0, d);
                     FragmentFormat.putInt(record, 4 + cell, dataCrc);
                     FragmentFormat.putInt(record, 8 + cell,
-                            FragmentFormat.recordCrc(crc, i, s, d, record, 4, cell, dataCrc));
+                            FragmentFormat.recordCrc(crc, i, (int) s, d, record, 4, cell, dataCrc));
                     payloadHash[i].update(record, 4, cell);
                     outs.get(i).write(record, 0, cell + FragmentFormat.RECORD_OVERHEAD_BYTES);
                 }

@@ -43,7 +43,8 @@ final class StreamDecoder {
         final MessageDigest payloadHash = Hashing.sha256();
         final byte[] word = new byte[4];
         byte[] cell;
-        int nextStripe;
+        /** The number of the next record; a {@code long}, since a stream may hold more than 2^31 stripes. */
+        long nextStripe;
         /** The data checksum of the last record read. */
         int dataCrc;
 
@@ -72,7 +73,7 @@ final class StreamDecoder {
             int claimed = FragmentFormat.getInt(word, 0);
             readFully(word, 4);
             int stored = FragmentFormat.getInt(word, 0);
-            int actual = FragmentFormat.recordCrc(crc, header.index(), nextStripe, d, cell, 0, length, claimed);
+            int actual = FragmentFormat.recordCrc(crc, header.index(), (int) nextStripe, d, cell, 0, length, claimed);
             if (stored != actual) {
                 throw new CorruptFragmentException(header.index(), String.format(
                         "stripe %d checksum mismatch: stored 0x%08X, computed 0x%08X", nextStripe, stored, actual));
@@ -117,7 +118,7 @@ final class StreamDecoder {
         long total = 0;
         Workspace ws = codec.workspaces().take();
         try {
-            for (int s = 0; ; s++) {
+            for (long s = 0; ; s++) {
                 int d = -1;
                 int expectedCrc = 0;
                 for (int i = 0; i < n; i++) {
@@ -168,7 +169,7 @@ final class StreamDecoder {
         return total;
     }
 
-    private IllegalArgumentException mixed(int stripe, int expected, int got, Reader r) {
+    private IllegalArgumentException mixed(long stripe, int expected, int got, Reader r) {
         return new IllegalArgumentException("fragments come from different encodings: stripe " + stripe
                 + " holds " + expected + " data bytes in the other fragments but " + got + " in fragment "
                 + r.header.index() + " (position " + r.position + ")");
@@ -178,7 +179,7 @@ final class StreamDecoder {
      * Activates the first usable spare, advanced to stripe {@code s}; returns its index, or {@code n} when none is
      * left (then throws).
      */
-    private int replace(Reader[] active, List<Reader> spares, int s) throws IOException {
+    private int replace(Reader[] active, List<Reader> spares, long s) throws IOException {
         for (int p = 0; p < spares.size(); p++) {
             Reader r = spares.get(p);
             if (active[r.header.index()] != null) {
@@ -188,7 +189,7 @@ final class StreamDecoder {
             try {
                 int stripeData = m * stripeBytes;
                 while (r.nextStripe < s) {
-                    int before = r.nextStripe;
+                    long before = r.nextStripe;
                     int got = r.readRecord();
                     if (got != stripeData) {
                         throw mixed(before, stripeData, got, r);

@@ -55,8 +55,8 @@
  * <tr><td>4</td><td>CRC32C of the stripe's {@code d} original data bytes, the same in every fragment: a decoder
  * checks the stripe it rebuilt against it before writing a byte, so fragments of different data mixed within a
  * stripe are caught at once</td></tr>
- * <tr><td>4</td><td>CRC32C of: fragment index (4 bytes), {@code s} (4 bytes), {@code d} (4 bytes), the cell, the
- * data CRC32C — so a record moved to another fragment or position fails</td></tr>
+ * <tr><td>4</td><td>CRC32C of: fragment index (4 bytes), {@code s} modulo 2^32 (4 bytes), {@code d} (4 bytes), the
+ * cell, the data CRC32C — so a record moved to another fragment or position fails</td></tr>
  * </tbody>
  * </table>
  * <table class="striped">

@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.Pipe;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -176,6 +180,25 @@ class IdaCodecTest {
         assertEquals(expected, codec.encode(heap));
         assertEquals(0, heap.position());
         assertEquals(expected, codec.encode(ByteBuffer.wrap(data).asReadOnlyBuffer()));
+    }
+
+    @Test
+    void a_non_blocking_channel_is_refused_instead_of_spun_on() throws IOException {
+        IdaCodec codec = IdaCodec.systematic(2, 1);
+        List<OutputStream> sinks = List.of(new ByteArrayOutputStream(), new ByteArrayOutputStream(),
+                new ByteArrayOutputStream());
+        Pipe pipe = Pipe.open();
+        try (Pipe.SinkChannel sink = pipe.sink()) {
+            sink.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        }
+        try (Pipe.SourceChannel source = pipe.source()) {
+            source.configureBlocking(false);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> codec.encode(source, sinks));
+            assertTrue(e.getMessage().startsWith("data must be a blocking channel"), e.getMessage());
+            source.configureBlocking(true);
+            assertEquals(3, codec.encode(source, sinks).dataLength());
+        }
     }
 
     @Test

@@ -63,39 +63,59 @@ public final class Aggregate {
     }
 
     /**
-     * Returns the aggregate of some values.
+     * Returns the aggregate of some values: finite values give a finite result, even where their sum would overflow.
      *
-     * @param values the values; not modified
+     * @param values the values, each finite; not modified
      * @return the aggregate
-     * @throws IllegalArgumentException if {@code values} is empty
+     * @throws IllegalArgumentException if {@code values} is empty or a value is NaN or infinite
      * @throws NullPointerException     if {@code values} is null
      */
     public double apply(double... values) {
+        for (int i = 0; i < values.length; i++) {
+            if (!Double.isFinite(values[i])) {
+                throw new IllegalArgumentException("values[" + i + "] must be finite: " + values[i]);
+            }
+        }
         return applyInPlace(values.clone(), values.length);
     }
 
-    /** Aggregates the first {@code n} values, reordering them. */
+    /** Aggregates the first {@code n} values, all finite, reordering them. */
     double applyInPlace(double[] values, int n) {
         if (n == 0) {
             throw new IllegalArgumentException("values must not be empty: length=0");
         }
         if (this == MEAN) {
-            double sum = 0.0;
-            for (int i = 0; i < n; i++) {
-                sum += values[i];
-            }
-            return sum / n;
+            return mean(values, 0, n);
         }
         Arrays.sort(values, 0, n);
         if (this == MEDIAN) {
-            return (n & 1) == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+            if ((n & 1) == 1) {
+                return values[n / 2];
+            }
+            double low = values[n / 2 - 1];
+            double high = values[n / 2];
+            double middle = 0.5 * (low + high);
+            return Double.isInfinite(middle) ? 0.5 * low + 0.5 * high : middle;
         }
         int drop = (int) Math.floor(trimFraction * n);
+        return mean(values, drop, n - drop);
+    }
+
+    /** The mean of {@code values[from … to)}, all finite; summed again in scaled terms if the plain sum overflows. */
+    private static double mean(double[] values, int from, int to) {
+        int count = to - from;
         double sum = 0.0;
-        for (int i = drop; i < n - drop; i++) {
+        for (int i = from; i < to; i++) {
             sum += values[i];
         }
-        return sum / (n - 2 * drop);
+        if (Double.isInfinite(sum)) {
+            sum = 0.0;
+            for (int i = from; i < to; i++) {
+                sum += values[i] / count;
+            }
+            return sum;
+        }
+        return sum / count;
     }
 
     /**

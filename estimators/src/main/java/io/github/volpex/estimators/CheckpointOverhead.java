@@ -29,8 +29,8 @@ public record CheckpointOverhead(double cpuBasedSeconds, double messageBasedSeco
      * @throws IllegalArgumentException if an estimate is negative, NaN or infinite
      */
     public CheckpointOverhead {
-        Checks.finiteNonNegative("cpuBasedSeconds", cpuBasedSeconds);
-        Checks.finiteNonNegative("messageBasedSeconds", messageBasedSeconds);
+        cpuBasedSeconds = Checks.finiteNonNegative("cpuBasedSeconds", cpuBasedSeconds);
+        messageBasedSeconds = Checks.finiteNonNegative("messageBasedSeconds", messageBasedSeconds);
     }
 
     /**

@@ -9,20 +9,20 @@ final class Checks {
     private Checks() {
     }
 
-    /** Requires {@code 0 ≤ value ≤ +∞}. */
+    /** Requires {@code 0 ≤ value ≤ +∞}; returns it with {@code −0.0} turned into {@code +0.0}. */
     static double nonNegative(String name, double value) {
         if (!(value >= 0.0)) {
             throw new IllegalArgumentException(name + " must be >= 0: " + value);
         }
-        return value;
+        return value + 0.0;
     }
 
-    /** Requires {@code 0 ≤ value < +∞}. */
+    /** Requires {@code 0 ≤ value < +∞}; returns it with {@code −0.0} turned into {@code +0.0}. */
     static double finiteNonNegative(String name, double value) {
         if (!(value >= 0.0) || value == Double.POSITIVE_INFINITY) {
             throw new IllegalArgumentException(name + " must be finite and >= 0: " + value);
         }
-        return value;
+        return value + 0.0;
     }
 
     /** Requires {@code 0 < value < +∞}. */

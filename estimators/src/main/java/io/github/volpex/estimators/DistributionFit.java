@@ -89,8 +89,8 @@ public sealed interface DistributionFit permits ExponentialFit, WeibullFit, LogN
      *
      * @param sample the durations, with at least two distinct failure times, every failure {@code > 0}
      * @return the fit
-     * @throws IllegalArgumentException if the sample has fewer than two distinct failure times or a zero-length
-     *                                  failure
+     * @throws IllegalArgumentException if the sample has fewer than two distinct failure times (or failure times so
+     *                                  close that rounding hides their spread) or a zero-length failure
      * @throws NullPointerException     if {@code sample} is null
      */
     static LogNormalFit logNormal(LifetimeSample sample) {
@@ -105,8 +105,8 @@ public sealed interface DistributionFit permits ExponentialFit, WeibullFit, LogN
      *
      * @param sample the durations, with at least two distinct failure times, every failure {@code > 0}
      * @return the fit
-     * @throws IllegalArgumentException if the sample has fewer than two distinct failure times or a zero-length
-     *                                  failure
+     * @throws IllegalArgumentException if the sample has fewer than two distinct failure times (or failure times so
+     *                                  close that rounding hides their spread) or a zero-length failure
      * @throws NullPointerException     if {@code sample} is null
      */
     static GammaFit gamma(LifetimeSample sample) {

@@ -50,9 +50,9 @@ public final class DownloadTimeEstimator {
      * @throws IllegalArgumentException if {@code overheadSeconds} is negative, NaN or infinite
      */
     public synchronized void updateOverhead(double overheadSeconds) {
-        Checks.finiteNonNegative("overheadSeconds", overheadSeconds);
+        double checked = Checks.finiteNonNegative("overheadSeconds", overheadSeconds);
         if (source == Source.OVERHEAD) {
-            seconds = overheadSeconds;
+            seconds = checked;
         }
     }
 
@@ -64,9 +64,9 @@ public final class DownloadTimeEstimator {
      * @throws IllegalArgumentException if {@code downloadSeconds} is negative, NaN or infinite
      */
     public synchronized void recordFirstImageDownload(double downloadSeconds) {
-        Checks.finiteNonNegative("downloadSeconds", downloadSeconds);
+        double checked = Checks.finiteNonNegative("downloadSeconds", downloadSeconds);
         if (source == Source.OVERHEAD) {
-            seconds = downloadSeconds;
+            seconds = checked;
             source = Source.FIRST_IMAGE;
         }
     }
@@ -78,8 +78,7 @@ public final class DownloadTimeEstimator {
      * @throws IllegalArgumentException if {@code downloadSeconds} is negative, NaN or infinite
      */
     public synchronized void recordRestartDownload(double downloadSeconds) {
-        Checks.finiteNonNegative("downloadSeconds", downloadSeconds);
-        seconds = downloadSeconds;
+        seconds = Checks.finiteNonNegative("downloadSeconds", downloadSeconds);
         source = Source.RESTART;
     }
 

@@ -12,7 +12,8 @@ public record ExponentialFit(double ratePerSecond, double logLikelihood) impleme
     /**
      * Validates the parameters.
      *
-     * @param ratePerSecond the failure rate {@code μ}, per unit of the sample (per second unless scaled); finite, {@code > 0}
+     * @param ratePerSecond the failure rate {@code μ}, per unit of the sample (per second unless scaled); finite,
+     *                      {@code > 0}
      * @param logLikelihood the maximized log-likelihood
      * @throws IllegalArgumentException if {@code ratePerSecond} is not finite and positive or the log-likelihood is NaN
      */

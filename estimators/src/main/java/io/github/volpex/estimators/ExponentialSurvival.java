@@ -4,7 +4,7 @@ package io.github.volpex.estimators;
 record ExponentialSurvival(double ratePerSecond) implements SurvivalFunction {
 
     ExponentialSurvival {
-        Checks.finiteNonNegative("ratePerSecond", ratePerSecond);
+        ratePerSecond = Checks.finiteNonNegative("ratePerSecond", ratePerSecond);
     }
 
     @Override

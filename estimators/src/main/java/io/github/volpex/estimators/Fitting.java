@@ -219,6 +219,10 @@ final class Fitting {
             squares += (u - mean) * (u - mean);
         }
         double sd = Math.sqrt(squares / r);
+        if (!(sd > 0.0)) {
+            throw new IllegalArgumentException("log-normal fit needs failure times whose logarithms differ in double "
+                    + "precision; they all round to " + mean + ": " + sample);
+        }
         if (c == 0) {
             double logLikelihood = -sum - r * (Math.log(sd) + LN_SQRT_2PI + 0.5);
             return new LogNormalFit(mean, sd, logLikelihood);
@@ -322,6 +326,10 @@ final class Fitting {
         double mean = sum / r;
         // s = ln(mean) − mean(ln t) > 0 by Jensen when the failure times differ.
         double s = Math.log(mean) - logSum / r;
+        if (!(s > 0.0)) {
+            throw new IllegalArgumentException("gamma fit needs failure times that differ by more than rounding: "
+                    + "ln(mean) − mean(ln t) = " + s + " must be > 0: " + sample);
+        }
         double shape = gammaShape(s);
         double scale = mean / shape;
         if (c == 0) {

@@ -24,8 +24,8 @@ public record GlobalEstimate(double failureRatePerSecond, double overheadSeconds
      */
     public GlobalEstimate {
         Checks.finitePositive("failureRatePerSecond", failureRatePerSecond);
-        Checks.finiteNonNegative("overheadSeconds", overheadSeconds);
-        Checks.finiteNonNegative("downloadSeconds", downloadSeconds);
+        overheadSeconds = Checks.finiteNonNegative("overheadSeconds", overheadSeconds);
+        downloadSeconds = Checks.finiteNonNegative("downloadSeconds", downloadSeconds);
         Checks.atLeast("peers", peers, 1);
     }
 }

@@ -11,9 +11,8 @@ final class LastFailuresRateEstimator implements FailureRateEstimator {
     private int next;
     private int count;
     private double pendingCensoredSeconds;
-    /** Running sum of the slots; recomputed exactly every {@code K} evictions so rounding cannot accumulate. */
-    private double slotSum;
-    private int evictionsSinceResum;
+    /** Running sum of the slots, recomputed exactly as {@link RunningSum} asks. */
+    private final RunningSum slotSum = new RunningSum();
 
     LastFailuresRateEstimator(int k) {
         Checks.atLeast("k", k, 1);
@@ -25,22 +24,21 @@ final class LastFailuresRateEstimator implements FailureRateEstimator {
         Checks.finitePositive("lifetimeSeconds", lifetimeSeconds);
         double slot = lifetimeSeconds + pendingCensoredSeconds;
         pendingCensoredSeconds = 0.0;
+        boolean resum = false;
         if (count == slotSeconds.length) {
-            slotSum -= slotSeconds[next];
-            evictionsSinceResum++;
+            resum = slotSum.remove(slotSeconds[next], slotSeconds.length);
         } else {
             count++;
         }
         slotSeconds[next] = slot;
-        slotSum += slot;
+        slotSum.add(slot);
         next = next + 1 == slotSeconds.length ? 0 : next + 1;
-        if (evictionsSinceResum >= slotSeconds.length) {
+        if (resum) {
             double sum = 0.0;
             for (int i = 0; i < count; i++) {
                 sum += slotSeconds[i];
             }
-            slotSum = sum;
-            evictionsSinceResum = 0;
+            slotSum.reset(sum);
         }
     }
 
@@ -52,12 +50,12 @@ final class LastFailuresRateEstimator implements FailureRateEstimator {
 
     @Override
     public synchronized RateEstimate estimate() {
-        return new RateEstimate(count, Math.max(0.0, slotSum) + pendingCensoredSeconds);
+        return new RateEstimate(count, slotSum.value() + pendingCensoredSeconds);
     }
 
     @Override
     public synchronized double ratePerSecondOr(double fallbackPerSecond) {
-        return count == 0 ? fallbackPerSecond : count / (Math.max(0.0, slotSum) + pendingCensoredSeconds);
+        return count == 0 ? fallbackPerSecond : count / (slotSum.value() + pendingCensoredSeconds);
     }
 
     @Override

@@ -33,6 +33,10 @@ public final class LifetimeSample {
             }
             total += seconds[i];
         }
+        if (total == Double.POSITIVE_INFINITY) {
+            throw new IllegalArgumentException("the durations' sum must be finite (at most " + Double.MAX_VALUE
+                    + " s): it overflows for " + seconds.length + " durations");
+        }
         this.failureCount = count;
         this.totalSeconds = total;
     }
@@ -42,7 +46,8 @@ public final class LifetimeSample {
      *
      * @param seconds the lifetimes in seconds, each finite and {@code ≥ 0}
      * @return the sample
-     * @throws IllegalArgumentException if a lifetime is negative, NaN or infinite (the message gives its index)
+     * @throws IllegalArgumentException if a lifetime is negative, NaN or infinite (the message gives its index), or
+     *                                  their sum overflows
      * @throws NullPointerException     if {@code seconds} is null
      */
     public static LifetimeSample ofFailures(double... seconds) {
@@ -58,7 +63,8 @@ public final class LifetimeSample {
      * @param failed  {@code failed[i]} is {@code true} if duration {@code i} ended in a failure, {@code false} if it
      *                is right-censored
      * @return the sample
-     * @throws IllegalArgumentException if the arrays differ in length or a duration is negative, NaN or infinite
+     * @throws IllegalArgumentException if the arrays differ in length, a duration is negative, NaN or infinite, or
+     *                                  the durations' sum overflows
      * @throws NullPointerException     if an array is null
      */
     public static LifetimeSample of(double[] seconds, boolean[] failed) {
@@ -68,15 +74,17 @@ public final class LifetimeSample {
         }
         double[] copy = seconds.clone();
         for (int i = 0; i < copy.length; i++) {
-            checkDuration(i, copy[i]);
+            copy[i] = checkDuration(i, copy[i]);
         }
         return new LifetimeSample(copy, failed.clone());
     }
 
-    private static void checkDuration(int index, double value) {
+    /** Returns the duration with {@code −0.0} turned into {@code +0.0}, so equal samples compare equal. */
+    private static double checkDuration(int index, double value) {
         if (!(value >= 0.0) || value == Double.POSITIVE_INFINITY) {
             throw new IllegalArgumentException("seconds[" + index + "] must be finite and >= 0: " + value);
         }
+        return value + 0.0;
     }
 
     /**
@@ -180,13 +188,18 @@ public final class LifetimeSample {
      *
      * @param factor the multiplier, finite and {@code > 0}
      * @return the scaled sample
-     * @throws IllegalArgumentException if {@code factor} is not finite and positive
+     * @throws IllegalArgumentException if {@code factor} is not finite and positive, or a scaled duration or their
+     *                                  sum overflows
      */
     public LifetimeSample scaled(double factor) {
         Checks.finitePositive("factor", factor);
         double[] copy = new double[seconds.length];
         for (int i = 0; i < copy.length; i++) {
             copy[i] = seconds[i] * factor;
+            if (copy[i] == Double.POSITIVE_INFINITY) {
+                throw new IllegalArgumentException("factor " + factor + " makes seconds[" + i + "] = " + seconds[i]
+                        + " overflow");
+            }
         }
         return new LifetimeSample(copy, failed.clone());
     }
@@ -269,12 +282,12 @@ public final class LifetimeSample {
          * @throws IllegalArgumentException if the duration is negative, NaN or infinite
          */
         public Builder add(double durationSeconds, boolean failure) {
-            checkDuration(size, durationSeconds);
+            double checked = checkDuration(size, durationSeconds);
             if (size == seconds.length) {
                 seconds = Arrays.copyOf(seconds, size * 2);
                 failed = Arrays.copyOf(failed, size * 2);
             }
-            seconds[size] = durationSeconds;
+            seconds[size] = checked;
             failed[size] = failure;
             size++;
             return this;
@@ -285,7 +298,8 @@ public final class LifetimeSample {
          *
          * @param interval the interval
          * @return this builder
-         * @throws NullPointerException if {@code interval} is null
+         * @throws IllegalArgumentException if the interval's duration overflows to infinity
+         * @throws NullPointerException     if {@code interval} is null
          */
         public Builder add(TraceInterval interval) {
             return add(interval.durationSeconds(), !interval.censored());
@@ -302,6 +316,7 @@ public final class LifetimeSample {
          * Returns the sample built so far; the builder stays usable.
          *
          * @return the sample
+         * @throws IllegalArgumentException if the durations' sum overflows
          */
         public LifetimeSample build() {
             return new LifetimeSample(Arrays.copyOf(seconds, size), Arrays.copyOf(failed, size));

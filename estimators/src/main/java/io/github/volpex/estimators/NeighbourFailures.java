@@ -75,17 +75,14 @@ public final class NeighbourFailures {
     public synchronized boolean offer(FailureObservation observation) {
         Objects.requireNonNull(observation, "observation");
         Key key = new Key(observation.peerId(), observation.sessionStart());
-        if (seen.putIfAbsent(key, Boolean.TRUE) != null) {
+        if (seen.containsKey(key)) {
             duplicateCount++;
             return false;
         }
-        try {
-            sink.accept(observation);
-        } catch (RuntimeException | Error e) {
-            // Not delivered: forget the key so that a later report of the same failure is not lost as a duplicate.
-            seen.remove(key);
-            throw e;
-        }
+        // Deliver first, remember after: an observation the sink refuses leaves the memory as it was (remembering it
+        // first could have made room by forgetting an older key, which a later duplicate would then count again).
+        sink.accept(observation);
+        seen.put(key, Boolean.TRUE);
         forwardedCount++;
         return true;
     }

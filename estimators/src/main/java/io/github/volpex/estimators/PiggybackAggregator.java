@@ -123,6 +123,10 @@ public final class PiggybackAggregator {
      * order. Should the clock step back, a later-received entry may shield an earlier one until it expires itself.
      */
     private void expire(Instant now) {
+        if (maxAge.getSeconds() >= now.getEpochSecond() - Instant.MIN.getEpochSecond()) {
+            // now − maxAge lies before the first representable instant: nothing can have been received before it.
+            return;
+        }
         Instant cutoff = now.minus(maxAge);
         for (Iterator<Entry> it = latest.values().iterator(); it.hasNext(); ) {
             if (!it.next().receivedAt().isBefore(cutoff)) {
@@ -228,7 +232,8 @@ public final class PiggybackAggregator {
         }
 
         /**
-         * Sets how long a peer's estimate counts after it was received. Default: one hour.
+         * Sets how long a peer's estimate counts after it was received. Default: one hour. A duration longer than the
+         * range of {@link Instant} (such as {@code ChronoUnit.FOREVER.getDuration()}) never expires an estimate.
          *
          * @param maxAge the age limit, {@code > 0}
          * @return this builder

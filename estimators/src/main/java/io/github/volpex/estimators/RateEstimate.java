@@ -28,8 +28,8 @@ public record RateEstimate(double failures, double exposureSeconds) {
      *                                  exposure
      */
     public RateEstimate {
-        Checks.finiteNonNegative("failures", failures);
-        Checks.finiteNonNegative("exposureSeconds", exposureSeconds);
+        failures = Checks.finiteNonNegative("failures", failures);
+        exposureSeconds = Checks.finiteNonNegative("exposureSeconds", exposureSeconds);
         if (failures > 0.0 && exposureSeconds == 0.0) {
             throw new IllegalArgumentException("exposureSeconds must be > 0 when failures > 0: failures=" + failures
                     + ", exposureSeconds=0.0");

@@ -20,8 +20,8 @@ public record RateInterval(double lowerPerSecond, double upperPerSecond, double 
      *                                  is not in {@code (0, 1)}
      */
     public RateInterval {
-        Checks.finiteNonNegative("lowerPerSecond", lowerPerSecond);
-        Checks.nonNegative("upperPerSecond", upperPerSecond);
+        lowerPerSecond = Checks.finiteNonNegative("lowerPerSecond", lowerPerSecond);
+        upperPerSecond = Checks.nonNegative("upperPerSecond", upperPerSecond);
         Checks.openUnit("level", level);
         if (upperPerSecond < lowerPerSecond) {
             throw new IllegalArgumentException("upperPerSecond must be >= lowerPerSecond (" + lowerPerSecond + "): "

@@ -7,9 +7,8 @@ import java.util.function.LongSupplier;
 /**
  * A sliding time window over observations; reached through
  * {@link FailureRateEstimator#timeWindow(Duration, LongSupplier)}. Observations are kept in a ring in the order they
- * were recorded (so their times are non-decreasing), with running sums of failures and lifetimes; the sum of
- * lifetimes is recomputed exactly whenever as many observations have left as the ring holds, so rounding cannot
- * accumulate.
+ * were recorded (so their times are non-decreasing), with a count of failures and a running sum of lifetimes,
+ * recomputed exactly as {@link RunningSum} asks.
  */
 final class TimeWindowRateEstimator implements FailureRateEstimator {
 
@@ -21,8 +20,7 @@ final class TimeWindowRateEstimator implements FailureRateEstimator {
     private int head;
     private int size;
     private int failures;
-    private double exposureSeconds;
-    private int evictionsSinceResum;
+    private final RunningSum exposureSeconds = new RunningSum();
     private long latestNanos;
 
     TimeWindowRateEstimator(Duration window, LongSupplier nanoTime) {
@@ -54,7 +52,7 @@ final class TimeWindowRateEstimator implements FailureRateEstimator {
         lifetimeSeconds[tail] = lifetime;
         failed[tail] = failure;
         size++;
-        exposureSeconds += lifetime;
+        exposureSeconds.add(lifetime);
         if (failure) {
             failures++;
         }
@@ -76,28 +74,22 @@ final class TimeWindowRateEstimator implements FailureRateEstimator {
 
     /** Drops every observation recorded before {@code now − window}. */
     private void evictBefore(long now) {
+        boolean resum = false;
         while (size > 0 && now - recordedNanos[head] > windowNanos) {
             if (failed[head]) {
                 failures--;
             }
-            exposureSeconds -= lifetimeSeconds[head];
+            resum |= exposureSeconds.remove(lifetimeSeconds[head], recordedNanos.length);
             head = head + 1 == recordedNanos.length ? 0 : head + 1;
             size--;
-            evictionsSinceResum++;
         }
-        if (evictionsSinceResum >= recordedNanos.length || size == 0) {
-            resum();
+        if (resum || size == 0) {
+            double sum = 0.0;
+            for (int i = 0; i < size; i++) {
+                sum += lifetimeSeconds[index(i)];
+            }
+            exposureSeconds.reset(sum);
         }
-    }
-
-    /** Recomputes the sum of lifetimes exactly (rarely: once per ring's worth of evictions). */
-    private void resum() {
-        double sum = 0.0;
-        for (int i = 0; i < size; i++) {
-            sum += lifetimeSeconds[index(i)];
-        }
-        exposureSeconds = sum;
-        evictionsSinceResum = 0;
     }
 
     private void grow() {
@@ -120,13 +112,13 @@ final class TimeWindowRateEstimator implements FailureRateEstimator {
     @Override
     public synchronized RateEstimate estimate() {
         evictBefore(now());
-        return new RateEstimate(failures, Math.max(0.0, exposureSeconds));
+        return new RateEstimate(failures, exposureSeconds.value());
     }
 
     @Override
     public synchronized double ratePerSecondOr(double fallbackPerSecond) {
         evictBefore(now());
-        return failures == 0 ? fallbackPerSecond : failures / exposureSeconds;
+        return failures == 0 ? fallbackPerSecond : failures / exposureSeconds.value();
     }
 
     @Override

@@ -3,10 +3,6 @@ package io.github.volpex.estimators;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The checkpoint overhead V (eq. 2 as DESIGN.md §3.1 reads it) and the download time T_d (§3.1.3). */
@@ -79,23 +75,5 @@ class CheckpointCostsTest {
         assertThrows(IllegalArgumentException.class, () -> DownloadTimeEstimator.startingAt(Double.POSITIVE_INFINITY));
         assertEquals(20, td.seconds());
         assertEquals(DownloadTimeEstimator.Source.OVERHEAD, td.source());
-    }
-
-    @Test
-    void a_restart_seen_first_is_not_overwritten_by_a_late_first_image_measurement() throws Exception {
-        DownloadTimeEstimator td = DownloadTimeEstimator.startingAt(5);
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        CountDownLatch restarted = new CountDownLatch(1);
-        try {
-            pool.submit(() -> {
-                td.recordRestartDownload(60);
-                restarted.countDown();
-            });
-            restarted.await(10, TimeUnit.SECONDS);
-            pool.submit(() -> td.recordFirstImageDownload(90)).get(10, TimeUnit.SECONDS);
-        } finally {
-            pool.shutdownNow();
-        }
-        assertEquals(60, td.seconds());
     }
 }

@@ -98,6 +98,15 @@ class DistributionFitTest {
         e = assertThrows(IllegalArgumentException.class, () -> DistributionFit.logNormal(LifetimeSample.ofFailures(3)));
         assertTrue(e.getMessage().startsWith("log-normal fit needs at least 2 distinct failure times"));
         assertThrows(IllegalArgumentException.class, () -> DistributionFit.gamma(LifetimeSample.ofFailures(2, 2)));
+        // Distinct failure times whose spread is lost to rounding: the same clear refusal, not an internal error.
+        e = assertThrows(IllegalArgumentException.class,
+                () -> DistributionFit.gamma(LifetimeSample.ofFailures(1.0, Math.nextUp(1.0))));
+        assertTrue(e.getMessage().startsWith("gamma fit needs failure times that differ by more than rounding"),
+                e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> DistributionFit.logNormal(LifetimeSample.ofFailures(1e300, Math.nextUp(1e300))));
+        assertTrue(e.getMessage().startsWith("log-normal fit needs failure times whose logarithms differ"),
+                e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> DistributionFit.exponential(LifetimeSample.ofFailures()));
         assertThrows(NullPointerException.class, () -> DistributionFit.all(null));
         // Equal failures become fittable once a longer censored duration shows the spread.
@@ -116,6 +125,12 @@ class DistributionFitTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> LifetimeSample.of(new double[] {1}, new boolean[] {true, false}));
         assertEquals("failed.length must equal seconds.length (1): 2", e.getMessage());
+        // Every duration finite but their sum, or a scaled one, not: refused rather than an infinite exposure.
+        e = assertThrows(IllegalArgumentException.class,
+                () -> LifetimeSample.ofFailures(Double.MAX_VALUE, Double.MAX_VALUE));
+        assertTrue(e.getMessage().startsWith("the durations' sum must be finite"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> LifetimeSample.ofFailures(1, 1e300).scaled(1e10));
+        assertEquals("factor 1.0E10 makes seconds[1] = 1.0E300 overflow", e.getMessage());
     }
 
     /** Perturbing any parameter by a relative 1e-3 never raises the log-likelihood: the fits are maxima. */

@@ -48,6 +48,16 @@ class FailureRateEstimatorsTest {
         }
 
         @Test
+        void a_huge_lifetime_leaving_the_window_takes_no_precision_with_it() {
+            FailureRateEstimator estimator = FailureRateEstimator.lastFailures(2);
+            estimator.recordFailure(1e20);
+            estimator.recordFailure(1);
+            estimator.recordFailure(1);
+            assertEquals(new RateEstimate(2, 2), estimator.estimate());
+            assertEquals(1.0, estimator.ratePerSecondOr(-1));
+        }
+
+        @Test
         void k_must_be_positive() {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> FailureRateEstimator.lastFailures(0));
@@ -102,6 +112,17 @@ class FailureRateEstimatorsTest {
             RateEstimate estimate = estimator.estimate();
             assertEquals(11, estimate.failures());
             assertEquals(expected, estimate.exposureSeconds(), 1e-12);
+        }
+
+        @Test
+        void a_huge_lifetime_leaving_the_window_takes_no_precision_with_it() {
+            FailureRateEstimator estimator = FailureRateEstimator.timeWindow(Duration.ofSeconds(10), clock);
+            estimator.recordCensored(1e20);
+            clock.advanceSeconds(5);
+            estimator.recordFailure(1);
+            clock.advanceSeconds(7);
+            assertEquals(new RateEstimate(1, 1), estimator.estimate());
+            assertEquals(1.0, estimator.ratePerSecondOr(-1));
         }
 
         @Test

@@ -69,6 +69,21 @@ class NeighbourFailuresTest {
     }
 
     @Test
+    void a_refused_observation_does_not_push_a_remembered_one_out() {
+        List<FailureObservation> forwarded = new ArrayList<>();
+        NeighbourFailures gossip = NeighbourFailures.create(1, o -> {
+            if (o.peerId().equals("refused")) {
+                throw new IllegalStateException("sink unavailable");
+            }
+            forwarded.add(o);
+        });
+        assertTrue(gossip.offer(failure("a", 0, 10)));
+        assertThrows(IllegalStateException.class, () -> gossip.offer(failure("refused", 0, 10)));
+        assertFalse(gossip.offer(failure("a", 0, 10)), "the failure of a is still remembered");
+        assertEquals(1, forwarded.size());
+    }
+
+    @Test
     void bad_observations_are_rejected() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> failure("a", 10, 10));
         assertEquals("failedAt must be after sessionStart (1970-01-01T00:00:10Z): 1970-01-01T00:00:10Z",

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -63,6 +64,15 @@ class PiggybackAggregatorTest {
         clock.advance(Duration.ofMinutes(10));
         assertTrue(aggregator.global().isEmpty());
         assertTrue(aggregator.latest("b").isEmpty());
+    }
+
+    @Test
+    void an_age_limit_beyond_the_range_of_instants_never_expires() {
+        PiggybackAggregator aggregator = PiggybackAggregator.builder(clock)
+                .maxAge(ChronoUnit.FOREVER.getDuration()).build();
+        assertEquals(PiggybackAggregator.Outcome.ACCEPTED, aggregator.offer(estimate("a", 1e-4, 20, 50, 1)));
+        clock.advance(Duration.ofDays(365L * 200));
+        assertEquals(new GlobalEstimate(1e-4, 20, 50, 1), aggregator.global().orElseThrow());
     }
 
     @Test
@@ -123,6 +133,27 @@ class PiggybackAggregatorTest {
         assertEquals(4, Aggregate.median().tolerableLiars(10));
         assertEquals(2, Aggregate.trimmedMean(0.25).tolerableLiars(10));
         assertEquals("trimmedMean(0.25)", Aggregate.trimmedMean(0.25).toString());
+    }
+
+    @Test
+    void finite_values_aggregate_to_a_finite_value_and_non_finite_ones_are_refused() {
+        double max = Double.MAX_VALUE;
+        assertEquals(max, Aggregate.mean().apply(max, max));
+        assertEquals(max, Aggregate.median().apply(max, max, 1, max));
+        assertEquals(0.0, Aggregate.median().apply(-max, max));
+        double[] nineMaxAndZero = {max, max, max, max, max, max, max, max, max, 0};
+        assertEquals(max, Aggregate.trimmedMean(0.1).apply(nineMaxAndZero), 1e-15 * max);
+        assertEquals(Double.MIN_VALUE, Aggregate.median().apply(Double.MIN_VALUE, Double.MIN_VALUE));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Aggregate.median().apply(1, 2, Double.NaN));
+        assertEquals("values[2] must be finite: NaN", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> Aggregate.mean().apply(Double.NEGATIVE_INFINITY, 1));
+        // Within generous limits, the aggregator's global estimate stays defined too.
+        PiggybackAggregator aggregator = PiggybackAggregator.builder(clock).aggregate(Aggregate.mean())
+                .maxSeconds(max).build();
+        aggregator.offer(estimate("a", 1e-4, max, 0, 1));
+        aggregator.offer(estimate("b", 1e-4, max, 0, 1));
+        assertEquals(new GlobalEstimate(1e-4, max, 0, 2), aggregator.global().orElseThrow());
     }
 
     @Provide

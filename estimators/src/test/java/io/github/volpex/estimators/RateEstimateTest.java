@@ -60,6 +60,17 @@ class RateEstimateTest {
     }
 
     @Test
+    void negative_zero_is_zero() {
+        RateEstimate negativeZero = new RateEstimate(-0.0, -0.0);
+        assertEquals(new RateEstimate(0, 0), negativeZero);
+        assertEquals(Double.POSITIVE_INFINITY, negativeZero.upperBoundPerSecond(0.95));
+        assertEquals(new CheckpointOverhead(0, 0), new CheckpointOverhead(-0.0, -0.0));
+        assertEquals(LifetimeSample.ofFailures(0.0), LifetimeSample.ofFailures(-0.0));
+        assertEquals(LifetimeSample.ofFailures(0.0), LifetimeSample.builder().addFailure(-0.0).build());
+        assertEquals(SurvivalFunction.exponential(0), SurvivalFunction.exponential(-0.0));
+    }
+
+    @Test
     void point_estimates() {
         RateEstimate estimate = new RateEstimate(4, 2000);
         assertFalse(estimate.isEmpty());

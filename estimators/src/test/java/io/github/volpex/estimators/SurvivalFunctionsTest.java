@@ -50,6 +50,20 @@ class SurvivalFunctionsTest {
         }
 
         @Example
+        void keeps_the_conditional_probability_where_the_short_horizon_form_overflows() {
+            // k · log1p(Δ/t) > 709: the factor expm1(…) overflows while H(t + Δ) − H(t) is small.
+            SurvivalFunction steep = SurvivalFunction.weibull(50, 1);
+            double expected = -Math.expm1(-(Math.pow(0.9 + 1e-10, 50) - Math.pow(1e-10, 50)));
+            assertEquals(expected, steep.conditionalFailure(1e-10, 0.9), 1e-15 * expected);
+            // H(t) is subnormal, so H(t)·factor has lost its digits.
+            SurvivalFunction shallow = SurvivalFunction.weibull(0.5, 1e6);
+            assertEquals(-Math.expm1(-1e-3), shallow.conditionalFailure(Double.MIN_VALUE, 1.0), 1e-18);
+            // An infinite horizon is certain failure; S(t) = 0 leaves no one alive to fail.
+            assertEquals(1.0, shallow.conditionalFailure(Double.MIN_VALUE, Double.POSITIVE_INFINITY));
+            assertEquals(1.0, steep.conditionalFailure(1e300, 1.0));
+        }
+
+        @Example
         void rejects_bad_parameters() {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> SurvivalFunction.weibull(0, 1));

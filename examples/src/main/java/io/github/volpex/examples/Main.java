@@ -4,6 +4,7 @@ import io.github.volpex.examples.cli.Command;
 import io.github.volpex.examples.cli.Options;
 import io.github.volpex.examples.cli.UsageException;
 import io.github.volpex.examples.psrs.PsrsCommand;
+import io.github.volpex.examples.reproduce.ReproduceCommand;
 import io.github.volpex.examples.sieve.SieveCommand;
 import io.github.volpex.examples.tour.TourCommand;
 import java.io.PrintStream;
@@ -17,7 +18,8 @@ import java.util.List;
  */
 public final class Main {
 
-    static final List<Command> COMMANDS = List.of(new TourCommand(), new SieveCommand(), new PsrsCommand());
+    static final List<Command> COMMANDS = List.of(new TourCommand(), new SieveCommand(), new PsrsCommand(),
+            new ReproduceCommand());
 
     private Main() {
     }

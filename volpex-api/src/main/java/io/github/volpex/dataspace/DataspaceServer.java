@@ -8,7 +8,7 @@ import java.time.Duration;
  * {@link Request}, calls {@link #handle(Request, Duration)} and encodes the {@link Reply}.
  *
  * <p>Every request is idempotent: handling the same (process id, request number) again, from a retry or another
- * replica, returns an equal reply and changes nothing. Requests of one process must be issued in sequence: request
+ * replica, returns a reply with the same outcome (the same data and stored flag) and changes nothing. Requests of one process must be issued in sequence: request
  * {@code r + 1} only after request {@code r} has completed. A process's first request is number 1.
  *
  * <p>Thread-safe. All requests of a dataspace are executed in one global serial order.

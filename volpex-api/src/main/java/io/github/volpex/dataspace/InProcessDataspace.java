@@ -148,15 +148,16 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public Reply handle(Request request) throws InterruptedException {
-        return handle(request, null, null);
+        return serve(request, null);
     }
 
     @Override
     public Reply handle(Request request, Duration timeout) throws InterruptedException {
-        return handle(request, checkTimeout(timeout), timeout);
+        return serve(request, checkTimeout(timeout));
     }
 
-    private Reply handle(Request request, Duration checkedTimeout, Duration given) throws InterruptedException {
+    /** Handles a request; {@code checkedTimeout} is valid, null for an unbounded wait. */
+    private Reply serve(Request request, Duration checkedTimeout) throws InterruptedException {
         Objects.requireNonNull(request, "request");
         checkProcessId(request.processId());
         checkTag(request.tag());

@@ -3,10 +3,12 @@ package io.github.volpex.dataspace;
 import java.util.Optional;
 
 /**
- * The outcome of one {@link Request}: every replica issuing the same (process, request number) receives an equal
- * reply, whichever replica executed it.
+ * The outcome of one {@link Request}: every replica issuing the same (process, request number) receives the same
+ * outcome — byte-identical {@linkplain #data() data} and the same {@linkplain #stored() stored} flag — whichever
+ * replica executed it; only {@link #duplicate()} tells the first execution from its repetitions.
  *
- * <p>Immutable and thread-safe: the data is copied on the way out.
+ * <p>Immutable and thread-safe: the data is copied on the way out. Replies compare by identity (the class does not
+ * override {@code equals}); compare their fields.
  *
  * @since 0.1
  */

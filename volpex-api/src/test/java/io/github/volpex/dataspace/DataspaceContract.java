@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The contract of a {@link Dataspace}: the semantic rules 2–9 of the execution model, one or more tests each (rule 1,
- * atomicity, is checked by {@link LincheckLinearizabilityTest}; replicated runs by {@link ReplicatedRunProperties}).
- * Run against every implementation by subclassing.
+ * atomicity, is checked by {@link LincheckLinearizabilityTest}; replicated runs by
+ * {@link ReplicatedRunPropertiesTest}). Run against every implementation by subclassing.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 abstract class DataspaceContract {

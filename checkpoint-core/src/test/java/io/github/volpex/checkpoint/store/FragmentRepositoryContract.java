@@ -161,11 +161,12 @@ abstract class FragmentRepositoryContract {
             }
             Future<Integer> reader = threads.submit(() -> {
                 int reads = 0;
-                while (!writers.stream().allMatch(Future::isDone)) {
+                do {
+                    // At least one read even when the writers finish before this thread is scheduled.
                     byte[] seen = repo.get("k").orElseThrow();
                     assertTrue(Arrays.equals(seen, a) || Arrays.equals(seen, b), "a torn read of " + seen.length);
                     reads++;
-                }
+                } while (!writers.stream().allMatch(Future::isDone));
                 return reads;
             });
             for (Future<?> writer : writers) {

@@ -14,7 +14,9 @@ import java.util.function.Function;
 /**
  * The options one command accepts: declared once, then used to parse a command line and to print {@code --help}.
  *
- * <p>Syntax: {@code --name value}, {@code --name=value} and bare {@code --flag}. Every value is validated when the
+ * <p>Syntax: {@code --name value}, {@code --name=value} and bare {@code --flag}, plus at most one positional argument
+ * (a choice, such as the experiment of {@code reproduce all}) when the command declares one. Every value is validated
+ * when the
  * command line is parsed, so a command never starts with a bad option; the error names the option, the value and
  * the bound, for example {@code "--replicas must be in [1, 5]: 7"}.
  *
@@ -34,6 +36,7 @@ public final class Options {
     private final String command;
     private final String summary;
     private final Map<String, Spec> specs = new LinkedHashMap<>();
+    private Spec positional;
 
     private Options(String command, String summary) {
         this.command = command;
@@ -173,6 +176,28 @@ public final class Options {
     }
 
     /**
+     * Declares the command's one positional argument, a choice: the first argument that does not start with
+     * {@code --}. Read it with {@link Parsed#choice(String)}.
+     *
+     * @param name         the argument's name, as shown in the usage line
+     * @param defaultValue the value when the argument is absent; one of {@code choices}
+     * @param choices      the accepted values
+     * @param description  what it selects
+     * @return this
+     * @throws IllegalArgumentException if a positional argument is already declared, the name is taken by an
+     *                                  option, or {@code defaultValue} is not a choice
+     */
+    public Options positionalChoice(String name, String defaultValue, List<String> choices, String description) {
+        if (positional != null) {
+            throw new IllegalArgumentException("a command takes one positional argument; already declared: "
+                    + positional.name());
+        }
+        choiceOption(name, defaultValue, choices, description);
+        positional = specs.get(name);
+        return this;
+    }
+
+    /**
      * Declares an optional directory or file option, absent unless given.
      *
      * @param name        the option name without dashes
@@ -222,6 +247,15 @@ public final class Options {
         List<String> seen = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
+            if (positional != null && !arg.startsWith("--")) {
+                if (seen.contains(positional.name())) {
+                    throw new UsageException(command + ": unexpected argument '" + arg + "' (" + positional.name()
+                            + " is already given)");
+                }
+                seen.add(positional.name());
+                values.put(positional.name(), positional.parser().apply(arg));
+                continue;
+            }
             if (!arg.startsWith("--") || arg.length() == 2) {
                 throw new UsageException(command + ": unexpected argument '" + arg + "' (options start with --)");
             }
@@ -264,7 +298,8 @@ public final class Options {
      * @param out where to print
      */
     public void printHelp(PrintStream out) {
-        out.println("Usage: java -jar examples/target/volpex-examples.jar " + command + " [options]");
+        out.println("Usage: java -jar examples/target/volpex-examples.jar " + command
+                + (positional == null ? "" : " [" + positional.valueName() + "]") + " [options]");
         out.println();
         out.println(summary);
         out.println();

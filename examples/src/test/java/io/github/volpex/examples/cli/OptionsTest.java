@@ -63,4 +63,43 @@ class OptionsTest {
         assertThrows(IllegalArgumentException.class,
                 () -> Options.forCommand("x", "y").choiceOption("c", "z", List.of("a"), ""));
     }
+
+    private final Options withPositional = Options.forCommand("run", "runs one thing")
+            .positionalChoice("what", "all", List.of("all", "one", "two"), "what to run")
+            .intOption("count", 3, 1, 10, "how many");
+
+    @Test
+    void a_positional_choice_is_read_anywhere_on_the_line_or_as_an_option() {
+        assertEquals("all", withPositional.parse(List.of()).choice("what"));
+        assertEquals("one", withPositional.parse(List.of("one")).choice("what"));
+        Options.Parsed after = withPositional.parse(List.of("--count", "4", "two"));
+        assertEquals("two", after.choice("what"));
+        assertEquals(4, after.intValue("count"));
+        assertEquals("two", withPositional.parse(List.of("--what=two")).choice("what"));
+    }
+
+    @Test
+    void a_bad_or_repeated_positional_names_what_is_wrong() {
+        assertEquals("--what must be one of [all, one, two]: three",
+                assertThrows(UsageException.class, () -> withPositional.parse(List.of("three"))).getMessage());
+        assertEquals("run: unexpected argument 'two' (what is already given)",
+                assertThrows(UsageException.class, () -> withPositional.parse(List.of("one", "two"))).getMessage());
+        assertEquals("run: unexpected argument 'one' (what is already given)",
+                assertThrows(UsageException.class, () -> withPositional.parse(List.of("--what", "two", "one")))
+                        .getMessage());
+    }
+
+    @Test
+    void help_shows_the_positional_in_the_usage_line() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        withPositional.printHelp(new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(bytes.toString(java.nio.charset.StandardCharsets.UTF_8)
+                .startsWith("Usage: java -jar examples/target/volpex-examples.jar run [all|one|two] [options]"));
+    }
+
+    @Test
+    void a_second_positional_is_a_programming_error() {
+        assertThrows(IllegalArgumentException.class, () -> Options.forCommand("x", "y")
+                .positionalChoice("a", "p", List.of("p"), "").positionalChoice("b", "q", List.of("q"), ""));
+    }
 }

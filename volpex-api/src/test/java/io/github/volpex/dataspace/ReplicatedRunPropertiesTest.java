@@ -32,7 +32,7 @@ import net.jqwik.api.statistics.Statistics;
  * with each other for tags, so the single-replica run follows the process-level order of the replicated run: the order
  * in which each (process, request number) was first issued by any replica.
  */
-class ReplicatedRunProperties {
+class ReplicatedRunPropertiesTest {
 
     private static final int MAX_STEPS = 20_000;
 

@@ -9,7 +9,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;
 import org.junit.jupiter.api.Test;
 
-class SurvivalFunctionTest {
+/** The exponential survival function: closed forms and the memoryless override (its laws: SurvivalFunctionsTest). */
+class ExponentialSurvivalTest {
 
     @Test
     void exponential_survival_matches_closed_form() {
@@ -62,17 +63,5 @@ class SurvivalFunctionTest {
         assertTrue(actual >= 0.0 && actual <= 1.0);
         // The ratio S(t+Δ)/S(t) inherits the rounding of μ(t+Δ) as a relative error: allow a few ulps of it.
         assertEquals(expected, actual, 1e-15 * (2 + rate * (t + horizon)));
-    }
-
-    @Property
-    void survival_is_non_increasing_and_in_unit_interval(
-            @ForAll @DoubleRange(min = 0.0, max = 1.0) double rate,
-            @ForAll @DoubleRange(min = 0.0, max = 1e6) double a,
-            @ForAll @DoubleRange(min = 0.0, max = 1e6) double b) {
-        SurvivalFunction s = SurvivalFunction.exponential(rate);
-        double early = s.survival(Math.min(a, b));
-        double late = s.survival(Math.max(a, b));
-        assertTrue(late <= early, () -> late + " > " + early);
-        assertTrue(early <= 1.0 && late >= 0.0);
     }
 }
