@@ -26,10 +26,6 @@ final class IdaDispersal implements Dispersal {
         return new IdaDispersal(codec.withStripeSizeBytes(index.stripeBytes()));
     }
 
-    IdaCodec codec() {
-        return codec;
-    }
-
     @Override
     public Encoding encoding() {
         return codec.layout() == Layout.SYSTEMATIC ? Encoding.IDA_SYSTEMATIC : Encoding.IDA_RABIN;
