@@ -21,7 +21,8 @@ import java.util.function.LongSupplier;
  * <p>The clock is injected as a source of nanoseconds ({@link System#nanoTime()} in production, a fake in tests);
  * only differences between its readings are used. The time of creation counts as the last checkpoint.
  *
- * <p>Thread-safe if the estimate source is; queries never block.
+ * <p>Thread-safe if the estimate source and the clock are; queries never block unless they do. Whatever the source
+ * throws reaches the caller of the query.
  *
  * @since 0.1
  */
@@ -82,6 +83,7 @@ public final class AdaptiveCheckpointScheduler {
      * Returns the optimal interval {@code 1/λ*} under the latest estimates.
      *
      * @return the interval, in seconds ({@code +∞} when {@code μ = 0}); {@code +∞} while no estimates are known
+     * @throws IllegalArgumentException if {@code V·k·μ} overflows under the latest estimates
      */
     public double intervalSeconds() {
         return currentModel().map(NiHarwoodModel::optimalIntervalSeconds).orElse(Double.POSITIVE_INFINITY);
@@ -101,6 +103,7 @@ public final class AdaptiveCheckpointScheduler {
      *
      * @return the remaining time, in seconds; {@code ≤ 0} when a checkpoint is due, {@code +∞} when none will be
      *     due under these estimates
+     * @throws IllegalArgumentException if {@code V·k·μ} overflows under the latest estimates
      */
     public double secondsUntilDue() {
         return intervalSeconds() - secondsSinceCheckpoint();
@@ -111,6 +114,7 @@ public final class AdaptiveCheckpointScheduler {
      * interval under the latest estimates.
      *
      * @return whether to checkpoint now
+     * @throws IllegalArgumentException if {@code V·k·μ} overflows under the latest estimates
      */
     public boolean checkpointDue() {
         return secondsUntilDue() <= 0.0;

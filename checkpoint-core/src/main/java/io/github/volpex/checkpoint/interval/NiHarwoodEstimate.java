@@ -25,6 +25,9 @@ public record NiHarwoodEstimate(double failureRatePerSecond, double checkpointOv
         Checks.nonNegativeFinite("failureRatePerSecond", failureRatePerSecond);
         Checks.positiveFinite("checkpointOverheadSeconds", checkpointOverheadSeconds);
         Checks.nonNegativeFinite("downloadSeconds", downloadSeconds);
+        // −0.0 and 0.0 are the same rate and time: keep one of them, so that equal estimates are equal.
+        failureRatePerSecond += 0.0;
+        downloadSeconds += 0.0;
     }
 
     /**

@@ -15,7 +15,8 @@ import java.util.function.DoubleSupplier;
  * <p>Two factories wire the estimators module: {@link #global(PiggybackAggregator)} for the global estimates a peer
  * aggregates from its neighbours' piggybacked ones (Ni and Harwood, §3.1.4), and
  * {@link #local(FailureRateEstimator, DoubleSupplier, DownloadTimeEstimator)} for a peer's own estimates
- * (§3.1.1–3.1.3). Any other source is a lambda returning {@link NiHarwoodEstimate}s.
+ * (§3.1.1–3.1.3). Any other source is a lambda returning {@link NiHarwoodEstimate}s. The sources of both factories
+ * are as thread-safe as the estimators they read (those of the estimators module are).
  *
  * @since 0.1
  */

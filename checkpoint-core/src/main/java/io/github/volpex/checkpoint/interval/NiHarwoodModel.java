@@ -51,6 +51,9 @@ public record NiHarwoodModel(int peers, double failureRatePerSecond, double chec
         Checks.nonNegativeFinite("failureRatePerSecond", failureRatePerSecond);
         Checks.positiveFinite("checkpointOverheadSeconds", checkpointOverheadSeconds);
         Checks.nonNegativeFinite("downloadSeconds", downloadSeconds);
+        // −0.0 and 0.0 are the same rate and time: keep one of them, so that equal models are equal.
+        failureRatePerSecond += 0.0;
+        downloadSeconds += 0.0;
         if (checkpointOverheadSeconds * peers * failureRatePerSecond == Double.POSITIVE_INFINITY) {
             throw new IllegalArgumentException("checkpointOverheadSeconds * peers * failureRatePerSecond must be "
                     + "finite: " + checkpointOverheadSeconds + " * " + peers + " * " + failureRatePerSecond);
@@ -81,9 +84,16 @@ public record NiHarwoodModel(int peers, double failureRatePerSecond, double chec
         return peers * failureRatePerSecond;
     }
 
-    /** The offset {@code d = z + 1/e = Va / (e(T_d a + 1))} of the Lambert W argument, formed without cancellation. */
+    /**
+     * The offset {@code d = z + 1/e = Va / (e(T_d a + 1))} of the Lambert W argument, formed without cancellation;
+     * as {@code V / (e(T_d + 1/a))} when {@code T_d a} overflows (then {@code a > 1}).
+     */
     private double offset(double a) {
-        return checkpointOverheadSeconds * a / (downloadSeconds * a + 1.0) * INV_E;
+        double denominator = downloadSeconds * a + 1.0;
+        if (denominator == Double.POSITIVE_INFINITY) {
+            return checkpointOverheadSeconds / (downloadSeconds + 1.0 / a) * INV_E;
+        }
+        return checkpointOverheadSeconds * a / denominator * INV_E;
     }
 
     /**
@@ -127,7 +137,13 @@ public record NiHarwoodModel(int peers, double failureRatePerSecond, double chec
      * evaluated without forming {@code Va}, which may underflow.
      */
     private double tinyOffsetIntervalSeconds(double a) {
-        double ratio = 2.0 * checkpointOverheadSeconds / (downloadSeconds * a + 1.0);
+        double denominator = downloadSeconds * a + 1.0;
+        if (denominator == Double.POSITIVE_INFINITY) {
+            // T_d a overflows, so a > 1 and p = √(2V/(T_d + 1/a)) loses nothing.
+            double p = Math.sqrt(2.0 * checkpointOverheadSeconds) / Math.sqrt(downloadSeconds + 1.0 / a);
+            return p / a * (1.0 - p / 3.0);
+        }
+        double ratio = 2.0 * checkpointOverheadSeconds / denominator;
         double p = Math.sqrt(ratio) * Math.sqrt(a);
         return Math.sqrt(ratio) / Math.sqrt(a) * (1.0 - p / 3.0);
     }

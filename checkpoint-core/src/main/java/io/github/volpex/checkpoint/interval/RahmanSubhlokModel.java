@@ -161,7 +161,8 @@ public final class RahmanSubhlokModel {
 
     /** The state of one branch-and-bound search. */
     private final class Search {
-        long bestSeconds;
+        /** The best {@code T} so far; starts above every candidate so that a first infinite cost still ties in. */
+        long bestSeconds = Long.MAX_VALUE;
         double bestCost = Double.POSITIVE_INFINITY;
         int evaluations;
 

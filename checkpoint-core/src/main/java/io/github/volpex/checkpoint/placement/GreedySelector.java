@@ -65,22 +65,24 @@ final class GreedySelector implements RepositorySelector {
         double[] cost = in.cost;
         double[] fail = in.fail;
         boolean[] taken = in.taken;
+        boolean[] eligible = in.eligible;
         int size = in.size;
         while (count < want) {
             double scale = weight * product;
             int best = -1;
             double bestIncrease = Double.POSITIVE_INFINITY;
             for (int i = 0; i < size; i++) {
-                if (taken[i]) {
+                if (taken[i] || !eligible[i]) {
                     continue;
                 }
                 double increase = cost[i] + scale * fail[i];
-                if (increase < bestIncrease) {
+                // The first free host is taken even when its increase is +∞ (a network cost that overflows).
+                if (best < 0 || increase < bestIncrease) {
                     bestIncrease = increase;
                     best = i;
                 }
             }
-            // An eligible host always has a finite increase, and the problem holds enough of them.
+            // The problem holds enough eligible hosts, so one is always free.
             chosen[count++] = best;
             taken[best] = true;
             product *= 1.0 - fail[best];

@@ -12,8 +12,10 @@ final class Instance {
 
     final SelectionProblem problem;
     final int size;
-    /** {@code w·N_i} in seconds, or {@code +∞} for an ineligible host. */
+    /** {@code w·N_i} in seconds ({@code +∞} for an ineligible host, and possibly for an eligible one too). */
     final double[] cost;
+    /** {@code true} for the hosts with room for a fragment. */
+    final boolean[] eligible;
     /** {@code 1 − TRS_i(τ)}, computed without cancellation when the survival function allows. */
     final double[] fail;
     /** Preselected hosts, in the problem's order. */
@@ -31,6 +33,7 @@ final class Instance {
         this.size = hosts.size();
         this.cost = new double[size];
         this.fail = new double[size];
+        this.eligible = new boolean[size];
         this.taken = new boolean[size];
         Objective objective = problem.objective();
         double networkWeight = objective.networkWeight();
@@ -41,7 +44,9 @@ final class Instance {
         for (int i = 0; i < size; i++) {
             StorageHost host = hosts.get(i);
             if (problem.isEligible(host)) {
-                cost[i] = networkWeight * (fragment / host.bandwidthBytesPerSecond());
+                eligible[i] = true;
+                // w = 0 ignores the network cost, even one that overflows to +∞ (0·∞ would be NaN).
+                cost[i] = networkWeight == 0.0 ? 0.0 : networkWeight * (fragment / host.bandwidthBytesPerSecond());
                 fail[i] = needReliability ? failure(host, horizon) : 0.0;
             } else {
                 cost[i] = Double.POSITIVE_INFINITY;
@@ -67,7 +72,7 @@ final class Instance {
     }
 
     boolean eligibleAndFree(int i) {
-        return !taken[i] && cost[i] != Double.POSITIVE_INFINITY;
+        return !taken[i] && eligible[i];
     }
 
     /** The indices of the free eligible hosts. */

@@ -40,10 +40,11 @@ public final class Objective {
 
     private Objective(String model, double networkWeight, double reliabilityWeightSeconds, double horizonSeconds) {
         this.model = model;
-        this.networkWeight = networkWeight;
+        // + 0.0 turns −0.0 into 0.0, so that equal objectives are equal.
+        this.networkWeight = networkWeight + 0.0;
         this.reliabilityWeightSeconds = reliabilityWeightSeconds < NEGLIGIBLE_WEIGHT_SECONDS
                 ? 0.0 : reliabilityWeightSeconds;
-        this.horizonSeconds = horizonSeconds;
+        this.horizonSeconds = horizonSeconds + 0.0;
     }
 
     /**
@@ -59,9 +60,9 @@ public final class Objective {
      */
     public static Objective optimistic(double computeMttfSeconds, double checkpointIntervalSeconds,
                                        double usefulWorkSeconds) {
-        positiveFinite("computeMttfSeconds", computeMttfSeconds);
-        positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
-        nonNegativeFinite("usefulWorkSeconds", usefulWorkSeconds);
+        Checks.positiveFinite("computeMttfSeconds", computeMttfSeconds);
+        Checks.positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
+        Checks.nonNegativeFinite("usefulWorkSeconds", usefulWorkSeconds);
         double networkWeight = computeMttfSeconds / checkpointIntervalSeconds;
         double reliabilityWeight = usefulWorkSeconds + computeMttfSeconds;
         if (networkWeight == Double.POSITIVE_INFINITY || reliabilityWeight == Double.POSITIVE_INFINITY) {
@@ -86,8 +87,8 @@ public final class Objective {
      */
     public static Objective pessimistic(double checkpointIntervalSeconds, double usefulWorkSeconds,
                                         double computeFailureProbability) {
-        positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
-        nonNegativeFinite("usefulWorkSeconds", usefulWorkSeconds);
+        Checks.positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
+        Checks.nonNegativeFinite("usefulWorkSeconds", usefulWorkSeconds);
         if (!(computeFailureProbability >= 0.0 && computeFailureProbability <= 1.0)) {
             throw new IllegalArgumentException(
                     "computeFailureProbability must be in [0, 1]: " + computeFailureProbability);
@@ -114,8 +115,8 @@ public final class Objective {
     public static Objective pessimistic(double checkpointIntervalSeconds, double usefulWorkSeconds,
                                         SurvivalFunction computeHost, double computeUptimeSeconds) {
         Objects.requireNonNull(computeHost, "computeHost");
-        positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
-        nonNegativeFinite("computeUptimeSeconds", computeUptimeSeconds);
+        Checks.positiveFinite("checkpointIntervalSeconds", checkpointIntervalSeconds);
+        Checks.nonNegativeFinite("computeUptimeSeconds", computeUptimeSeconds);
         return pessimistic(checkpointIntervalSeconds, usefulWorkSeconds,
                 computeHost.conditionalFailure(computeUptimeSeconds, checkpointIntervalSeconds));
     }
@@ -130,9 +131,9 @@ public final class Objective {
      * @throws IllegalArgumentException if an argument is out of range
      */
     public static Objective of(double networkWeight, double reliabilityWeightSeconds, double horizonSeconds) {
-        nonNegativeFinite("networkWeight", networkWeight);
-        nonNegativeFinite("reliabilityWeightSeconds", reliabilityWeightSeconds);
-        nonNegativeFinite("horizonSeconds", horizonSeconds);
+        Checks.nonNegativeFinite("networkWeight", networkWeight);
+        Checks.nonNegativeFinite("reliabilityWeightSeconds", reliabilityWeightSeconds);
+        Checks.nonNegativeFinite("horizonSeconds", horizonSeconds);
         return new Objective("general", networkWeight, reliabilityWeightSeconds, horizonSeconds);
     }
 
@@ -175,12 +176,14 @@ public final class Objective {
     /**
      * Returns the objective value of a selection.
      *
-     * @param networkCostSeconds {@code N}, the network cost of the selection, in seconds
+     * @param networkCostSeconds {@code N}, the network cost of the selection, in seconds ({@code +∞} allowed)
      * @param reliabilityProduct {@code Π TRS_i(τ)} over the selection, in {@code [0, 1]}
-     * @return {@code w·N − B·Π}, in seconds
+     * @return {@code w·N − B·Π}, in seconds, where {@code w·N} is {@code 0} when {@code w = 0} (even for an infinite
+     *     {@code N})
      */
     public double value(double networkCostSeconds, double reliabilityProduct) {
-        return networkWeight * networkCostSeconds - reliabilityWeightSeconds * reliabilityProduct;
+        double network = networkWeight == 0.0 ? 0.0 : networkWeight * networkCostSeconds;
+        return network - reliabilityWeightSeconds * reliabilityProduct;
     }
 
     @Override
@@ -201,17 +204,5 @@ public final class Objective {
     public String toString() {
         return "Objective." + model + "[w=" + networkWeight + ", B=" + reliabilityWeightSeconds + " s, τ="
                 + horizonSeconds + " s]";
-    }
-
-    private static void positiveFinite(String name, double value) {
-        if (!(value > 0.0) || value == Double.POSITIVE_INFINITY) {
-            throw new IllegalArgumentException(name + " must be finite and > 0: " + value);
-        }
-    }
-
-    private static void nonNegativeFinite(String name, double value) {
-        if (!(value >= 0.0) || value == Double.POSITIVE_INFINITY) {
-            throw new IllegalArgumentException(name + " must be finite and >= 0: " + value);
-        }
     }
 }

@@ -40,9 +40,9 @@ public interface RepositorySelector {
      *
      * <p>One departure from the paper: the greedy's set is compared with the {@code m + k} cheapest hosts (already
      * ranked for the bootstrap) and the better of the two is returned. A greedy that buys reliability one host at a
-     * time can end with a product ruined by its last, unreliable picks, having paid for the reliable ones; on random
-     * instances with {@code V ≤ 20} this guard lowers the worst optimality gap from about 57% to about 6% (see the
-     * package documentation).
+     * time can end with a product ruined by its last, unreliable picks, having paid for the reliable ones; on 1000
+     * random instances with {@code V ≤ 20} this guard lowers the worst optimality gap from about 57% to about 6% (see
+     * the package documentation; it is an observation, not a bound).
      *
      * <p>Stateless and thread-safe; {@code O(V·(m + k))} time and {@code O(V)} memory.
      *

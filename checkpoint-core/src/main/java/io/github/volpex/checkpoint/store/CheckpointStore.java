@@ -25,7 +25,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -62,7 +61,8 @@ import java.util.random.RandomGenerator;
  * in parallel. One store (one process) must be the only writer of a job's checkpoints. The store owns no threads:
  * repository calls run on the injected {@link Executor} (by default, the calling thread) and the caller's thread waits
  * for them, so calls block for as long as the repositories take; repositories should time out their own calls. A
- * store must not be given an executor whose threads call it.
+ * store must not be given an executor whose threads call it. A task the executor rejects (a saturated or shut-down
+ * pool) runs on the calling thread instead, so a rejection never fails an operation.
  *
  * @since 0.1
  */
@@ -76,6 +76,9 @@ public final class CheckpointStore {
     public static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 16;
     /** The number of full replicas in ephemeral mode (de Camargo §4.2). */
     public static final int EPHEMERAL_REPLICAS = 2;
+
+    /** The last instant a {@link FragmentIndex} holds: its times are milliseconds since 1970 in a signed long. */
+    private static final Instant LAST_LEASE_END = Instant.ofEpochMilli(Long.MAX_VALUE);
 
     private final List<FragmentRepository> repositories;
     private final Map<String, FragmentRepository> byId;
@@ -153,6 +156,9 @@ public final class CheckpointStore {
      * @return the new checkpoint's index (also stored next to every fragment)
      * @throws CommitFailedException    if too few repositories accepted the fragments or the index; the previous
      *                                  checkpoint is then intact
+     * @throws IllegalStateException    if the placement policy chooses other than the distinct candidates asked for
+     *                                  (whatever the policy throws reaches the caller too); the previous checkpoint
+     *                                  is then intact
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if {@code jobId} is not valid
      */
@@ -175,6 +181,9 @@ public final class CheckpointStore {
      * @throws IOException              if reading {@code checkpoint} fails; nothing is committed
      * @throws CommitFailedException    if too few repositories accepted the fragments or the index; the previous
      *                                  checkpoint is then intact
+     * @throws IllegalStateException    if the placement policy chooses other than the distinct candidates asked for
+     *                                  (whatever the policy throws reaches the caller too); the previous checkpoint
+     *                                  is then intact
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if {@code jobId} is not valid
      */
@@ -207,7 +216,7 @@ public final class CheckpointStore {
         Instant now = clock.instant();
         int n = dispersal.n();
         FragmentIndex previous = state.latest();
-        long sizeHint = knownLength >= 0 ? knownLength : previous != null ? previous.checkpointLength() : 0;
+        long sizeHint = knownLength >= 0 ? knownLength : previous != null ? previous.checkpointBytes() : 0;
         List<FragmentFailure> failures = new ArrayList<>();
         Set<String> excluded = new HashSet<>();
         List<String> targets = place(jobId, sequence, sizeHint, n, List.of(), excluded, failures);
@@ -256,8 +265,8 @@ public final class CheckpointStore {
             }
         }
         FragmentIndex index = new FragmentIndex(jobId, sequence, commitId, 0, dispersal.encoding(), dispersal.m(),
-                n - dispersal.m(), dispersal.stripeBytes(), segmentBytes, length, checkpointSha, now, now.plus(lease),
-                locations);
+                n - dispersal.m(), dispersal.stripeBytes(), segmentBytes, length, checkpointSha, now,
+                leaseEnd(now, lease), locations);
 
         // 2. Regenerate the fragments whose writes failed onto other repositories.
         if (n - missing.size() < dispersal.m()) {
@@ -311,7 +320,7 @@ public final class CheckpointStore {
                     sources.add(location.fragmentIndex());
                 }
             }
-            List<String> targets = place(index.jobId(), index.sequence(), index.checkpointLength(), todo.size(),
+            List<String> targets = place(index.jobId(), index.sequence(), index.checkpointBytes(), todo.size(),
                     holders, excluded, failures);
             Map<Integer, String> written = regenerate(current, sources, todo, targets, excluded, failures);
             List<FragmentLocation> moved = new ArrayList<>(current.fragments());
@@ -566,7 +575,9 @@ public final class CheckpointStore {
     /**
      * Rebuilds the newest checkpoint of {@code jobId} that can be rebuilt: it lists the job's objects on every
      * repository, reads the newest index, fetches fragments in parallel and keeps the first {@code m} that verify. If
-     * the newest checkpoint cannot be rebuilt, an older one that still exists is tried.
+     * the newest checkpoint cannot be rebuilt, an older one that still exists is tried. If none can, the job is listed
+     * once more and, when the newest index has changed meanwhile (another process committed or repaired and deleted
+     * what this one was reading), the recovery is tried once again.
      *
      * @param jobId the job
      * @return the checkpoint, verified against its digest, or empty if no repository that answered holds an index of
@@ -583,18 +594,28 @@ public final class CheckpointStore {
         job.lock.lock();
         try {
             JobState state = refresh(jobId, job);
-            CheckpointUnavailableException newest = null;
-            for (FragmentIndex index : state.checkpoints) {
-                try {
-                    return Optional.of(recoverLocked(index));
-                } catch (CheckpointUnavailableException e) {
-                    newest = newest == null ? e : newest;
+            for (int round = 0; ; round++) {
+                CheckpointUnavailableException newest = null;
+                for (FragmentIndex index : state.checkpoints) {
+                    try {
+                        return Optional.of(recoverLocked(index));
+                    } catch (CheckpointUnavailableException e) {
+                        newest = newest == null ? e : newest;
+                    }
+                }
+                if (newest == null) {
+                    return Optional.empty();
+                }
+                FragmentIndex tried = state.latest();
+                if (round > 0) {
+                    throw newest;
+                }
+                state = refresh(jobId, job);
+                FragmentIndex latest = state.latest();
+                if (latest == null || latest.equals(tried)) {
+                    throw newest;
                 }
             }
-            if (newest != null) {
-                throw newest;
-            }
-            return Optional.empty();
         } finally {
             job.lock.unlock();
         }
@@ -636,11 +657,11 @@ public final class CheckpointStore {
         Objects.requireNonNull(index, "index");
         Objects.requireNonNull(out, "out");
         Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointLength());
+        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
         List<FragmentFailure> failures = new ArrayList<>();
         List<Integer> order = index.fragments().stream().map(FragmentLocation::fragmentIndex).toList();
         MessageDigest digest = Sha256.newDigest();
-        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointLength()))];
+        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointBytes()))];
         long written = 0;
         try (SegmentSource source = new SegmentSource(index, framing, d, byId, order, failures)) {
             for (long s = 0; s < framing.segments(); s++) {
@@ -663,11 +684,11 @@ public final class CheckpointStore {
 
     private RecoveredCheckpoint recoverLocked(FragmentIndex index) {
         Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointLength());
+        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
         List<FragmentFailure> failures = new ArrayList<>();
-        if (index.checkpointLength() > MAX_ARRAY_BYTES) {
+        if (index.checkpointBytes() > MAX_ARRAY_BYTES) {
             throw new IllegalStateException("checkpoint " + index.jobId() + " #" + index.sequence() + " of "
-                    + index.checkpointLength() + " bytes does not fit in an array: use recoverTo");
+                    + index.checkpointBytes() + " bytes does not fit in an array: use recoverTo");
         }
         Map<Integer, byte[]> verified = fetchVerified(index, framing, failures);
         if (verified.size() < index.m()) {
@@ -698,8 +719,7 @@ public final class CheckpointStore {
             while (running < parallel - verified.size() && !pending.isEmpty()) {
                 FragmentLocation location = pending.remove(0);
                 running++;
-                CompletableFuture
-                        .supplyAsync(() -> Parallel.call(() -> fetch(index, location, expectedLength)), executor)
+                Parallel.start(executor, () -> fetch(index, location, expectedLength))
                         .whenComplete((bytes, failure) -> done.add(new Object[] {location, bytes, failure}));
             }
             if (running == 0) {
@@ -760,8 +780,8 @@ public final class CheckpointStore {
 
     /** Decodes the checkpoint from {@code m} verified whole fragments. */
     private static byte[] decode(FragmentIndex index, Dispersal d, Framing framing, Map<Integer, byte[]> fragments) {
-        byte[] out = new byte[(int) index.checkpointLength()];
-        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointLength()))];
+        byte[] out = new byte[(int) index.checkpointBytes()];
+        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointBytes()))];
         long offset = 0;
         int position = 0;
         List<Integer> use = fragments.keySet().stream().sorted().limit(index.m()).toList();
@@ -847,7 +867,7 @@ public final class CheckpointStore {
                 break;
             }
             List<Integer> batch = todo.subList(0, (int) Math.min(todo.size(), room));
-            List<String> targets = place(index.jobId(), index.sequence(), index.checkpointLength(), batch.size(),
+            List<String> targets = place(index.jobId(), index.sequence(), index.checkpointBytes(), batch.size(),
                     holders, excluded, failures);
             Map<Integer, String> written = regenerate(index, sources, new ArrayList<>(batch), targets, excluded,
                     failures);
@@ -885,7 +905,7 @@ public final class CheckpointStore {
     /** Reads every fragment in full, in parallel, checking CRCs, length and digest; returns those that verify. */
     private Set<Integer> probe(FragmentIndex index, List<FragmentFailure> failures) {
         Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointLength());
+        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
         List<Callable<Void>> tasks = new ArrayList<>();
         for (FragmentLocation location : index.fragments()) {
             tasks.add(() -> {
@@ -932,7 +952,7 @@ public final class CheckpointStore {
                                             List<String> targets, Set<String> excluded,
                                             List<FragmentFailure> failures) {
         Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointLength());
+        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
         int[] which = missing.stream().mapToInt(Integer::intValue).toArray();
         FragmentRepository[] repos = new FragmentRepository[which.length];
         String[] keys = new String[which.length];
@@ -987,7 +1007,8 @@ public final class CheckpointStore {
 
     /**
      * Extends the lease of the newest checkpoint of {@code jobId} to {@code duration} from now, writing a new revision
-     * of its index next to its fragments.
+     * of its index next to its fragments. A lease that would end after the last millisecond the index format holds
+     * ({@code Instant.ofEpochMilli(Long.MAX_VALUE)}, some 292 million years from 1970) ends there.
      *
      * @param jobId    the job
      * @param duration the new lease, from now; positive
@@ -1007,7 +1028,7 @@ public final class CheckpointStore {
             if (index == null) {
                 return Optional.empty();
             }
-            FragmentIndex renewed = index.revised(index.fragments(), clock.instant().plus(duration));
+            FragmentIndex renewed = index.revised(index.fragments(), leaseEnd(clock.instant(), duration));
             List<FragmentFailure> failures = new ArrayList<>();
             int copies = writeIndexCopies(renewed, state, failures);
             if (copies == 0) {
@@ -1119,6 +1140,12 @@ public final class CheckpointStore {
         return index.encoding() == Encoding.REPLICAS ? new Replication(index.n()) : IdaDispersal.of(index);
     }
 
+    /** {@code now + lease}, saturated at the last instant the index format holds (its times are epoch milliseconds). */
+    static Instant leaseEnd(Instant now, Duration lease) {
+        Duration room = Duration.between(now, LAST_LEASE_END);
+        return lease.compareTo(room) >= 0 ? LAST_LEASE_END : now.plus(lease);
+    }
+
     private static void requirePositive(Duration duration) {
         Objects.requireNonNull(duration, "duration");
         if (duration.isNegative() || duration.isZero()) {
@@ -1216,7 +1243,8 @@ public final class CheckpointStore {
 
         /**
          * Sets the executor that runs repository calls; the default runs them on the calling thread, one after
-         * another. With a pool, writes of a segment's fragments and fetches of fragments run in parallel.
+         * another. With a pool, writes of a segment's fragments and fetches of fragments run in parallel. A task the
+         * executor rejects runs on the calling thread.
          *
          * @param executor the executor; it must not run tasks on a thread that waits for the store
          * @return this builder
@@ -1266,7 +1294,9 @@ public final class CheckpointStore {
         }
 
         /**
-         * Sets the lease of new checkpoints; the default is {@link #DEFAULT_LEASE}.
+         * Sets the lease of new checkpoints; the default is {@link #DEFAULT_LEASE}. A lease that would end after the
+         * last millisecond the index format holds ({@code Instant.ofEpochMilli(Long.MAX_VALUE)}) ends there, so
+         * {@code Duration.ofSeconds(Long.MAX_VALUE)} stands for "forever".
          *
          * @param lease how long after its commit a checkpoint is kept and repaired; positive
          * @return this builder
@@ -1305,8 +1335,9 @@ public final class CheckpointStore {
          * @throws IllegalArgumentException if {@code bytes} is out of range
          */
         public Builder segmentBytes(int bytes) {
-            if (bytes < 1 || bytes > 1 << 30) {
-                throw new IllegalArgumentException("segmentBytes must be in [1, 1073741824]: " + bytes);
+            if (bytes < 1 || bytes > FragmentIndex.MAX_SEGMENT_BYTES) {
+                throw new IllegalArgumentException("segmentBytes must be in [1, " + FragmentIndex.MAX_SEGMENT_BYTES
+                        + "]: " + bytes);
             }
             this.segmentBytes = bytes;
             return this;

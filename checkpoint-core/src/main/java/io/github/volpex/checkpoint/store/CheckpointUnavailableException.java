@@ -1,5 +1,8 @@
 package io.github.volpex.checkpoint.store;
 
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.util.List;
 import java.util.Objects;
 
@@ -22,8 +25,8 @@ public class CheckpointUnavailableException extends RuntimeException {
     private final int required;
     /** How many were verified. */
     private final int verified;
-    /** What failed. */
-    private final transient List<FragmentFailure> failures;
+    /** What failed; written and read by {@link #writeObject} and {@link #readObject}. */
+    private transient List<FragmentFailure> failures;
 
     /**
      * Creates the exception.
@@ -89,5 +92,30 @@ public class CheckpointUnavailableException extends RuntimeException {
      */
     public List<FragmentFailure> failures() {
         return failures;
+    }
+
+    /**
+     * Writes the fields and then the failures, which are plain values but not {@link java.io.Serializable}.
+     *
+     * @param out the stream
+     * @throws IOException if writing fails
+     * @serialData the default fields, then the number of failures ({@code int}) and for each one its fragment index
+     *     ({@code int}), repository id, reason name and detail ({@code String}s)
+     */
+    private void writeObject(ObjectOutputStream out) throws IOException {
+        out.defaultWriteObject();
+        FragmentFailure.writeAll(failures, out);
+    }
+
+    /**
+     * Reads what {@link #writeObject} wrote.
+     *
+     * @param in the stream
+     * @throws IOException            if reading fails or the failures are invalid
+     * @throws ClassNotFoundException if a class of the fields is missing
+     */
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        failures = FragmentFailure.readAll(in);
     }
 }

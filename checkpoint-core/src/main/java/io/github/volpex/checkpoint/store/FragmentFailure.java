@@ -1,5 +1,11 @@
 package io.github.volpex.checkpoint.store;
 
+import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -50,6 +56,41 @@ public record FragmentFailure(int fragmentIndex, String repositoryId, Reason rea
                 : e instanceof CorruptFragmentException ? Reason.CORRUPT
                 : e instanceof MissingFragmentException ? Reason.MISSING : Reason.FAILED;
         return new FragmentFailure(fragmentIndex, repositoryId, reason, String.valueOf(e.getMessage()));
+    }
+
+    /** Writes {@code failures} for an exception's serialized form: their count, then each one's four components. */
+    static void writeAll(List<FragmentFailure> failures, ObjectOutputStream out) throws IOException {
+        out.writeInt(failures.size());
+        for (FragmentFailure failure : failures) {
+            out.writeInt(failure.fragmentIndex);
+            out.writeObject(failure.repositoryId);
+            out.writeObject(failure.reason.name());
+            out.writeObject(failure.detail);
+        }
+    }
+
+    /** Reads what {@link #writeAll} wrote. */
+    static List<FragmentFailure> readAll(ObjectInputStream in) throws IOException, ClassNotFoundException {
+        int count = in.readInt();
+        if (count < 0) {
+            throw new InvalidObjectException("failure count must be >= 0: " + count);
+        }
+        List<FragmentFailure> failures = new ArrayList<>(Math.min(count, 1024));
+        for (int i = 0; i < count; i++) {
+            int fragmentIndex = in.readInt();
+            Object repositoryId = in.readObject();
+            Object reason = in.readObject();
+            Object detail = in.readObject();
+            try {
+                failures.add(new FragmentFailure(fragmentIndex, (String) repositoryId, Reason.valueOf((String) reason),
+                        (String) detail));
+            } catch (RuntimeException e) {
+                InvalidObjectException invalid = new InvalidObjectException("invalid failure " + i + ": " + e);
+                invalid.initCause(e);
+                throw invalid;
+            }
+        }
+        return List.copyOf(failures);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.erasure.IdaCodec;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -44,8 +45,8 @@ import java.util.zip.CRC32C;
  *                 2 = {@link Encoding#IDA_RABIN}, 3 = {@link Encoding#IDA_XOR}
  *              1  m (1..255; 1 for replicas)
  *              1  k (0..255 − m; 1 for IDA_XOR)
- *              4  the codec's stripe size in bytes (≥ 1 for IDA, 0 for replicas)
- *              4  segment size in bytes (≥ 1)
+ *              4  the codec's stripe size in bytes (1..2^22 for IDA, 0 for replicas)
+ *              4  segment size in bytes (1..2^30)
  *              8  checkpoint length in bytes (≥ 0)
  *             32  SHA-256 of the checkpoint
  *              8  created at, milliseconds since 1970-01-01T00:00Z
@@ -70,6 +71,9 @@ public final class FragmentIndex {
     /** The current format version. */
     public static final int FORMAT_VERSION = 1;
 
+    /** The largest segment a store writes, {@code 2^30} bytes: an index claiming more is not trusted. */
+    static final int MAX_SEGMENT_BYTES = 1 << 30;
+
     private static final int MAGIC = 0x56584649;
 
     private final String jobId;
@@ -81,14 +85,14 @@ public final class FragmentIndex {
     private final int k;
     private final int stripeBytes;
     private final int segmentBytes;
-    private final long checkpointLength;
+    private final long checkpointBytes;
     private final Sha256 checkpointSha256;
     private final Instant createdAt;
     private final Instant leaseExpiry;
     private final List<FragmentLocation> fragments;
 
     FragmentIndex(String jobId, long sequence, long commitId, int revision, Encoding encoding, int m, int k,
-                  int stripeBytes, int segmentBytes, long checkpointLength, Sha256 checkpointSha256, Instant createdAt,
+                  int stripeBytes, int segmentBytes, long checkpointBytes, Sha256 checkpointSha256, Instant createdAt,
                   Instant leaseExpiry, List<FragmentLocation> fragments) {
         this.jobId = Names.requireJobId(jobId);
         if (sequence < 0) {
@@ -108,15 +112,17 @@ public final class FragmentIndex {
         if (encoding == Encoding.IDA_XOR && k != 1) {
             throw new IllegalArgumentException("k must be 1 for IDA_XOR: " + k);
         }
-        if (encoding == Encoding.REPLICAS ? stripeBytes != 0 : stripeBytes < 1) {
-            throw new IllegalArgumentException("stripeBytes must be " + (encoding == Encoding.REPLICAS ? "0" : ">= 1")
-                    + " for " + encoding + ": " + stripeBytes);
+        if (encoding == Encoding.REPLICAS ? stripeBytes != 0
+                : stripeBytes < 1 || stripeBytes > IdaCodec.MAX_STRIPE_SIZE_BYTES) {
+            throw new IllegalArgumentException("stripeBytes must be " + (encoding == Encoding.REPLICAS ? "0"
+                    : "in [1, " + IdaCodec.MAX_STRIPE_SIZE_BYTES + "]") + " for " + encoding + ": " + stripeBytes);
         }
-        if (segmentBytes < 1) {
-            throw new IllegalArgumentException("segmentBytes must be >= 1: " + segmentBytes);
+        if (segmentBytes < 1 || segmentBytes > MAX_SEGMENT_BYTES) {
+            throw new IllegalArgumentException("segmentBytes must be in [1, " + MAX_SEGMENT_BYTES + "]: "
+                    + segmentBytes);
         }
-        if (checkpointLength < 0) {
-            throw new IllegalArgumentException("checkpointLength must be >= 0: " + checkpointLength);
+        if (checkpointBytes < 0) {
+            throw new IllegalArgumentException("checkpointBytes must be >= 0: " + checkpointBytes);
         }
         this.checkpointSha256 = Objects.requireNonNull(checkpointSha256, "checkpointSha256");
         this.createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MILLIS);
@@ -140,7 +146,7 @@ public final class FragmentIndex {
         this.k = k;
         this.stripeBytes = stripeBytes;
         this.segmentBytes = segmentBytes;
-        this.checkpointLength = checkpointLength;
+        this.checkpointBytes = checkpointBytes;
         this.fragments = List.copyOf(sorted);
     }
 
@@ -256,7 +262,7 @@ public final class FragmentIndex {
             out.writeByte(k);
             out.writeInt(stripeBytes);
             out.writeInt(segmentBytes);
-            out.writeLong(checkpointLength);
+            out.writeLong(checkpointBytes);
             out.write(checkpointSha256.bytes());
             out.writeLong(createdAt.toEpochMilli());
             out.writeLong(leaseExpiry.toEpochMilli());
@@ -373,12 +379,12 @@ public final class FragmentIndex {
     }
 
     /**
-     * Returns the checkpoint's length.
+     * Returns the checkpoint's size.
      *
-     * @return the length, in bytes
+     * @return the size, in bytes
      */
-    public long checkpointLength() {
-        return checkpointLength;
+    public long checkpointBytes() {
+        return checkpointBytes;
     }
 
     /**
@@ -453,13 +459,13 @@ public final class FragmentIndex {
     /** This index with other fragment locations, same revision (before it is first written). */
     FragmentIndex relocated(List<FragmentLocation> newFragments) {
         return new FragmentIndex(jobId, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
-                checkpointLength, checkpointSha256, createdAt, leaseExpiry, newFragments);
+                checkpointBytes, checkpointSha256, createdAt, leaseExpiry, newFragments);
     }
 
     /** This index with other fragment locations and a revision one higher. */
     FragmentIndex revised(List<FragmentLocation> newFragments, Instant newLeaseExpiry) {
         return new FragmentIndex(jobId, sequence, commitId, revision + 1, encoding, m, k, stripeBytes, segmentBytes,
-                checkpointLength, checkpointSha256, createdAt, newLeaseExpiry, newFragments);
+                checkpointBytes, checkpointSha256, createdAt, newLeaseExpiry, newFragments);
     }
 
     /** Whether {@code other} describes the same checkpoint (job, sequence and commit id). */
@@ -472,7 +478,8 @@ public final class FragmentIndex {
         return o instanceof FragmentIndex other
                 && jobId.equals(other.jobId) && sequence == other.sequence && commitId == other.commitId
                 && revision == other.revision && encoding == other.encoding && m == other.m && k == other.k
-                && stripeBytes == other.stripeBytes && segmentBytes == other.segmentBytes && checkpointLength == other.checkpointLength
+                && stripeBytes == other.stripeBytes && segmentBytes == other.segmentBytes
+                && checkpointBytes == other.checkpointBytes
                 && checkpointSha256.equals(other.checkpointSha256) && createdAt.equals(other.createdAt)
                 && leaseExpiry.equals(other.leaseExpiry) && fragments.equals(other.fragments);
     }
@@ -480,14 +487,13 @@ public final class FragmentIndex {
     @Override
     public int hashCode() {
         return Objects.hash(jobId, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
-                checkpointLength,
-                checkpointSha256, createdAt, leaseExpiry, fragments);
+                checkpointBytes, checkpointSha256, createdAt, leaseExpiry, fragments);
     }
 
     @Override
     public String toString() {
         return "FragmentIndex[" + jobId + " #" + sequence + " commit " + Long.toHexString(commitId) + " rev "
-                + revision + ", " + encoding + " m=" + m + " k=" + k + ", " + checkpointLength + " bytes, lease to "
+                + revision + ", " + encoding + " m=" + m + " k=" + k + ", " + checkpointBytes + " bytes, lease to "
                 + leaseExpiry + ", on " + fragments.stream().map(FragmentLocation::repositoryId).toList() + "]";
     }
 }

@@ -58,7 +58,7 @@ final class FragmentSink implements Closeable {
         }
     }
 
-    /** Appends {@code pieces[i]} ({@code pieceLength} bytes) and its CRC to each fragment {@code i} of {@code which}. */
+    /** For each {@code i} of {@code which}, appends {@code pieces[i]} ({@code pieceLength} bytes) and its CRC. */
     void write(byte[][] pieces, int pieceLength, int[] which) {
         List<Callable<Void>> tasks = new ArrayList<>();
         List<Integer> written = new ArrayList<>();
@@ -130,15 +130,7 @@ final class FragmentSink implements Closeable {
         FragmentOutput out = outputs[i];
         outputs[i] = null;
         if (out != null) {
-            closeQuietly(out);
-        }
-    }
-
-    private static void closeQuietly(FragmentOutput out) {
-        try {
-            out.close();
-        } catch (Exception e) {
-            Parallel.rethrowErrors(e);
+            Parallel.closeQuietly(out);
         }
     }
 
@@ -147,7 +139,7 @@ final class FragmentSink implements Closeable {
     public void close() {
         for (int i = 0; i < outputs.length; i++) {
             if (outputs[i] != null && !committed[i]) {
-                closeQuietly(outputs[i]);
+                Parallel.closeQuietly(outputs[i]);
             }
             outputs[i] = null;
         }

@@ -44,11 +44,6 @@ final class Framing {
         return length;
     }
 
-    /** The largest piece, for buffers. */
-    int maxPieceLength() {
-        return dispersal.pieceLength((int) Math.min(segmentBytes, Math.max(checkpointLength, 0)));
-    }
-
     static int crc(byte[] piece, int length) {
         CRC32C crc = new CRC32C();
         crc.update(piece, 0, length);

@@ -37,10 +37,6 @@ final class IdaDispersal implements Dispersal {
         return new IdaDispersal(codec.withStripeSizeBytes(index.stripeBytes()));
     }
 
-    IdaCodec codec() {
-        return codec;
-    }
-
     @Override
     public Encoding encoding() {
         switch (codec.layout()) {

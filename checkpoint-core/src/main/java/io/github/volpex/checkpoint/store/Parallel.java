@@ -1,11 +1,14 @@
 package io.github.volpex.checkpoint.store;
 
+import java.io.Closeable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 
 /** Runs repository calls on the store's executor and waits for all of them. */
 final class Parallel {
@@ -27,7 +30,7 @@ final class Parallel {
     static <T> List<Outcome<T>> all(Executor executor, List<? extends Callable<T>> tasks) {
         List<CompletableFuture<T>> futures = new ArrayList<>(tasks.size());
         for (Callable<T> task : tasks) {
-            futures.add(CompletableFuture.supplyAsync(() -> call(task), executor));
+            futures.add(start(executor, task));
         }
         List<Outcome<T>> outcomes = new ArrayList<>(tasks.size());
         Error error = null;
@@ -42,6 +45,20 @@ final class Parallel {
             throw error;
         }
         return outcomes;
+    }
+
+    /**
+     * Starts {@code task} on {@code executor}. A task the executor rejects (a saturated or shut-down pool) runs on the
+     * calling thread instead, as Caffeine does with its maintenance work: a rejection must neither fail an operation
+     * half-way nor leave earlier tasks of the same batch running unawaited.
+     */
+    static <T> CompletableFuture<T> start(Executor executor, Callable<T> task) {
+        Supplier<T> supplier = () -> call(task);
+        try {
+            return CompletableFuture.supplyAsync(supplier, executor);
+        } catch (RejectedExecutionException e) {
+            return CompletableFuture.supplyAsync(supplier, Runnable::run);
+        }
     }
 
     /** Waits for {@code future} without being interruptible, keeping the thread's interrupt status. */
@@ -63,6 +80,15 @@ final class Parallel {
             throw e;
         } catch (Exception e) {
             throw new CompletionException(e);
+        }
+    }
+
+    /** Closes {@code resource}, ignoring every failure but an {@link Error}: for clean-up after a failure. */
+    static void closeQuietly(Closeable resource) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            rethrowErrors(e);
         }
     }
 

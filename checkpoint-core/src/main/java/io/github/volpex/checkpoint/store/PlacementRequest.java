@@ -1,7 +1,9 @@
 package io.github.volpex.checkpoint.store;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * What a {@link PlacementPolicy} is asked: choose {@code count} of the {@code candidates} to hold fragments of a
@@ -35,13 +37,26 @@ public record PlacementRequest(String jobId, long checkpointBytes, int m, int k,
      * @param count           in {@code [1, candidates.size()]}
      * @param candidates      candidate repository ids, distinct
      * @param holders         holder repository ids, distinct from the candidates
-     * @throws NullPointerException     if a reference is null
-     * @throws IllegalArgumentException if a number is out of range
+     * @throws NullPointerException     if a reference or an id is null
+     * @throws IllegalArgumentException if a number is out of range, the candidates repeat an id, or the holders repeat
+     *                                  one or name a candidate
      */
     public PlacementRequest {
         Objects.requireNonNull(jobId, "jobId");
         candidates = List.copyOf(candidates);
         holders = List.copyOf(holders);
+        Set<String> ids = new HashSet<>();
+        for (String id : candidates) {
+            if (!ids.add(id)) {
+                throw new IllegalArgumentException("candidates must be distinct: " + id + " appears twice");
+            }
+        }
+        for (String id : holders) {
+            if (!ids.add(id)) {
+                throw new IllegalArgumentException("holders must be distinct and not candidates: " + id
+                        + " appears twice");
+            }
+        }
         if (checkpointBytes < 0) {
             throw new IllegalArgumentException("checkpointBytes must be >= 0: " + checkpointBytes);
         }

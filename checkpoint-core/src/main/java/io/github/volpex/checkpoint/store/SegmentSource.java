@@ -122,24 +122,16 @@ final class SegmentSource implements Closeable {
 
     private void fail(PieceReader reader, Exception e) {
         failures.add(FragmentFailure.of(reader.fragmentIndex, reader.repositoryId, e));
-        closeQuietly(reader);
-    }
-
-    private static void closeQuietly(PieceReader reader) {
-        try {
-            reader.close();
-        } catch (Exception e) {
-            Parallel.rethrowErrors(e);
-        }
+        Parallel.closeQuietly(reader);
     }
 
     @Override
     public void close() {
         for (PieceReader reader : active.values()) {
-            closeQuietly(reader);
+            Parallel.closeQuietly(reader);
         }
         for (PieceReader reader : parked.values()) {
-            closeQuietly(reader);
+            Parallel.closeQuietly(reader);
         }
         active.clear();
         parked.clear();

@@ -70,6 +70,10 @@ class NiHarwoodModelTest {
         assertEquals(Double.POSITIVE_INFINITY, never.optimalIntervalSeconds());
         assertEquals(1.0, never.optimalUtilization());
         assertEquals(1.0 - 0.01 * 10.0, never.utilization(0.01), 1e-15);
+        // −0.0 is the same rate and time as 0.0.
+        assertEquals(NiHarwoodModel.of(16, 0.0, 10.0, 0.0), NiHarwoodModel.of(16, -0.0, 10.0, -0.0));
+        assertEquals(new NiHarwoodEstimate(0.0, 10.0, 0.0), new NiHarwoodEstimate(-0.0, 10.0, -0.0));
+        assertEquals(Double.POSITIVE_INFINITY, 1.0 / NiHarwoodModel.of(16, -0.0, 10.0, 0.0).jobFailureRatePerSecond());
     }
 
     @Test
@@ -90,6 +94,20 @@ class NiHarwoodModelTest {
         NiHarwoodModel huge = NiHarwoodModel.of(1, 1e200, 1e108, 0.0);
         double x = huge.optimalIntervalSeconds() * 1e200;
         assertTrue(Double.isFinite(x) && x > 690 && x < 710, () -> "1 + W = " + x);
+    }
+
+    @Test
+    void a_download_time_whose_product_with_k_mu_overflows_keeps_the_interval_finite() {
+        // T_d·kμ = 10^310 overflows, yet d = Vkμ/(e(T_d kμ + 1)) = V/(e·T_d) = 10^−300/e is an ordinary double:
+        // 1 + W₀ = p − p²/3 with p = √(2V/T_d), and the interval is (1 + W₀)/(kμ).
+        NiHarwoodModel slowRestarts = NiHarwoodModel.of(1, 1e10, 1.0, 1e300);
+        double p = Math.sqrt(2.0 / 1e300);
+        assertEquals(p / 1e10, slowRestarts.optimalIntervalSeconds(), 1e-14 * p / 1e10);
+        assertEquals(1e10 / p, slowRestarts.optimalRatePerSecond(), 1e-14 * 1e10 / p);
+        // The same offset with moderate numbers: the answers scale exactly.
+        NiHarwoodModel moderate = NiHarwoodModel.of(1, 1e-100, 1.0, 1e300);
+        double q = Math.sqrt(2.0 / 1e300);
+        assertEquals(q / 1e-100, moderate.optimalIntervalSeconds(), 1e-14 * q / 1e-100);
     }
 
     @Test

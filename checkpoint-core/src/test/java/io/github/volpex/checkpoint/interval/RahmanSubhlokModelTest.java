@@ -88,6 +88,15 @@ class RahmanSubhlokModelTest {
     }
 
     @Test
+    void when_no_interval_can_succeed_the_shortest_is_optimal() {
+        // S(1 s) = e^−1000 = 0 in double, and 400 processes with S(1 s) = 0.1 give P(1 s) = 10^−400 = 0: E(T) = +∞
+        // for every T, all tie, and the smallest whole second is the answer, never 0.
+        assertEquals(1, RahmanSubhlokModel.of(SurvivalFunction.exponential(1000), 4, 2, 10).optimalIntervalSeconds());
+        assertEquals(1, RahmanSubhlokModel.of(SurvivalFunction.exponential(-Math.log(0.1)), 400, 1, 10)
+                .optimalIntervalSeconds());
+    }
+
+    @Test
     void job_survival_and_cost_follow_the_formula() {
         SurvivalFunction replica = SurvivalFunction.exponential(1e-3);
         RahmanSubhlokModel model = RahmanSubhlokModel.of(replica, 16, 2, 60);

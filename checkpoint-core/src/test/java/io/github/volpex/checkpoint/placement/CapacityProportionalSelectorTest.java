@@ -21,6 +21,11 @@ class CapacityProportionalSelectorTest extends RepositorySelectorContract {
     }
 
     @Override
+    boolean minimises() {
+        return false;
+    }
+
+    @Override
     boolean needsCapacity() {
         return true;
     }

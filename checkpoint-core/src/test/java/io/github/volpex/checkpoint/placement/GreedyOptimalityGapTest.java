@@ -17,9 +17,13 @@ import org.junit.jupiter.api.Test;
  */
 class GreedyOptimalityGapTest {
 
-    /** {@link RepositorySelector#greedy()} never exceeds this gap (its observed worst is about 6%). */
+    /**
+     * {@link RepositorySelector#greedy()} stays within this gap on the fixed 1000 instances of
+     * {@link #distribution_over_1000_instances()} (its worst there is about 6%). It is not a bound on every instance:
+     * 20,000 other random instances reach 12.8%, so the property below asserts only what always holds.
+     */
     static final double GUARDED_WORST_BOUND = 0.10;
-    /** The algorithm as printed never exceeds this gap (its observed worst is about 57%). */
+    /** The algorithm as printed stays within this gap on the same fixed instances (its worst there is about 57%). */
     static final double AS_PRINTED_WORST_BOUND = 1.0;
 
     static double gap(RepositorySelector greedy, SelectionProblem problem) {
@@ -28,12 +32,12 @@ class GreedyOptimalityGapTest {
     }
 
     @Property(tries = 300)
-    void the_gap_is_non_negative_and_bounded(@ForAll long seed) {
+    void the_gap_is_non_negative_and_the_guard_never_hurts(@ForAll long seed) {
         SelectionProblem problem = Instances.problem(seed, 20, 12);
         double guarded = gap(RepositorySelector.greedy(), problem);
         double asPrinted = gap(GreedySelector.AS_PRINTED, problem);
-        assertTrue(guarded >= -1e-12 && guarded <= GUARDED_WORST_BOUND, "gap " + guarded);
-        assertTrue(asPrinted >= guarded - 1e-12 && asPrinted <= AS_PRINTED_WORST_BOUND, "gap " + asPrinted);
+        assertTrue(guarded >= -1e-12, "gap " + guarded);
+        assertTrue(asPrinted >= guarded - 1e-12, "gap " + asPrinted + " < " + guarded);
     }
 
     @Test

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.estimators.SurvivalFunction;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -68,11 +70,28 @@ class ObjectiveTest {
     }
 
     @Test
+    void a_zero_network_weight_ignores_even_an_infinite_network_cost() {
+        assertEquals(-2.5, Objective.of(0, 5, 10).value(Double.POSITIVE_INFINITY, 0.5));
+        assertEquals(Double.POSITIVE_INFINITY, Objective.of(1, 5, 10).value(Double.POSITIVE_INFINITY, 0.5));
+        // A selection over such hosts is still made, and evaluates to a number.
+        List<StorageHost> hosts = List.of(
+                StorageHost.of("slow", Double.MIN_VALUE, SurvivalFunction.exponential(1e-3)),
+                StorageHost.of("fast", 1e6, SurvivalFunction.exponential(1e-6)),
+                StorageHost.of("other", 1e6, SurvivalFunction.exponential(1e-2)));
+        SelectionResult result = RepositorySelector.greedy()
+                .select(SelectionProblem.of(1000, 1, 1, hosts, Objective.of(0, 5, 10)));
+        assertEquals(Set.of("fast", "slow"), Set.copyOf(result.hostIds()));
+        assertEquals(-5 * Math.exp(-1e-5) * Math.exp(-1e-2), result.objectiveValue(), 1e-12);
+    }
+
+    @Test
     void equal_weights_make_equal_objectives() {
         assertEquals(Objective.optimistic(100, 10, 5), Objective.optimistic(100, 10, 5));
         assertEquals(Objective.optimistic(100, 10, 5).hashCode(), Objective.optimistic(100, 10, 5).hashCode());
         assertNotEquals(Objective.optimistic(100, 10, 5), Objective.optimistic(100, 10, 6));
         assertNotEquals(Objective.of(1, 600, 600), Objective.pessimistic(600, 600, 1.0));
+        assertEquals(Objective.of(0.0, 5, 0.0), Objective.of(-0.0, 5, -0.0));
+        assertEquals(Objective.of(0.0, 5, 0.0).hashCode(), Objective.of(-0.0, 5, -0.0).hashCode());
         assertTrue(Objective.optimistic(100, 10, 5).toString().startsWith("Objective.optimistic[w=10.0"));
     }
 }

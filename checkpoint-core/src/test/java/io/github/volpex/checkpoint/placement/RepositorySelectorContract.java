@@ -26,6 +26,11 @@ abstract class RepositorySelectorContract {
         return false;
     }
 
+    /** Whether the selector minimises the objective (the random baselines do not). */
+    boolean minimises() {
+        return true;
+    }
+
     private SelectionProblem problem(long seed, int maxHosts, int maxSelected) {
         SelectionProblem p = Instances.problem(seed, maxHosts, maxSelected);
         if (!needsCapacity()) {
@@ -111,6 +116,23 @@ abstract class RepositorySelectorContract {
                 problem.hosts().subList(0, problem.hostsToSelect()), problem.objective());
         SelectionResult result = selector(7).select(tight);
         assertEquals(new HashSet<>(tight.hosts()), new HashSet<>(result.hosts()));
+    }
+
+    @Test
+    void chooses_hosts_whose_network_cost_overflows_when_it_must() {
+        // A fragment over a subnormal bandwidth costs +∞ seconds, yet the host is eligible and the problem needs it.
+        List<StorageHost> hosts = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            hosts.add(StorageHost.of("h" + i, i < 3 ? 1e6 : Double.MIN_VALUE, SurvivalFunction.exponential(1e-4),
+                    1L << 30));
+        }
+        SelectionProblem problem = SelectionProblem.of(1000, 2, 2, hosts, Objective.optimistic(3600, 600, 1e4));
+        SelectionResult result = selector(5).select(problem);
+        assertEquals(4, new HashSet<>(result.hostIds()).size());
+        assertEquals(Double.POSITIVE_INFINITY, result.networkCostSeconds());
+        if (minimises()) {
+            assertTrue(result.hostIds().containsAll(List.of("h0", "h1", "h2")), result.hostIds().toString());
+        }
     }
 
     @Test

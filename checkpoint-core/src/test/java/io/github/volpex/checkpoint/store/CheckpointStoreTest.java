@@ -14,8 +14,12 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -37,7 +41,7 @@ class CheckpointStoreTest {
         for (int length : new int[] {0, 1, 63, 64, 65, 128, 1000}) {
             byte[] data = Stores.data(length, length);
             FragmentIndex index = store.commit("job", data);
-            assertEquals(length, index.checkpointLength());
+            assertEquals(length, index.checkpointBytes());
             assertEquals(Sha256.of(data), index.checkpointSha256());
             RecoveredCheckpoint recovered = store.recover("job").orElseThrow();
             assertArrayEquals(data, recovered.toByteArray());
@@ -60,7 +64,7 @@ class CheckpointStoreTest {
             }
         };
         FragmentIndex index = store.commit("stream", in);
-        assertEquals(data.length, index.checkpointLength());
+        assertEquals(data.length, index.checkpointBytes());
         assertTrue(largestRead.get() <= 64, "read " + largestRead.get() + " bytes at once");
         // 11 segments, each piece followed by 4 bytes of CRC.
         assertEquals(data.length + 11 * 4, index.fragments().get(0).lengthBytes());
@@ -156,6 +160,33 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void failures_survive_serialization_of_the_exceptions_that_carry_them() throws Exception {
+        List<FragmentFailure> failures = List.of(new FragmentFailure(2, "r7", FragmentFailure.Reason.CORRUPT, "x"),
+                new FragmentFailure(-1, "r8", FragmentFailure.Reason.UNAVAILABLE, "y"));
+        CheckpointUnavailableException unavailable = roundTrip(
+                new CheckpointUnavailableException("job", 3, 2, 1, failures));
+        assertEquals(failures, unavailable.failures());
+        assertEquals(List.of("job", 3L, 2, 1), List.of(unavailable.jobId(), unavailable.sequence(),
+                unavailable.required(), unavailable.verified()));
+        CommitFailedException failed = roundTrip(new CommitFailedException("job", 4, 1, "why", failures));
+        assertEquals(failures, failed.failures());
+        assertEquals(1, failed.indexCopiesWritten());
+        assertThrows(NullPointerException.class, () -> new CommitFailedException("job", 4, 1, "why",
+                Arrays.asList(failures.get(0), null)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T roundTrip(T object) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(object);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return (T) in.readObject();
+        }
+    }
+
+    @Test
     void streams_a_recovery_switching_fragments_when_a_piece_is_corrupt() throws Exception {
         List<FragmentRepository> repos = Stores.inMemory(2);
         CheckpointStore store = ephemeral(repos).build();
@@ -193,6 +224,53 @@ class CheckpointStoreTest {
         repos.get(2).put(newer.indexKey(), newer.toBytes());
         RecoveredCheckpoint recovered = ephemeral(repos).build().recover("job").orElseThrow();
         assertEquals(older, recovered.index());
+    }
+
+    @Test
+    void a_reader_retries_once_when_another_process_commits_and_deletes_what_it_was_reading() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(3);
+        CheckpointStore writer = ephemeral(repos).build();
+        FragmentIndex first = writer.commit("job", Stores.data(1, 300));
+        // The reading process lists the job and reads index #0; before it fetches a fragment, the writing process
+        // commits #1, which deletes #0.
+        AtomicInteger hooks = new AtomicInteger();
+        List<FragmentRepository> seen = new ArrayList<>();
+        for (FragmentRepository repo : repos) {
+            seen.add(new FragmentRepository() {
+                @Override
+                public String id() {
+                    return repo.id();
+                }
+
+                @Override
+                public void put(String key, byte[] content) throws IOException {
+                    repo.put(key, content);
+                }
+
+                @Override
+                public Optional<byte[]> get(String key) throws IOException {
+                    if (key.equals(first.fragmentKey(0)) || key.equals(first.fragmentKey(1))) {
+                        if (hooks.getAndIncrement() == 0) {
+                            writer.commit("job", Stores.data(2, 400));
+                        }
+                    }
+                    return repo.get(key);
+                }
+
+                @Override
+                public boolean delete(String key) throws IOException {
+                    return repo.delete(key);
+                }
+
+                @Override
+                public List<String> list(String prefix) throws IOException {
+                    return repo.list(prefix);
+                }
+            });
+        }
+        RecoveredCheckpoint recovered = ephemeral(seen).build().recover("job").orElseThrow();
+        assertEquals(1, recovered.index().sequence());
+        assertArrayEquals(Stores.data(2, 400), recovered.toByteArray());
     }
 
     @Test
@@ -250,6 +328,24 @@ class CheckpointStoreTest {
         assertEquals(1, renewed.revision());
         assertEquals(renewed, ephemeral(repos).build().latestIndex("job").orElseThrow());
         assertThrows(IllegalArgumentException.class, () -> store.renewLease("job", Duration.ZERO));
+    }
+
+    @Test
+    void a_lease_too_long_to_represent_ends_at_the_last_millisecond_the_index_holds() {
+        List<FragmentRepository> repos = Stores.inMemory(2);
+        Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
+        Instant last = Instant.ofEpochMilli(Long.MAX_VALUE);
+        CheckpointStore store = ephemeral(repos).lease(forever).build();
+        FragmentIndex index = store.commit("job", Stores.data(5, 100));
+        assertEquals(last, index.leaseExpiry());
+        assertFalse(index.isExpired(last));
+        assertTrue(index.isExpired(last.plusNanos(1)));
+        assertArrayEquals(Stores.data(5, 100), ephemeral(repos).build().recover("job").orElseThrow().toByteArray());
+        // Past the end of the format but within Instant's range: saturates the same way.
+        assertEquals(last, store.renewLease("job", Duration.ofDays(300_000_000L * 366)).orElseThrow()
+                .leaseExpiry());
+        assertEquals(last, store.renewLease("job", forever).orElseThrow().leaseExpiry());
+        assertEquals(last, ephemeral(repos).build().latestIndex("job").orElseThrow().leaseExpiry());
     }
 
     @Test

@@ -181,7 +181,7 @@ class FragmentIndexTest {
                 () -> new FragmentIndex("j", -1, 0, 0, Encoding.REPLICAS, 1, 1, 0, 1, 0, sha(""), t, t, two));
         assertThrows(IllegalArgumentException.class,
                 () -> new FragmentIndex("j", 0, 0, 0, Encoding.REPLICAS, 1, 1, 0, 0, 0, sha(""), t, t, two));
-        assertEquals("stripeBytes must be >= 1 for IDA_RABIN: 0", assertThrows(IllegalArgumentException.class,
+        assertEquals("stripeBytes must be in [1, 4194304] for IDA_RABIN: 0", assertThrows(IllegalArgumentException.class,
                 () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_RABIN, 1, 1, 0, 1, 0, sha(""), t, t, two))
                 .getMessage());
         assertEquals("k must be 1 for IDA_XOR: 2", assertThrows(IllegalArgumentException.class,
@@ -189,6 +189,13 @@ class FragmentIndexTest {
                 .getMessage());
         assertEquals(Encoding.IDA_XOR, new FragmentIndex("j", 0, 0, 0, Encoding.IDA_XOR, 1, 1, 8, 1, 0, sha(""), t, t,
                 two).encoding());
+        // Sizes no store writes, which would make a reader allocate gigabytes or its codec refuse the index.
+        assertEquals("stripeBytes must be in [1, 4194304] for IDA_SYSTEMATIC: 4194305", assertThrows(
+                IllegalArgumentException.class, () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_SYSTEMATIC, 1, 1,
+                        (1 << 22) + 1, 1, 0, sha(""), t, t, two)).getMessage());
+        assertEquals("segmentBytes must be in [1, 1073741824]: 2147483647", assertThrows(
+                IllegalArgumentException.class, () -> new FragmentIndex("j", 0, 0, 0, Encoding.REPLICAS, 1, 1, 0,
+                        Integer.MAX_VALUE, 0, sha(""), t, t, two)).getMessage());
         assertThrows(IllegalArgumentException.class, () -> new FragmentLocation(255, "a", 0, sha("")));
         assertThrows(IllegalArgumentException.class, () -> new FragmentLocation(0, "a", -1, sha("")));
         assertThrows(IllegalArgumentException.class, () -> new FragmentLocation(0, "", 0, sha("")));

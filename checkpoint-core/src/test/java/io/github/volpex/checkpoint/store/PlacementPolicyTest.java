@@ -80,6 +80,11 @@ class PlacementPolicyTest {
                 () -> new PlacementRequest("job", 1, 0, 1, 1, List.of("a"), List.of()));
         assertThrows(NullPointerException.class,
                 () -> new PlacementRequest("job", 1, 1, 1, 1, null, List.of()));
+        assertEquals("candidates must be distinct: a appears twice", assertThrows(IllegalArgumentException.class,
+                () -> new PlacementRequest("job", 10, 1, 1, 1, List.of("a", "b", "a"), List.of())).getMessage());
+        assertEquals("holders must be distinct and not candidates: b appears twice", assertThrows(
+                IllegalArgumentException.class,
+                () -> new PlacementRequest("job", 10, 1, 1, 1, List.of("a", "b"), List.of("b"))).getMessage());
     }
 
     @Test

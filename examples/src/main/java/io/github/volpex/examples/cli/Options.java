@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 
 /**
  * The options one command accepts: declared once, then used to parse a command line and to print {@code --help}.
@@ -95,14 +96,7 @@ public final class Options {
      * @return this
      */
     public Options intOption(String name, int defaultValue, int min, int max, String description) {
-        return add(new Spec(name, "N", description + " [" + min + ", " + max + "]", Integer.toString(defaultValue),
-                text -> {
-                    long value = parseLong(name, text);
-                    if (value < min || value > max) {
-                        throw new UsageException("--" + name + " must be in [" + min + ", " + max + "]: " + text);
-                    }
-                    return (int) value;
-                }, defaultValue));
+        return integral(name, defaultValue, min, max, description, value -> (int) value);
     }
 
     /**
@@ -116,14 +110,19 @@ public final class Options {
      * @return this
      */
     public Options longOption(String name, long defaultValue, long min, long max, String description) {
-        return add(new Spec(name, "N", description + " [" + min + ", " + max + "]", Long.toString(defaultValue),
-                text -> {
-                    long value = parseLong(name, text);
-                    if (value < min || value > max) {
-                        throw new UsageException("--" + name + " must be in [" + min + ", " + max + "]: " + text);
-                    }
-                    return value;
-                }, defaultValue));
+        return integral(name, defaultValue, min, max, description, value -> value);
+    }
+
+    /** An integer option of any width: parsed as a long, checked against the bounds, then narrowed. */
+    private Options integral(String name, Object defaultValue, long min, long max, String description,
+                             LongFunction<Object> narrow) {
+        return add(new Spec(name, "N", description + " [" + min + ", " + max + "]", defaultValue.toString(), text -> {
+            long value = parseLong(name, text);
+            if (value < min || value > max) {
+                throw new UsageException("--" + name + " must be in [" + min + ", " + max + "]: " + text);
+            }
+            return narrow.apply(value);
+        }, defaultValue));
     }
 
     /**
