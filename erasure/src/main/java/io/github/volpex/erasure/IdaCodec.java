@@ -109,12 +109,12 @@ public final class IdaCodec {
      * Hadoop's {@code RSRawEncoder}. Every {@code m × m} submatrix of {@code [I; Cauchy]} is invertible, so any
      * {@code m} fragments rebuild the data.
      *
-     * <p>With {@code k = 1} the parity row is {@code 1 / (m ⊕ j)}, not all ones: it stays the Cauchy row so that
-     * {@code systematic(m, 1)} parity is the same bytes ISA-L and Hadoop's Reed–Solomon coders compute (and so that
-     * the code is the {@code k = 1} member of one family whatever {@code k}), at the cost of one field
-     * multiplication per data byte. When that compatibility is not needed, {@link #xor(int) xor(m)} is the faster
-     * choice for one parity fragment: its parity is the plain XOR of the data fragments, coded with no
-     * multiplication (and byte-identical to Hadoop's {@code XORRawEncoder} instead).
+     * <p>With {@code k = 1} the parity row is {@code 1 / (m ⊕ j)}, not all ones. It stays the Cauchy row so that
+     * {@code systematic(m, 1)} parity is the same bytes ISA-L and Hadoop's Reed–Solomon coders compute, and the same
+     * bytes as fragment {@code m} of {@code systematic(m, k)} for every {@code k} (parity can be added later without
+     * recoding); the price is a field multiplication per data byte. When that compatibility is not needed,
+     * {@link #xor(int) xor(m)} is the faster choice for one parity fragment: its parity is the plain XOR of the data
+     * fragments, coded with no multiplication (and byte-identical to Hadoop's {@code XORRawEncoder} instead).
      *
      * @param m the number of fragments that rebuild the data, in [1, 255]
      * @param k the number of redundant fragments, in [0, 255 − m]
@@ -163,8 +163,8 @@ public final class IdaCodec {
      * Returns a single-parity codec: fragments {@code 0 … m−1} are the data itself and fragment {@code m} is their
      * XOR, byte-identical to Hadoop's {@code XORRawEncoder} (parity row all ones). Every {@code m × m} submatrix of
      * {@code [I; 1 … 1]} is invertible, so any {@code m} of the {@code m + 1} fragments rebuild the data: a lost
-     * fragment is the XOR of the other {@code m}. Encoding, decoding and repair are XOR and copies, eight bytes at a
-     * time, with no field multiplication; decoding with every data fragment at hand is a copy.
+     * fragment is the XOR of the other {@code m}. Encoding, decoding and repair touch the data with XORs and copies
+     * only, eight bytes at a time, never a field multiplication; decoding with every data fragment at hand is a copy.
      *
      * <p>This is the fastest way to survive one lost fragment. It is not {@code systematic(m, 1)}, whose parity row
      * is the Cauchy row {@code 1 / (m ⊕ j)} for compatibility with ISA-L and Hadoop's Reed–Solomon; the two

@@ -7,7 +7,8 @@
  * (the default, Malluhi and Johnston's "optimized IDA") keeps the data in the first {@code m} fragments and adds
  * Cauchy parity byte-identical to ISA-L and Hadoop; {@link io.github.volpex.erasure.IdaCodec#rabin} codes every
  * fragment; {@link io.github.volpex.erasure.IdaCodec#xor} keeps the data and adds one parity fragment, their XOR
- * (byte-identical to Hadoop's {@code XORRawEncoder}), and codes with no field multiplication at all. Failures a caller handles are {@link io.github.volpex.erasure.NotEnoughFragmentsException} and
+ * (byte-identical to Hadoop's {@code XORRawEncoder}), and codes with no field multiplication at all. Failures a
+ * caller handles are {@link io.github.volpex.erasure.NotEnoughFragmentsException} and
  * {@link io.github.volpex.erasure.CorruptFragmentException}.
  *
  * <h2>The arithmetic</h2>
@@ -22,8 +23,10 @@
  *
  * <p><b>Where this departs from Rabin's paper.</b> Rabin codes consecutive groups of {@code m} bytes ("segments").
  * Here a stripe is cut into {@code m} contiguous cells and a segment is the {@code m} bytes at one position of the
- * cells. The code is the same up to a fixed permutation of the input bytes; it lets both layouts share one kernel
- * that works on whole cells, and makes the systematic fragments contiguous pieces of the data.
+ * cells. The code is the same up to a fixed permutation of the input bytes; it lets every layout share kernels that
+ * work on whole cells, and makes the systematic and XOR data fragments contiguous pieces of the data. The XOR layout
+ * is not in Rabin's paper: it is the single parity of RAID levels 4 and 5, the {@code k = 1} code that needs no
+ * field arithmetic, offered beside the ISA-L-compatible {@code systematic(m, 1)}.
  *
  * <h2>Striping</h2>
  * With stripe size {@code S}, stripe {@code s} covers data bytes {@code [s·mS, (s+1)·mS)}; a full stripe's cells are

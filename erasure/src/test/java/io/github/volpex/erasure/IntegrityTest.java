@@ -37,7 +37,8 @@ class IntegrityTest {
 
     /** Every layout, with the same m, stripe size and data. */
     static Stream<IdaCodec> codecs() {
-        return Stream.of(CODEC, IdaCodec.rabin(4, 2).withStripeSizeBytes(16), IdaCodec.xor(4).withStripeSizeBytes(16));
+        return Stream.of(CODEC, IdaCodec.rabin(4, 2).withStripeSizeBytes(16),
+                IdaCodec.xor(4).withStripeSizeBytes(16));
     }
 
     @ParameterizedTest
