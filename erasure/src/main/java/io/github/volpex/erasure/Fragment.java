@@ -295,7 +295,8 @@ public final class Fragment {
     }
 
     /**
-     * Returns this fragment's index in [0, n); with the systematic layout, indexes below {@code m} hold data.
+     * Returns this fragment's index in [0, n); with the systematic and XOR layouts, indexes below {@code m} hold
+     * data.
      *
      * @return the index
      */
@@ -396,8 +397,8 @@ public final class Fragment {
 
     @Override
     public String toString() {
-        return "Fragment[" + header.layout().name().toLowerCase(java.util.Locale.ROOT) + "(" + header.m() + ", "
-                + (header.n() - header.m()) + ") index " + header.index() + ", data " + dataLength + " bytes, content "
+        return "Fragment[" + IdaCodec.describe(header.layout(), header.m(), header.n() - header.m()) + " index "
+                + header.index() + ", data " + dataLength + " bytes, content "
                 + contentId().substring(0, 12) + "…]";
     }
 }

@@ -76,6 +76,8 @@ final class FragmentFormat {
                 problem = "unknown layout code " + layoutCode;
             } else if (m < 1 || n < m) {
                 problem = "m must be in [1, n] and n in [m, 255]: m = " + m + ", n = " + n;
+            } else if (layout == Layout.XOR && n != m + 1) {
+                problem = "the xor layout has n = m + 1: m = " + m + ", n = " + n;
             } else if (index >= n) {
                 problem = "fragment index must be in [0, " + (n - 1) + "]: " + index;
             } else if ((src[offset + 9] | src[offset + 10] | src[offset + 11]) != 0) {

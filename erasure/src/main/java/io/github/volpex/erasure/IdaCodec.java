@@ -30,15 +30,19 @@ import java.util.zip.CRC32C;
  * }</pre>
  *
  * <p><b>Striping.</b> The data is cut into stripes of {@code m × stripeSize} bytes; fragment {@code j < m} of the
- * systematic layout holds the {@code j}-th cell of every stripe, and every coded byte is
+ * systematic and XOR layouts holds the {@code j}-th cell of every stripe, and every coded byte is
  * {@code Σ_j a[i][j] · cell_j[p]} over the bytes at the same position {@code p} of the stripe's {@code m} cells. The
  * last stripe holds the remaining {@code r} bytes in cells of {@code ⌈r/m⌉} bytes (zero-padded), so each fragment
  * carries exactly {@code ⌈length/m⌉} payload bytes. Stripes bound the memory of the streaming API and carry one
  * CRC32C each.
  *
+ * <p><b>Layouts.</b> {@link #systematic} (the default) keeps the data in the first {@code m} fragments and adds
+ * Reed–Solomon parity byte-identical to ISA-L and Hadoop; {@link #rabin} codes every fragment; {@link #xor} adds a
+ * single parity fragment, the XOR of the data fragments, and needs no field multiplication at all.
+ *
  * <p><b>Limits.</b> {@code 1 ≤ m}, {@code 0 ≤ k}, {@code n = m + k ≤ 255}: the Rabin layout needs a distinct nonzero
- * field element per fragment, GF(2^8) has 255, and one limit for both layouts keeps every count in one header byte.
- * {@code k = 0} is a plain split (systematic) or an invertible transform (Rabin).
+ * field element per fragment, GF(2^8) has 255, and one limit for every layout keeps every count in one header byte.
+ * {@code k = 0} is a plain split (systematic) or an invertible transform (Rabin); the XOR layout has {@code k = 1}.
  *
  * <p><b>Four ways in.</b> {@link #encode(byte[])} and {@link #decode(Collection)} work with verified {@link Fragment}
  * objects; {@link #decodeBytes(Collection)} takes fragments as stored bytes and treats corrupt ones as lost;
@@ -73,8 +77,8 @@ public final class IdaCodec {
     private final int stripeBytes;
     /** The {@code n × m} generator: fragment {@code i} is row {@code i} times the data column. */
     private final byte[][] generator;
-    /** Computes the coded fragments: the {@code k} parity rows (systematic) or all {@code n} rows (Rabin). */
-    private final MatrixKernel encoder;
+    /** Computes the coded fragments: the {@code k} parity rows (systematic, XOR) or all {@code n} rows (Rabin). */
+    private final Kernel encoder;
     private final AtomicReferenceArray<DecodePlan> plans = new AtomicReferenceArray<>(DECODE_CACHE_SLOTS);
     private final Workspace.Pool workspaces;
 
@@ -85,8 +89,7 @@ public final class IdaCodec {
         this.stripeBytes = stripeBytes;
         this.generator = generator;
         int n = m + k;
-        this.encoder = new MatrixKernel(layout == Layout.SYSTEMATIC
-                ? Arrays.copyOfRange(generator, m, n) : generator);
+        this.encoder = Kernel.of(layout.dataInFirstFragments() ? Arrays.copyOfRange(generator, m, n) : generator);
         this.workspaces = new Workspace.Pool(m, n);
     }
 
@@ -105,6 +108,13 @@ public final class IdaCodec {
      * Cauchy parity, {@code a[i][j] = 1 / (i ⊕ j)}, byte-identical to ISA-L's {@code gf_gen_cauchy1_matrix} and to
      * Hadoop's {@code RSRawEncoder}. Every {@code m × m} submatrix of {@code [I; Cauchy]} is invertible, so any
      * {@code m} fragments rebuild the data.
+     *
+     * <p>With {@code k = 1} the parity row is {@code 1 / (m ⊕ j)}, not all ones. It stays the Cauchy row so that
+     * {@code systematic(m, 1)} parity is the same bytes ISA-L and Hadoop's Reed–Solomon coders compute, and the same
+     * bytes as fragment {@code m} of {@code systematic(m, k)} for every {@code k} (parity can be added later without
+     * recoding); the price is a field multiplication per data byte. When that compatibility is not needed,
+     * {@link #xor(int) xor(m)} is the faster choice for one parity fragment: its parity is the plain XOR of the data
+     * fragments, coded with no multiplication (and byte-identical to Hadoop's {@code XORRawEncoder} instead).
      *
      * @param m the number of fragments that rebuild the data, in [1, 255]
      * @param k the number of redundant fragments, in [0, 255 − m]
@@ -147,6 +157,33 @@ public final class IdaCodec {
             }
         }
         return new IdaCodec(Layout.RABIN, m, k, DEFAULT_STRIPE_SIZE_BYTES, g);
+    }
+
+    /**
+     * Returns a single-parity codec: fragments {@code 0 … m−1} are the data itself and fragment {@code m} is their
+     * XOR, byte-identical to Hadoop's {@code XORRawEncoder} (parity row all ones). Every {@code m × m} submatrix of
+     * {@code [I; 1 … 1]} is invertible, so any {@code m} of the {@code m + 1} fragments rebuild the data: a lost
+     * fragment is the XOR of the other {@code m}. Encoding, decoding and repair touch the data with XORs and copies
+     * only, eight bytes at a time, never a field multiplication; decoding with every data fragment at hand is a copy.
+     *
+     * <p>This is the fastest way to survive one lost fragment. It is not {@code systematic(m, 1)}, whose parity row
+     * is the Cauchy row {@code 1 / (m ⊕ j)} for compatibility with ISA-L and Hadoop's Reed–Solomon; the two
+     * layouts' fragments are never mixed.
+     *
+     * @param m the number of data fragments, in [1, 254]; {@code n = m + 1}
+     * @return the codec, with the {@linkplain #DEFAULT_STRIPE_SIZE_BYTES default stripe size}
+     * @throws IllegalArgumentException if {@code m} is out of range
+     */
+    public static IdaCodec xor(int m) {
+        if (m < 1 || m > MAX_FRAGMENTS - 1) {
+            throw new IllegalArgumentException("m must be in [1, " + (MAX_FRAGMENTS - 1) + "]: " + m);
+        }
+        byte[][] g = new byte[m + 1][m];
+        for (int j = 0; j < m; j++) {
+            g[j][j] = 1;
+            g[m][j] = 1;
+        }
+        return new IdaCodec(Layout.XOR, m, 1, DEFAULT_STRIPE_SIZE_BYTES, g);
     }
 
     /**
@@ -425,8 +462,10 @@ public final class IdaCodec {
         return null;
     }
 
-    private static String describe(Layout layout, int m, int k) {
-        return layout.name().toLowerCase(java.util.Locale.ROOT) + "(" + m + ", " + k + ")";
+    /** The factory call that makes a codec of these parameters, e.g. {@code systematic(6, 3)} or {@code xor(6)}. */
+    static String describe(Layout layout, int m, int k) {
+        String name = layout.name().toLowerCase(java.util.Locale.ROOT);
+        return layout == Layout.XOR ? name + "(" + m + ")" : name + "(" + m + ", " + k + ")";
     }
 
     /** Distinct usable fragments by index, checked to come from one encoding. */
@@ -516,7 +555,7 @@ public final class IdaCodec {
         for (int r = 0; r < indexes.length; r++) {
             rows[r] = generator[indexes[r]];
         }
-        MatrixKernel kernel = new MatrixKernel(Gf256.multiply(rows, plan.inverse));
+        Kernel kernel = Kernel.of(Gf256.multiply(rows, plan.inverse));
         Workspace ws = workspaces.take();
         try {
             int stripeData = m * stripe;
@@ -620,8 +659,8 @@ public final class IdaCodec {
             ws.inAvailable[j] = available;
         }
         int outputs = encoder.outputs();
-        int first = layout == Layout.SYSTEMATIC ? m : 0;
-        if (layout == Layout.SYSTEMATIC) {
+        int first = layout.dataInFirstFragments() ? m : 0;
+        if (layout.dataInFirstFragments()) {
             for (int j = 0; j < m; j++) {
                 int available = ws.inAvailable[j];
                 if (available > 0) {
@@ -690,7 +729,7 @@ public final class IdaCodec {
             ws.inArrays[t] = cells[index];
             ws.inOffsets[t] = cellOffset;
             ws.inAvailable[t] = cell;
-            if (layout == Layout.SYSTEMATIC && index < m) {
+            if (layout.dataInFirstFragments() && index < m) {
                 int room = Math.max(0, Math.min(cell, d - index * cell));
                 if (room > 0) {
                     System.arraycopy(cells[index], cellOffset, dst, dstOffset + index * cell, room);
@@ -865,9 +904,9 @@ public final class IdaCodec {
         final int[] selection;
         final byte[][] inverse;
         final int[] targets;
-        final MatrixKernel kernel;
+        final Kernel kernel;
 
-        DecodePlan(int[] selection, byte[][] inverse, int[] targets, MatrixKernel kernel) {
+        DecodePlan(int[] selection, byte[][] inverse, int[] targets, Kernel kernel) {
             this.selection = selection;
             this.inverse = inverse;
             this.targets = targets;
@@ -924,7 +963,7 @@ public final class IdaCodec {
         }
         byte[][] inverse = Gf256.invert(rows);
         int[] targets;
-        if (layout == Layout.SYSTEMATIC) {
+        if (layout.dataInFirstFragments()) {
             boolean[] present = new boolean[m];
             int missing = m;
             for (int index : selection) {
@@ -947,7 +986,11 @@ public final class IdaCodec {
         for (int r = 0; r < targets.length; r++) {
             kernelRows[r] = inverse[targets[r]];
         }
-        return new DecodePlan(selection, inverse, targets, new MatrixKernel(kernelRows));
+        return new DecodePlan(selection, inverse, targets, Kernel.of(kernelRows));
+    }
+
+    Kernel encoder() {
+        return encoder;
     }
 
     Workspace.Pool workspaces() {

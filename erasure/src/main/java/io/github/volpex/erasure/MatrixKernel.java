@@ -17,11 +17,12 @@ import java.util.Arrays;
  * C2 turns into SIMD instructions by itself. Each block of every input cell is read from memory once (into an
  * L1-sized {@code long[]}), and each output block is written once. The per-row instruction sequence (which inputs
  * are XORed at which bit level) is compiled once, when the kernel is built. A row whose coefficients are all 0 or 1
- * is pure XOR. Bytes past the last whole {@code long} of a cell go through the 64 KiB product table.
+ * is pure XOR (a matrix of 0s and 1s only goes to {@link XorKernel} instead, which needs no blocks). Bytes past the
+ * last whole {@code long} of a cell go through the 64 KiB product table.
  *
  * <p>Immutable and thread-safe; the scratch blocks come from a {@link Workspace} the caller owns.
  */
-final class MatrixKernel {
+final class MatrixKernel implements Kernel {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long LOW7 = 0x7F7F7F7F7F7F7F7FL;
@@ -80,18 +81,13 @@ final class MatrixKernel {
         return inputs;
     }
 
-    int outputs() {
+    @Override
+    public int outputs() {
         return outputs;
     }
 
-    /**
-     * Computes {@code length} bytes of every output cell.
-     *
-     * <p>Input {@code j} is {@code inArrays[j]} from {@code inOffsets[j]}; only its first {@code inAvailable[j]} bytes
-     * exist (the rest of the cell reads as zero, which pads the last stripe). Output {@code r} goes to
-     * {@code outArrays[r]} from {@code outOffsets[r]}, of which only the first {@code outRoom[r]} bytes are written.
-     */
-    void apply(Workspace ws, byte[][] inArrays, int[] inOffsets, int[] inAvailable,
+    @Override
+    public void apply(Workspace ws, byte[][] inArrays, int[] inOffsets, int[] inAvailable,
                byte[][] outArrays, int[] outOffsets, int[] outRoom, int length) {
         if (outputs == 0) {
             return;

@@ -250,8 +250,8 @@ final class StreamDecoder {
             }
             if (header.layout() != codec.layout() || header.m() != m || header.n() != codec.n()) {
                 rejections.add(new Rejection(p, header.index(), "encoded with "
-                        + header.layout().name().toLowerCase(java.util.Locale.ROOT) + "(" + header.m() + ", "
-                        + (header.n() - header.m()) + "), not this codec's " + codec));
+                        + IdaCodec.describe(header.layout(), header.m(), header.n() - header.m())
+                        + ", not this codec's " + IdaCodec.describe(codec.layout(), m, codec.k())));
                 continue;
             }
             if (readers.isEmpty()) {

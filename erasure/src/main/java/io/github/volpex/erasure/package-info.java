@@ -6,7 +6,9 @@
  * {@code n = m + k}, of which any {@code m} rebuild the data. {@link io.github.volpex.erasure.IdaCodec#systematic}
  * (the default, Malluhi and Johnston's "optimized IDA") keeps the data in the first {@code m} fragments and adds
  * Cauchy parity byte-identical to ISA-L and Hadoop; {@link io.github.volpex.erasure.IdaCodec#rabin} codes every
- * fragment. Failures a caller handles are {@link io.github.volpex.erasure.NotEnoughFragmentsException} and
+ * fragment; {@link io.github.volpex.erasure.IdaCodec#xor} keeps the data and adds one parity fragment, their XOR
+ * (byte-identical to Hadoop's {@code XORRawEncoder}), and codes with no field multiplication at all. Failures a
+ * caller handles are {@link io.github.volpex.erasure.NotEnoughFragmentsException} and
  * {@link io.github.volpex.erasure.CorruptFragmentException}.
  *
  * <h2>The arithmetic</h2>
@@ -14,13 +16,17 @@
  * {@code n × m} generator times the column of the stripe's {@code m} data cells, position by position. Systematic:
  * rows {@code 0 … m−1} are the identity and row {@code i ≥ m} is {@code a[i][j] = 1 / (i ⊕ j)} (ISA-L's
  * {@code gf_gen_cauchy1_matrix}; never a raw Vandermonde under the identity, which is not MDS in general). Rabin:
- * row {@code i} is {@code (1, α, …, α^{m−1})} with {@code α = i + 1}. Decoding inverts the {@code m × m} rows of the
- * fragments at hand.
+ * row {@code i} is {@code (1, α, …, α^{m−1})} with {@code α = i + 1}. XOR: {@code n = m + 1}, rows
+ * {@code 0 … m−1} are the identity and row {@code m} is all ones, so the parity is the XOR of the data cells; every
+ * {@code m × m} submatrix of {@code [I; 1 … 1]} is invertible and its inverse is again 0s and 1s (a lost fragment is
+ * the XOR of the other {@code m}). Decoding inverts the {@code m × m} rows of the fragments at hand.
  *
  * <p><b>Where this departs from Rabin's paper.</b> Rabin codes consecutive groups of {@code m} bytes ("segments").
  * Here a stripe is cut into {@code m} contiguous cells and a segment is the {@code m} bytes at one position of the
- * cells. The code is the same up to a fixed permutation of the input bytes; it lets both layouts share one kernel
- * that works on whole cells, and makes the systematic fragments contiguous pieces of the data.
+ * cells. The code is the same up to a fixed permutation of the input bytes; it lets every layout share kernels that
+ * work on whole cells, and makes the systematic and XOR data fragments contiguous pieces of the data. The XOR layout
+ * is not in Rabin's paper: it is the single parity of RAID levels 4 and 5, the {@code k = 1} code that needs no
+ * field arithmetic, offered beside the ISA-L-compatible {@code systematic(m, 1)}.
  *
  * <h2>Striping</h2>
  * With stripe size {@code S}, stripe {@code s} covers data bytes {@code [s·mS, (s+1)·mS)}; a full stripe's cells are
@@ -36,9 +42,9 @@
  * <tbody>
  * <tr><td>0</td><td>4</td><td>magic {@code 0x56505846}, ASCII "VPXF"</td></tr>
  * <tr><td>4</td><td>1</td><td>format version, 1</td></tr>
- * <tr><td>5</td><td>1</td><td>layout: 1 systematic, 2 Rabin</td></tr>
+ * <tr><td>5</td><td>1</td><td>layout: 1 systematic, 2 Rabin, 3 XOR</td></tr>
  * <tr><td>6</td><td>1</td><td>{@code m}, in [1, 255]</td></tr>
- * <tr><td>7</td><td>1</td><td>{@code n}, in [m, 255]</td></tr>
+ * <tr><td>7</td><td>1</td><td>{@code n}, in [m, 255]; exactly {@code m + 1} for XOR</td></tr>
  * <tr><td>8</td><td>1</td><td>fragment index, in [0, n)</td></tr>
  * <tr><td>9</td><td>3</td><td>reserved, zero</td></tr>
  * <tr><td>12</td><td>4</td><td>stripe size {@code S} in bytes, in [1, 4 MiB]</td></tr>
@@ -85,9 +91,12 @@
  * The kernel evaluates each output row by Horner's rule over the coefficient bits with SWAR doubling of eight bytes
  * per {@code long}, on L1-sized blocks that the JIT vectorizes; see {@code benchmarks/README.md} for measurements
  * against Backblaze's JavaReedSolomon and Hadoop's pure-Java Reed–Solomon coder. A row whose coefficients are all 0
- * or 1 needs no doubling and runs as pure XOR. With one parity fragment ({@code k = 1}) the systematic row is
- * {@code 1/(m ⊕ j)}, not all ones, because the parity must stay byte-identical to ISA-L and Hadoop's Reed–Solomon;
- * it costs one output row of the same kernel.
+ * or 1 needs no doubling. A matrix whose coefficients are all 0 or 1 — the XOR layout's parity and every one of its
+ * decoding and repair matrices — goes to a separate kernel that XORs the cells in place, eight bytes at a time through
+ * a {@code long} view, with no product table and no copy into blocks. With one parity fragment ({@code k = 1}) the
+ * systematic row is {@code 1/(m ⊕ j)}, not all ones, because its parity must stay byte-identical to ISA-L and
+ * Hadoop's Reed–Solomon; it costs one output row of the multiplying kernel. {@code xor(m)} is the layout for one
+ * parity fragment when that compatibility is not needed.
  *
  * @since 0.1
  */

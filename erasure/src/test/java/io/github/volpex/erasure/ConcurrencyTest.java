@@ -10,14 +10,23 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** One codec shared by many threads: its scratch pool and decoding-matrix cache must never mix calls. */
 class ConcurrencyTest {
 
-    @Test
-    void one_codec_serves_concurrent_encodes_and_decodes_of_different_data_and_patterns() throws Exception {
-        IdaCodec codec = IdaCodec.systematic(6, 6).withStripeSizeBytes(512);
+    static Stream<IdaCodec> codecs() {
+        return Stream.of(IdaCodec.systematic(6, 6), IdaCodec.xor(6));
+    }
+
+    @ParameterizedTest
+    @MethodSource("codecs")
+    void one_codec_serves_concurrent_encodes_and_decodes_of_different_data_and_patterns(IdaCodec layout)
+            throws Exception {
+        IdaCodec codec = layout.withStripeSizeBytes(512);
+        int n = codec.n();
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<Integer>> results = new ArrayList<>();
@@ -28,14 +37,14 @@ class ConcurrencyTest {
                     int checked = 0;
                     for (int round = 0; round < 150; round++) {
                         byte[] data = TestData.bytes(seed * 1000 + round, random.nextInt(20_000));
-                        byte[][] payloads = new byte[12][(int) codec.payloadLength(data.length)];
+                        byte[][] payloads = new byte[n][(int) codec.payloadLength(data.length)];
                         codec.encodePayloads(data, 0, data.length, payloads);
                         List<Integer> order = new ArrayList<>();
-                        for (int i = 0; i < 12; i++) {
+                        for (int i = 0; i < n; i++) {
                             order.add(i);
                         }
                         Collections.shuffle(order, random);
-                        for (int lost : order.subList(0, 6)) {
+                        for (int lost : order.subList(0, codec.k())) {
                             payloads[lost] = null;
                         }
                         byte[] back = new byte[data.length];

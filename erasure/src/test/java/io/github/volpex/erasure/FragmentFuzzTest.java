@@ -16,10 +16,10 @@ import java.util.List;
  */
 class FragmentFuzzTest {
 
-    /** The fragments the decoding targets splice the fuzzer's input into. */
-    static final IdaCodec CODEC = IdaCodec.systematic(2, 1).withStripeSizeBytes(4);
+    /** The codecs whose fragments the decoding target splices the fuzzer's input into: two layouts, one m. */
+    static final List<IdaCodec> CODECS = List.of(IdaCodec.systematic(2, 1).withStripeSizeBytes(4),
+            IdaCodec.xor(2).withStripeSizeBytes(4));
     static final byte[] DATA = "a checkpoint of a volatile job".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-    static final List<Fragment> FRAGMENTS = CODEC.encode(DATA);
 
     @FuzzTest(maxDuration = "60s")
     void parse_accepts_exactly_what_it_writes_or_rejects_cleanly(byte[] input) {
@@ -34,25 +34,28 @@ class FragmentFuzzTest {
     @FuzzTest(maxDuration = "60s")
     void decoding_with_the_input_in_place_of_a_fragment_never_returns_wrong_data(byte[] input)
             throws IOException {
-        for (int slot = 0; slot < CODEC.n(); slot++) {
-            byte[][] given = new byte[CODEC.n()][];
-            for (int i = 0; i < CODEC.n(); i++) {
-                given[i] = i == slot ? input : FRAGMENTS.get(i).toByteArray();
+        for (IdaCodec codec : CODECS) {
+            List<Fragment> fragments = codec.encode(DATA);
+            for (int slot = 0; slot < codec.n(); slot++) {
+                byte[][] given = new byte[codec.n()][];
+                for (int i = 0; i < codec.n(); i++) {
+                    given[i] = i == slot ? input : fragments.get(i).toByteArray();
+                }
+                check(codec, List.of(given));
+                check(codec, List.of(input, given[(slot + 1) % codec.n()]));
             }
-            check(List.of(given));
-            check(List.of(input, given[(slot + 1) % CODEC.n()]));
         }
     }
 
-    private static void check(List<byte[]> given) throws IOException {
+    private static void check(IdaCodec codec, List<byte[]> given) throws IOException {
         try {
-            assertArrayEquals(DATA, CODEC.decodeBytes(given));
+            assertArrayEquals(DATA, codec.decodeBytes(given));
         } catch (NotEnoughFragmentsException | CorruptFragmentException | IllegalArgumentException expected) {
             // documented: too few good fragments, a forged payload, or fragments of another encoding
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            CODEC.decode(given.stream().map(ByteArrayInputStream::new).toList(), out);
+            codec.decode(given.stream().map(ByteArrayInputStream::new).toList(), out);
             assertArrayEquals(DATA, out.toByteArray());
         } catch (NotEnoughFragmentsException | CorruptFragmentException | IllegalArgumentException expected) {
             // documented; every stripe is checked before it is written, so the output is a prefix of the data

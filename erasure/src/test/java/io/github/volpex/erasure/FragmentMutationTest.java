@@ -30,7 +30,7 @@ class FragmentMutationTest {
             @ForAll @IntRange(min = 0, max = 300) int length, @ForAll @IntRange(min = 1, max = 24) int stripe,
             @ForAll long seed) throws IOException {
         Random random = new Random(seed);
-        IdaCodec codec = (random.nextBoolean() ? IdaCodec.systematic(m, k) : IdaCodec.rabin(m, k))
+        IdaCodec codec = TestData.codec(Layout.values()[random.nextInt(Layout.values().length)], m, k)
                 .withStripeSizeBytes(stripe);
         byte[] data = TestData.bytes(seed, length);
         List<byte[]> stored = new ArrayList<>();
@@ -62,7 +62,7 @@ class FragmentMutationTest {
         } catch (IllegalArgumentException | CorruptFragmentException expected) {
             // a splice that verifies on its own but belongs to other data
         } catch (NotEnoughFragmentsException expected) {
-            assertEquals(0, k, "one bad fragment cannot exhaust k >= 1 spares");
+            assertEquals(0, codec.k(), "one bad fragment cannot exhaust k >= 1 spares");
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {

@@ -6,13 +6,15 @@ import java.util.List;
 import org.apache.hadoop.io.erasurecode.ErasureCoderOptions;
 import org.apache.hadoop.io.erasurecode.rawcoder.RSRawDecoder;
 import org.apache.hadoop.io.erasurecode.rawcoder.RSRawEncoder;
+import org.apache.hadoop.io.erasurecode.rawcoder.XORRawDecoder;
+import org.apache.hadoop.io.erasurecode.rawcoder.XORRawEncoder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Hadoop's pure-Java {@code RSRawEncoder} (the ISA-L-compatible Cauchy Reed–Solomon coder) is an independent oracle:
- * fed our data fragments, it must produce our parity fragments byte for byte, and decode our fragments. It runs
- * from the hadoop-common jar alone (all its dependencies are excluded).
+ * Hadoop's pure-Java {@code RSRawEncoder} (the ISA-L-compatible Cauchy Reed–Solomon coder) and {@code XORRawEncoder}
+ * are independent oracles: fed our data fragments, they must produce our parity fragments byte for byte, and decode
+ * our fragments. They run from the hadoop-common jar alone (all its dependencies are excluded).
  */
 class HadoopInteropTest {
 
@@ -52,6 +54,38 @@ class HadoopInteropTest {
         new RSRawDecoder(new ErasureCoderOptions(m, k)).decode(available, erased, rebuilt);
         for (int j = 0; j < lost; j++) {
             assertArrayEquals(inputs[j], rebuilt[j], "data fragment " + j);
+        }
+    }
+
+    @ParameterizedTest(name = "xor({0}), {1} bytes")
+    @CsvSource({"7, 1048576", "7, 100000", "6, 777", "2, 65537", "1, 300", "10, 1", "3, 0", "12, 123457",
+        "254, 30000"})
+    void hadoop_xor_parity_is_byte_identical_and_rebuilds_any_one_of_our_fragments(int m, int length)
+            throws Exception {
+        IdaCodec codec = IdaCodec.xor(m);
+        byte[] data = TestData.bytes(m * 1000L + 1, length);
+        List<Fragment> fragments = codec.encode(data);
+        int payload = (int) codec.payloadLength(length);
+        byte[][] ours = new byte[m + 1][];
+        for (int i = 0; i <= m; i++) {
+            ours[i] = IdaCodecTest.bare(fragments.get(i));
+        }
+        byte[][] parity = new byte[1][payload];
+        if (payload > 0) {
+            new XORRawEncoder(new ErasureCoderOptions(m, 1)).encode(java.util.Arrays.copyOf(ours, m), parity);
+        }
+        assertArrayEquals(ours[m], parity[0], "parity fragment " + m);
+        if (payload == 0) {
+            return;
+        }
+        // Hadoop rebuilds each one of our fragments, data or parity, from the other m.
+        XORRawDecoder decoder = new XORRawDecoder(new ErasureCoderOptions(m, 1));
+        for (int lost = 0; lost <= m; lost++) {
+            byte[][] available = ours.clone();
+            available[lost] = null;
+            byte[][] rebuilt = new byte[1][payload];
+            decoder.decode(available, new int[] {lost}, rebuilt);
+            assertArrayEquals(ours[lost], rebuilt[0], "fragment " + lost);
         }
     }
 }

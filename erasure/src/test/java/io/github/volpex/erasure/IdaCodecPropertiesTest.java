@@ -34,16 +34,16 @@ class IdaCodecPropertiesTest {
     Arbitrary<Case> cases() {
         Arbitrary<Integer> m = Arbitraries.integers().between(1, 20);
         Arbitrary<Integer> k = Arbitraries.integers().between(0, 20);
-        Arbitrary<Boolean> systematic = Arbitraries.of(true, false);
+        Arbitrary<Layout> layout = Arbitraries.of(Layout.class);
         Arbitrary<Integer> stripe = Arbitraries.oneOf(Arbitraries.integers().between(1, 64),
                 Arbitraries.just(IdaCodec.DEFAULT_STRIPE_SIZE_BYTES));
         Arbitrary<Integer> length = Arbitraries.oneOf(Arbitraries.integers().between(0, 64),
                 Arbitraries.integers().between(0, 20_000));
         Arbitrary<Long> seed = Arbitraries.longs();
-        return Combinators.combine(m, k, systematic, stripe, length, seed).as((mm, kk, sys, s, len, sd) -> {
-            IdaCodec codec = (sys ? IdaCodec.systematic(mm, kk) : IdaCodec.rabin(mm, kk)).withStripeSizeBytes(s);
+        return Combinators.combine(m, k, layout, stripe, length, seed).as((mm, kk, lay, s, len, sd) -> {
+            IdaCodec codec = TestData.codec(lay, mm, kk).withStripeSizeBytes(s);
             List<Integer> order = new ArrayList<>();
-            for (int i = 0; i < mm + kk; i++) {
+            for (int i = 0; i < codec.n(); i++) {
                 order.add(i);
             }
             Collections.shuffle(order, new Random(sd));

@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class IdaCodecTest {
@@ -35,6 +36,12 @@ class IdaCodecTest {
                 () -> IdaCodec.systematic(2, 1).withStripeSizeBytes(0)).getMessage());
         assertEquals(255, IdaCodec.systematic(1, 254).n());
         assertEquals(255, IdaCodec.rabin(200, 55).n());
+        assertEquals("m must be in [1, 254]: 0",
+                assertThrows(IllegalArgumentException.class, () -> IdaCodec.xor(0)).getMessage());
+        assertEquals("m must be in [1, 254]: 255",
+                assertThrows(IllegalArgumentException.class, () -> IdaCodec.xor(255)).getMessage());
+        assertEquals(255, IdaCodec.xor(254).n());
+        assertEquals(1, IdaCodec.xor(254).k());
     }
 
     @Test
@@ -69,6 +76,73 @@ class IdaCodecTest {
     }
 
     @Test
+    void the_xor_generator_is_identity_over_a_row_of_ones_and_systematic_k1_keeps_the_cauchy_row() {
+        IdaCodec xor = IdaCodec.xor(7);
+        IdaCodec cauchy = IdaCodec.systematic(7, 1);
+        assertEquals(Layout.XOR, xor.layout());
+        for (int i = 0; i < 8; i++) {
+            for (int j = 0; j < 7; j++) {
+                assertEquals(i == 7 || i == j ? 1 : 0, xor.coefficient(i, j), "a[" + i + "][" + j + "]");
+                if (i < 7) {
+                    assertEquals(xor.coefficient(i, j), cauchy.coefficient(i, j));
+                }
+            }
+        }
+        // ISA-L's k = 1 row is 1/(7 ⊕ j): 1/7, 1/6, …, never all ones; only 1/(7 ⊕ 6) = 1.
+        for (int j = 0; j < 7; j++) {
+            assertEquals(1, Gf256.mul(cauchy.coefficient(7, j), 7 ^ j), "j = " + j);
+        }
+        assertNotEquals(1, cauchy.coefficient(7, 0));
+    }
+
+    @ParameterizedTest(name = "xor({0}), {1} bytes, stripe {2}")
+    @CsvSource({"1, 0, 16", "1, 13, 5", "2, 101, 8", "3, 1000, 7", "7, 100000, 65536", "7, 99999, 1000",
+        "5, 21, 3", "13, 10000, 64", "254, 3000, 5"})
+    void xor_parity_is_the_byte_wise_xor_of_the_zero_padded_data_cells(int m, int length, int stripe) {
+        IdaCodec codec = IdaCodec.xor(m).withStripeSizeBytes(stripe);
+        byte[] data = TestData.bytes(length + m, length);
+        List<Fragment> fragments = codec.encode(data);
+        assertEquals(m + 1, fragments.size());
+        byte[] parity = new byte[(int) codec.payloadLength(length)];
+        int stripeData = m * stripe;
+        for (int base = 0, at = 0; ; base += stripeData) {
+            int d = Math.min(stripeData, length - base);
+            int cell = (d + m - 1) / m;
+            for (int p = 0; p < cell; p++) {
+                int x = 0;
+                for (int j = 0; j < m; j++) {
+                    int q = j * cell + p;
+                    x ^= q < d ? data[base + q] : 0;
+                }
+                parity[at + p] = (byte) x;
+            }
+            at += cell;
+            if (d < stripeData) {
+                break;
+            }
+        }
+        assertArrayEquals(parity, bare(fragments.get(m)));
+        assertArrayEquals(bare(IdaCodec.systematic(m, 1).withStripeSizeBytes(stripe).encode(data).get(0)),
+                bare(fragments.get(0)), "data fragments are those of every systematic layout");
+    }
+
+    @Test
+    void every_kernel_of_the_xor_layout_is_pure_xor_and_decoding_without_loss_only_copies() {
+        IdaCodec codec = IdaCodec.xor(6);
+        assertTrue(codec.encoder() instanceof XorKernel);
+        for (int lost = 0; lost <= 6; lost++) {
+            byte[][] cells = new byte[7][];
+            for (int i = 0; i < 7; i++) {
+                cells[i] = i == lost ? null : new byte[1];
+            }
+            IdaCodec.DecodePlan plan = codec.plan(cells);
+            assertTrue(plan.kernel instanceof XorKernel, "lost " + lost);
+            assertEquals(lost < 6 ? 1 : 0, plan.kernel.outputs(), "lost " + lost);
+        }
+        assertTrue(IdaCodec.systematic(6, 1).encoder() instanceof MatrixKernel);
+    }
+
+    @Test
     void systematic_data_fragments_are_the_data_cells() {
         byte[] data = TestData.bytes(1, 6 * 16 * 2 + 10);
         IdaCodec codec = IdaCodec.systematic(6, 3).withStripeSizeBytes(16);
@@ -96,6 +170,7 @@ class IdaCodecTest {
             for (int length : new int[] {0, 1, m - 1, m, m + 1, 3 * m * stripe + 5, 2 * m * stripe}) {
                 cases.add(Arguments.of(IdaCodec.systematic(m, mk[1]).withStripeSizeBytes(stripe), length));
                 cases.add(Arguments.of(IdaCodec.rabin(m, mk[1]).withStripeSizeBytes(stripe), length));
+                cases.add(Arguments.of(IdaCodec.xor(m).withStripeSizeBytes(stripe), length));
             }
         }
         return cases.stream();
@@ -137,26 +212,34 @@ class IdaCodecTest {
         return b;
     }
 
-    @Test
-    void the_payload_api_writes_the_fragment_payloads() {
-        IdaCodec codec = IdaCodec.rabin(5, 3).withStripeSizeBytes(100);
+    static Stream<IdaCodec> layouts() {
+        return Stream.of(IdaCodec.systematic(5, 3), IdaCodec.rabin(5, 3), IdaCodec.xor(5));
+    }
+
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void the_payload_api_writes_the_fragment_payloads(IdaCodec layout) {
+        IdaCodec codec = layout.withStripeSizeBytes(100);
+        int n = codec.n();
         byte[] data = TestData.bytes(7, 1234);
-        byte[][] payloads = new byte[8][(int) codec.payloadLength(1234) + 2];
+        byte[][] payloads = new byte[n][(int) codec.payloadLength(1234) + 2];
         byte[] padded = new byte[1240];
         System.arraycopy(data, 0, padded, 4, 1234);
         codec.encodePayloads(padded, 4, 1234, payloads);
         List<Fragment> fragments = codec.encode(data);
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < n; i++) {
             assertArrayEquals(bare(fragments.get(i)),
                     java.util.Arrays.copyOf(payloads[i], fragments.get(i).payloadLength()), "payload " + i);
         }
-        assertThrows(IllegalArgumentException.class, () -> codec.encodePayloads(data, 0, 1234, new byte[7][300]));
+        assertEquals("payloads must hold n = " + n + " arrays: " + (n - 1), assertThrows(
+                IllegalArgumentException.class, () -> codec.encodePayloads(data, 0, 1234, new byte[n - 1][300]))
+                .getMessage());
+        byte[][] oneShort = new byte[n][300];
+        oneShort[2] = new byte[10];
         assertEquals("payloads[2] must hold at least 247 bytes: 10", assertThrows(IllegalArgumentException.class,
-                () -> codec.encodePayloads(data, 0, 1234, new byte[][] {
-                    new byte[300], new byte[300], new byte[10], new byte[300], new byte[300], new byte[300],
-                    new byte[300], new byte[300]})).getMessage());
+                () -> codec.encodePayloads(data, 0, 1234, oneShort)).getMessage());
         assertThrows(IndexOutOfBoundsException.class, () -> codec.encodePayloads(data, 5, 1234, payloads));
-        byte[][] tooFew = new byte[8][];
+        byte[][] tooFew = new byte[n][];
         tooFew[0] = payloads[0];
         NotEnoughFragmentsException e = assertThrows(NotEnoughFragmentsException.class,
                 () -> codec.decodePayloads(tooFew, new byte[1234], 0, 1234));
@@ -164,9 +247,10 @@ class IdaCodecTest {
         assertEquals(5, e.needed());
     }
 
-    @Test
-    void heap_and_direct_buffers_encode_like_arrays_and_keep_their_position() {
-        IdaCodec codec = IdaCodec.systematic(4, 2).withStripeSizeBytes(64);
+    @ParameterizedTest
+    @MethodSource("layouts")
+    void heap_and_direct_buffers_encode_like_arrays_and_keep_their_position(IdaCodec layout) {
+        IdaCodec codec = layout.withStripeSizeBytes(64);
         byte[] data = TestData.bytes(3, 1000);
         List<Fragment> expected = codec.encode(data);
         ByteBuffer direct = ByteBuffer.allocateDirect(1010);
@@ -271,6 +355,63 @@ class IdaCodecTest {
     }
 
     @Test
+    void xor_and_systematic_k1_fragments_are_never_mixed_though_their_data_fragments_agree() throws IOException {
+        byte[] data = TestData.bytes(13, 5000);
+        IdaCodec xor = IdaCodec.xor(4);
+        IdaCodec cauchy = IdaCodec.systematic(4, 1);
+        List<Fragment> x = xor.encode(data);
+        List<Fragment> c = cauchy.encode(data);
+        assertArrayEquals(bare(x.get(0)), bare(c.get(0)));
+        assertNotEquals(x.get(0), c.get(0));
+        List<Fragment> mixed = List.of(c.get(0), x.get(1), x.get(2), x.get(3), c.get(4));
+        NotEnoughFragmentsException e = assertThrows(NotEnoughFragmentsException.class, () -> xor.decode(mixed));
+        assertEquals(3, e.verified());
+        assertEquals("encoded with systematic(4, 1), not this codec's xor(4)", e.rejections().get(0).reason());
+        assertEquals(List.of(0, 4), e.rejections().stream().map(r -> r.position()).toList());
+        NotEnoughFragmentsException back = assertThrows(NotEnoughFragmentsException.class,
+                () -> cauchy.decode(List.of(x.get(0), c.get(1), c.get(2), c.get(3))));
+        assertEquals("encoded with xor(4), not this codec's systematic(4, 1)", back.rejections().get(0).reason());
+
+        List<java.io.InputStream> streams = new ArrayList<>();
+        for (Fragment f : mixed) {
+            streams.add(new java.io.ByteArrayInputStream(f.toByteArray()));
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        NotEnoughFragmentsException streamed = assertThrows(NotEnoughFragmentsException.class,
+                () -> xor.decode(streams, out));
+        assertEquals("encoded with systematic(4, 1), not this codec's xor(4)",
+                streamed.rejections().get(0).reason());
+        assertEquals(0, out.size());
+        List<byte[]> stored = new ArrayList<>();
+        for (Fragment f : mixed) {
+            stored.add(f.toByteArray());
+        }
+        assertEquals(2, assertThrows(NotEnoughFragmentsException.class, () -> xor.decodeBytes(stored))
+                .rejections().size());
+        assertArrayEquals(data, xor.decode(List.of(c.get(0), x.get(1), x.get(2), x.get(3), x.get(4))));
+
+        // Cauchy parity relabelled as XOR, with both header and trailer checksums recomputed, parses; decoding
+        // with it is caught by the stripe checksum (streaming) and the dispersal id (in memory).
+        byte[] relabelled = c.get(4).toByteArray();
+        relabelled[5] = 3;
+        FragmentFormat.putInt(relabelled, 16, FragmentFormat.crc(relabelled, 0, 16));
+        int trailer = relabelled.length - FragmentFormat.TRAILER_BYTES;
+        FragmentFormat.putInt(relabelled, relabelled.length - 4,
+                FragmentFormat.trailerCrc(relabelled, relabelled, trailer));
+        Fragment impostor = Fragment.parse(relabelled);
+        assertEquals(Layout.XOR, impostor.layout());
+        assertThrows(CorruptFragmentException.class,
+                () -> xor.decode(List.of(x.get(1), x.get(2), x.get(3), impostor)));
+        ByteArrayOutputStream partial = new ByteArrayOutputStream();
+        assertThrows(CorruptFragmentException.class, () -> xor.decode(List.of(
+                new java.io.ByteArrayInputStream(x.get(1).toByteArray()),
+                new java.io.ByteArrayInputStream(x.get(2).toByteArray()),
+                new java.io.ByteArrayInputStream(x.get(3).toByteArray()),
+                new java.io.ByteArrayInputStream(relabelled)), partial));
+        assertEquals(0, partial.size());
+    }
+
+    @Test
     void decode_missing_checks_its_indexes() {
         IdaCodec codec = IdaCodec.systematic(2, 1);
         List<Fragment> all = codec.encode(TestData.bytes(1, 10));
@@ -299,6 +440,11 @@ class IdaCodecTest {
     void codecs_compare_by_parameters_and_print_their_factory() {
         assertEquals(IdaCodec.systematic(6, 3), IdaCodec.systematic(6, 3));
         assertNotEquals(IdaCodec.systematic(6, 3), IdaCodec.rabin(6, 3));
+        assertNotEquals(IdaCodec.systematic(6, 1), IdaCodec.xor(6));
+        assertEquals(IdaCodec.xor(6), IdaCodec.xor(6));
+        assertEquals(IdaCodec.xor(6).hashCode(), IdaCodec.xor(6).hashCode());
+        assertEquals("IdaCodec.xor(6)", IdaCodec.xor(6).toString());
+        assertTrue(IdaCodec.xor(2).encode(new byte[3]).get(2).toString().startsWith("Fragment[xor(2) index 2,"));
         assertEquals("IdaCodec.rabin(6, 3).withStripeSizeBytes(100)",
                 IdaCodec.rabin(6, 3).withStripeSizeBytes(100).toString());
         IdaCodec codec = IdaCodec.systematic(6, 3);

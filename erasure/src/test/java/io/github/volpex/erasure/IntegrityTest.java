@@ -11,7 +11,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Corrupt, truncated, foreign and mixed fragments are detected and never produce wrong data. */
 class IntegrityTest {
@@ -21,16 +24,27 @@ class IntegrityTest {
     private static final List<Fragment> FRAGMENTS = CODEC.encode(DATA);
 
     private static List<byte[]> stored() {
+        return stored(FRAGMENTS);
+    }
+
+    private static List<byte[]> stored(List<Fragment> fragments) {
         List<byte[]> out = new ArrayList<>();
-        for (Fragment f : FRAGMENTS) {
+        for (Fragment f : fragments) {
             out.add(f.toByteArray());
         }
         return out;
     }
 
-    @Test
-    void flipping_any_single_byte_of_any_fragment_is_detected() {
-        List<byte[]> stored = stored();
+    /** Every layout, with the same m, stripe size and data. */
+    static Stream<IdaCodec> codecs() {
+        return Stream.of(CODEC, IdaCodec.rabin(4, 2).withStripeSizeBytes(16),
+                IdaCodec.xor(4).withStripeSizeBytes(16));
+    }
+
+    @ParameterizedTest
+    @MethodSource("codecs")
+    void flipping_any_single_byte_of_any_fragment_is_detected(IdaCodec codec) {
+        List<byte[]> stored = stored(codec.encode(DATA));
         int checked = 0;
         for (int victim = 0; victim < stored.size(); victim++) {
             byte[] original = stored.get(victim);
@@ -47,24 +61,24 @@ class IntegrityTest {
                     // With m − 1 good fragments besides it, decoding fails and names it.
                     List<byte[]> tooFew = new ArrayList<>();
                     tooFew.add(corrupt);
-                    for (int i = 0, added = 0; added < CODEC.m() - 1; i++) {
+                    for (int i = 0, added = 0; added < codec.m() - 1; i++) {
                         if (i != victim) {
                             tooFew.add(stored.get(i));
                             added++;
                         }
                     }
                     NotEnoughFragmentsException lost = assertThrows(NotEnoughFragmentsException.class,
-                            () -> CODEC.decodeBytes(tooFew));
-                    assertEquals(CODEC.m(), lost.given());
-                    assertEquals(CODEC.m() - 1, lost.verified());
-                    assertEquals(CODEC.m(), lost.needed());
+                            () -> codec.decodeBytes(tooFew));
+                    assertEquals(codec.m(), lost.given());
+                    assertEquals(codec.m() - 1, lost.verified());
+                    assertEquals(codec.m(), lost.needed());
                     assertEquals(1, lost.rejections().size());
                     assertEquals(0, lost.rejections().get(0).position());
 
                     // With every other fragment, decoding uses them instead.
                     List<byte[]> all = new ArrayList<>(stored);
                     all.set(victim, corrupt);
-                    assertArrayEquals(DATA, CODEC.decodeBytes(all));
+                    assertArrayEquals(DATA, codec.decodeBytes(all));
                     checked++;
                 }
             }
@@ -106,27 +120,42 @@ class IntegrityTest {
         FragmentFormat.putInt(badIndex, 16, FragmentFormat.crc(badIndex, 0, 16));
         assertEquals("fragment index must be in [0, 5]: 6",
                 assertThrows(CorruptFragmentException.class, () -> Fragment.parse(badIndex)).getMessage());
+        byte[] unknownLayout = good.clone();
+        unknownLayout[5] = 4;
+        FragmentFormat.putInt(unknownLayout, 16, FragmentFormat.crc(unknownLayout, 0, 16));
+        assertEquals("unknown layout code 4",
+                assertThrows(CorruptFragmentException.class, () -> Fragment.parse(unknownLayout)).getMessage());
+        byte[] xorWithTwoParities = good.clone(); // m = 4, n = 6 is fine for systematic, not for XOR
+        xorWithTwoParities[5] = 3;
+        FragmentFormat.putInt(xorWithTwoParities, 16, FragmentFormat.crc(xorWithTwoParities, 0, 16));
+        assertEquals("the xor layout has n = m + 1: m = 4, n = 6", assertThrows(CorruptFragmentException.class,
+                () -> Fragment.parse(xorWithTwoParities)).getMessage());
+        byte[] xor = IdaCodec.xor(4).withStripeSizeBytes(16).encode(DATA).get(4).toByteArray();
+        assertEquals(Layout.XOR, Fragment.parse(xor).layout());
+        assertEquals(5, Fragment.parse(xor).n());
         assertThrows(NullPointerException.class, () -> Fragment.parse(null));
     }
 
-    @Test
-    void a_well_formed_fragment_with_a_foreign_payload_is_caught_by_the_dispersal_id() {
-        Fragment honest = FRAGMENTS.get(4);
+    @ParameterizedTest
+    @MethodSource("codecs")
+    void a_well_formed_fragment_with_a_foreign_payload_is_caught_by_the_dispersal_id(IdaCodec codec) {
+        List<Fragment> fragments = codec.encode(DATA);
+        Fragment honest = fragments.get(4);
         byte[] payload = IdaCodecTest.bare(honest);
         payload[3] ^= 1;
         Fragment forged = Fragment.of(honest.header(), honest.dataLength(), payload, honest.dataCrcs(),
                 honest.dispersalIdBytes(), Hashing.sha256());
         Fragment reparsed = Fragment.parse(forged.toByteArray()); // every checksum of its own is fine
-        List<Fragment> given = List.of(FRAGMENTS.get(0), FRAGMENTS.get(1), FRAGMENTS.get(2), reparsed);
-        CorruptFragmentException e = assertThrows(CorruptFragmentException.class, () -> CODEC.decode(given));
+        List<Fragment> given = List.of(fragments.get(0), fragments.get(1), fragments.get(2), reparsed);
+        CorruptFragmentException e = assertThrows(CorruptFragmentException.class, () -> codec.decode(given));
         assertTrue(e.getMessage().contains("a fragment's payload was not encoded from this data"), e.getMessage());
 
         // Streaming, the forged stripe is caught before any of it is written.
-        List<byte[]> stored = List.of(FRAGMENTS.get(0).toByteArray(), FRAGMENTS.get(1).toByteArray(),
-                FRAGMENTS.get(2).toByteArray(), forged.toByteArray());
+        List<byte[]> stored = List.of(fragments.get(0).toByteArray(), fragments.get(1).toByteArray(),
+                fragments.get(2).toByteArray(), forged.toByteArray());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CorruptFragmentException s = assertThrows(CorruptFragmentException.class,
-                () -> CODEC.decode(streams(stored), out));
+                () -> codec.decode(streams(stored), out));
         assertEquals("stripe 0 does not decode to the data that was encoded (CRC32C mismatch): a fragment's records"
                 + " were not produced from this data; nothing of this stripe was written", s.getMessage());
         assertEquals(0, out.size());

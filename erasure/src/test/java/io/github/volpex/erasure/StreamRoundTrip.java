@@ -25,14 +25,17 @@ public final class StreamRoundTrip {
     /**
      * Runs the round trip.
      *
-     * @param args the data length in bytes; optionally m and k (default 6 and 3)
+     * @param args the data length in bytes; optionally the layout ({@code systematic}, {@code rabin} or
+     *        {@code xor}), m and k (default systematic, 6 and 3; k is 1 for xor)
      * @throws Exception if the round trip fails
      */
     public static void main(String[] args) throws Exception {
         long length = Long.parseLong(args[0]);
-        int m = args.length > 1 ? Integer.parseInt(args[1]) : 6;
-        int k = args.length > 2 ? Integer.parseInt(args[2]) : 3;
-        IdaCodec codec = IdaCodec.systematic(m, k);
+        Layout layout = args.length > 1 ? Layout.valueOf(args[1].toUpperCase(java.util.Locale.ROOT))
+                : Layout.SYSTEMATIC;
+        IdaCodec codec = TestData.codec(layout, args.length > 2 ? Integer.parseInt(args[2]) : 6,
+                args.length > 3 ? Integer.parseInt(args[3]) : 3);
+        int m = codec.m();
         int n = codec.n();
         Path dir = Files.createTempDirectory("volpex-stream");
         try {

@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Streaming memory does not grow with the data: a 128 MiB stream is encoded and decoded back in a JVM whose whole
@@ -18,13 +19,14 @@ import org.junit.jupiter.api.Test;
  */
 class StreamingMemoryTest {
 
-    @Test
-    void a_stream_eight_times_the_heap_round_trips_in_a_16_mib_jvm() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"systematic", "xor"})
+    void a_stream_eight_times_the_heap_round_trips_in_a_16_mib_jvm(String layout) throws Exception {
         long length = 128L << 20;
         String classpath = location(IdaCodec.class) + File.pathSeparator + location(StreamRoundTrip.class);
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process process = new ProcessBuilder(java.toString(), "-Xmx16m", "-cp", classpath,
-                StreamRoundTrip.class.getName(), Long.toString(length))
+                StreamRoundTrip.class.getName(), Long.toString(length), layout)
                 .redirectErrorStream(true).start();
         boolean finished = process.waitFor(5, TimeUnit.MINUTES);
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -10,6 +10,18 @@ final class TestData {
     private TestData() {
     }
 
+    /** The codec of a layout; the XOR layout has k = 1 whatever {@code k} says. */
+    static IdaCodec codec(Layout layout, int m, int k) {
+        switch (layout) {
+            case SYSTEMATIC:
+                return IdaCodec.systematic(m, k);
+            case RABIN:
+                return IdaCodec.rabin(m, k);
+            default:
+                return IdaCodec.xor(m);
+        }
+    }
+
     static byte[] bytes(long seed, int length) {
         byte[] b = new byte[length];
         new SplittableRandom(seed).nextBytes(b);

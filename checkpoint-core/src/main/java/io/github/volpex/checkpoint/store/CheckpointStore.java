@@ -130,7 +130,7 @@ public final class CheckpointStore {
      * Starts building a store in perennial mode: each checkpoint is dispersed with {@code codec} into {@code n = m + k}
      * fragments on distinct repositories, any {@code m} of which rebuild it (de Camargo §4.2; Ren §6.2).
      *
-     * @param codec        the information dispersal, systematic or Rabin's, with its stripe size
+     * @param codec        the information dispersal (systematic, Rabin's or single-parity XOR), with its stripe size
      * @param repositories the repositories, with distinct ids; at least {@code n}
      * @return a builder
      * @throws NullPointerException     if an argument or a repository is null

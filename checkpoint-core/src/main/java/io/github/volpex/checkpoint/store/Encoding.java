@@ -25,7 +25,14 @@ public enum Encoding {
      * of the {@code n} fragments rebuild the checkpoint. Decoding always computes, so it is slower than
      * {@link #IDA_SYSTEMATIC}; no single fragment reveals data in the clear.
      */
-    IDA_RABIN(2);
+    IDA_RABIN(2),
+
+    /**
+     * Perennial mode with one parity fragment ({@code k = 1}): the first {@code m} fragments are the data and the last
+     * is their XOR; any {@code m} of the {@code m + 1} rebuild the checkpoint. The fastest to encode and decode, but
+     * survives the loss of one fragment only.
+     */
+    IDA_XOR(3);
 
     private final int code;
 

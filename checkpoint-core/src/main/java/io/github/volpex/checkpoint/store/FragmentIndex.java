@@ -42,9 +42,9 @@ import java.util.zip.CRC32C;
  *              8  commit id
  *              4  revision (≥ 0)
  *              1  encoding: 0 = {@link Encoding#REPLICAS}, 1 = {@link Encoding#IDA_SYSTEMATIC},
- *                 2 = {@link Encoding#IDA_RABIN}
+ *                 2 = {@link Encoding#IDA_RABIN}, 3 = {@link Encoding#IDA_XOR}
  *              1  m (1..255; 1 for replicas)
- *              1  k (0..255 − m)
+ *              1  k (0..255 − m; 1 for IDA_XOR)
  *              4  the codec's stripe size in bytes (1..2^22 for IDA, 0 for replicas)
  *              4  segment size in bytes (1..2^30)
  *              8  checkpoint length in bytes (≥ 0)
@@ -108,6 +108,9 @@ public final class FragmentIndex {
         }
         if (k < 0 || k > MAX_FRAGMENTS - m) {
             throw new IllegalArgumentException("k must be in [0, " + (MAX_FRAGMENTS - m) + "] for m = " + m + ": " + k);
+        }
+        if (encoding == Encoding.IDA_XOR && k != 1) {
+            throw new IllegalArgumentException("k must be 1 for IDA_XOR: " + k);
         }
         if (encoding == Encoding.REPLICAS ? stripeBytes != 0
                 : stripeBytes < 1 || stripeBytes > IdaCodec.MAX_STRIPE_SIZE_BYTES) {
@@ -189,7 +192,7 @@ public final class FragmentIndex {
             int code = Byte.toUnsignedInt(in.get());
             Encoding encoding = Encoding.ofCode(code);
             if (encoding == null) {
-                throw new CorruptIndexException("index encoding must be 0, 1 or 2: " + code, null);
+                throw new CorruptIndexException("index encoding must be 0, 1, 2 or 3: " + code, null);
             }
             int m = Byte.toUnsignedInt(in.get());
             int k = Byte.toUnsignedInt(in.get());

@@ -1,7 +1,6 @@
 package io.github.volpex.checkpoint.store;
 
 import io.github.volpex.erasure.IdaCodec;
-import io.github.volpex.erasure.Layout;
 
 /**
  * Perennial mode: Rabin's information dispersal over GF(2^8) from the erasure module. The store hands the codec bare
@@ -21,14 +20,35 @@ final class IdaDispersal implements Dispersal {
 
     /** The codec that decodes {@code index}'s fragments. */
     static IdaDispersal of(FragmentIndex index) {
-        IdaCodec codec = index.encoding() == Encoding.IDA_SYSTEMATIC ? IdaCodec.systematic(index.m(), index.k())
-                : IdaCodec.rabin(index.m(), index.k());
+        IdaCodec codec;
+        switch (index.encoding()) {
+            case IDA_SYSTEMATIC:
+                codec = IdaCodec.systematic(index.m(), index.k());
+                break;
+            case IDA_RABIN:
+                codec = IdaCodec.rabin(index.m(), index.k());
+                break;
+            case IDA_XOR:
+                codec = IdaCodec.xor(index.m());
+                break;
+            default:
+                throw new IllegalArgumentException("not an IDA encoding: " + index.encoding());
+        }
         return new IdaDispersal(codec.withStripeSizeBytes(index.stripeBytes()));
     }
 
     @Override
     public Encoding encoding() {
-        return codec.layout() == Layout.SYSTEMATIC ? Encoding.IDA_SYSTEMATIC : Encoding.IDA_RABIN;
+        switch (codec.layout()) {
+            case SYSTEMATIC:
+                return Encoding.IDA_SYSTEMATIC;
+            case RABIN:
+                return Encoding.IDA_RABIN;
+            case XOR:
+                return Encoding.IDA_XOR;
+            default:
+                throw new IllegalStateException("no index encoding for layout " + codec.layout());
+        }
     }
 
     @Override

@@ -30,7 +30,7 @@ class FragmentIndexTest {
         SplittableRandom random = new SplittableRandom(seed);
         Encoding encoding = Encoding.values()[random.nextInt(Encoding.values().length)];
         int m = encoding == Encoding.REPLICAS ? 1 : 1 + random.nextInt(40);
-        int k = random.nextInt(Math.min(30, 255 - m) + 1);
+        int k = encoding == Encoding.IDA_XOR ? 1 : random.nextInt(Math.min(30, 255 - m) + 1);
         List<FragmentLocation> fragments = new ArrayList<>();
         for (int i = 0; i < m + k; i++) {
             String repository = "repo-" + random.nextInt(1000) + (random.nextBoolean() ? "-é" : "");
@@ -151,7 +151,7 @@ class FragmentIndexTest {
         byte[] encoding = bytes.clone();
         encoding[8 + 1 + 5 + 8 + 8 + 4] = 7;
         withCrc(encoding, bytes.length - 4);
-        assertEquals("index encoding must be 0, 1 or 2: 7",
+        assertEquals("index encoding must be 0, 1, 2 or 3: 7",
                 assertThrows(CorruptIndexException.class, () -> FragmentIndex.parse(encoding)).getMessage());
         byte[] m = bytes.clone();
         m[8 + 1 + 5 + 8 + 8 + 4 + 1] = 2;
@@ -184,6 +184,11 @@ class FragmentIndexTest {
         assertEquals("stripeBytes must be in [1, 4194304] for IDA_RABIN: 0", assertThrows(IllegalArgumentException.class,
                 () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_RABIN, 1, 1, 0, 1, 0, sha(""), t, t, two))
                 .getMessage());
+        assertEquals("k must be 1 for IDA_XOR: 2", assertThrows(IllegalArgumentException.class,
+                () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_XOR, 1, 2, 8, 1, 0, sha(""), t, t, two))
+                .getMessage());
+        assertEquals(Encoding.IDA_XOR, new FragmentIndex("j", 0, 0, 0, Encoding.IDA_XOR, 1, 1, 8, 1, 0, sha(""), t, t,
+                two).encoding());
         // Sizes no store writes, which would make a reader allocate gigabytes or its codec refuse the index.
         assertEquals("stripeBytes must be in [1, 4194304] for IDA_SYSTEMATIC: 4194305", assertThrows(
                 IllegalArgumentException.class, () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_SYSTEMATIC, 1, 1,

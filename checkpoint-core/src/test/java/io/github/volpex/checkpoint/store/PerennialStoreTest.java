@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.github.volpex.erasure.Fragment;
 import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.erasure.Layout;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -31,19 +32,21 @@ class PerennialStoreTest {
     }
 
     @Property(tries = 60)
-    void commits_and_recovers_with_either_layout(
+    void commits_and_recovers_with_every_layout(
             @ForAll @IntRange(min = 0, max = 3000) int length, @ForAll @IntRange(min = 1, max = 6) int m,
-            @ForAll @IntRange(min = 0, max = 3) int k, @ForAll boolean rabin,
+            @ForAll @IntRange(min = 0, max = 3) int k, @ForAll Layout layout,
             @ForAll @IntRange(min = 1, max = 40) int stripe, @ForAll @IntRange(min = 1, max = 500) int segment) {
-        IdaCodec codec = (rabin ? IdaCodec.rabin(m, k) : IdaCodec.systematic(m, k)).withStripeSizeBytes(stripe);
-        List<FragmentRepository> repos = Stores.inMemory(m + k);
+        IdaCodec codec = (layout == Layout.RABIN ? IdaCodec.rabin(m, k)
+                : layout == Layout.XOR ? IdaCodec.xor(m) : IdaCodec.systematic(m, k)).withStripeSizeBytes(stripe);
+        List<FragmentRepository> repos = Stores.inMemory(codec.n());
         CheckpointStore store = store(codec, repos, segment);
         byte[] data = Stores.data(length, length);
         FragmentIndex index = store.commit("job", data);
-        assertEquals(rabin ? Encoding.IDA_RABIN : Encoding.IDA_SYSTEMATIC, index.encoding());
+        assertEquals(layout == Layout.RABIN ? Encoding.IDA_RABIN
+                : layout == Layout.XOR ? Encoding.IDA_XOR : Encoding.IDA_SYSTEMATIC, index.encoding());
         assertEquals(stripe, index.stripeBytes());
         assertEquals(m, index.m());
-        assertEquals(k, index.k());
+        assertEquals(codec.k(), index.k());
         assertArrayEquals(data, store.recover("job").orElseThrow().toByteArray());
         // A store configured otherwise reads it all the same, from the index alone.
         CheckpointStore other = CheckpointStore.perennial(IdaCodec.systematic(1, 0), repos).build();
@@ -78,7 +81,7 @@ class PerennialStoreTest {
     @Test
     void stores_the_codecs_own_payloads() throws Exception {
         // One segment: each stored fragment is the codec's payload followed by its CRC-32C.
-        for (IdaCodec codec : List.of(IdaCodec.systematic(4, 2), IdaCodec.rabin(3, 3))) {
+        for (IdaCodec codec : List.of(IdaCodec.systematic(4, 2), IdaCodec.rabin(3, 3), IdaCodec.xor(4))) {
             List<FragmentRepository> repos = Stores.inMemory(codec.n());
             byte[] data = Stores.data(7, 1000);
             FragmentIndex index = store(codec, repos, 4096).commit("job", data);
