@@ -396,7 +396,8 @@ public final class IdaCodec {
      * Rebuilds the data from fragments in their stored form ({@link Fragment#toByteArray()}), any order. A fragment
      * that does not verify (truncated, foreign, wrong version, checksum or hash mismatch) or was encoded with other
      * parameters is treated as lost; the fragments are verified in index order and only until {@code m} distinct
-     * ones have verified.
+     * ones have verified. The others are not verified, unless one names other data in its trailer: if that one
+     * verifies, the fragments come from two encodings and are refused.
      *
      * @param encodedFragments the stored fragments; not modified or retained
      * @return the data
@@ -450,7 +451,36 @@ public final class IdaCodec {
             rejections.sort(Comparator.comparingInt(Rejection::position));
             throw new NotEnoughFragmentsException(all.size(), distinct, m, rejections);
         }
+        refuseOtherData(all, verified.get(0));
         return decode(verified);
+    }
+
+    /**
+     * Extras are not verified (that would hash them for nothing), except one whose trailer names other data: if it
+     * verifies, the caller has given fragments of two encodings, and choosing one of them silently would be a guess.
+     */
+    private void refuseOtherData(List<byte[]> encodedFragments, Fragment chosen) {
+        byte[] id = chosen.dispersalIdBytes();
+        for (byte[] bytes : encodedFragments) {
+            if (bytes.length < FragmentFormat.MIN_FRAGMENT_BYTES) {
+                continue;
+            }
+            int idAt = bytes.length - FragmentFormat.TRAILER_BYTES + 8;
+            if (Arrays.equals(bytes, idAt, idAt + FragmentFormat.HASH_BYTES, id, 0, FragmentFormat.HASH_BYTES)) {
+                continue;
+            }
+            Fragment other;
+            try {
+                other = Fragment.parse(bytes);
+            } catch (CorruptFragmentException e) {
+                continue; // lost, like any fragment that does not verify
+            }
+            if (foreign(other) == null) {
+                throw new IllegalArgumentException("fragments come from different encodings: index " + chosen.index()
+                        + " has dispersal id " + chosen.dispersalId() + ", index " + other.index()
+                        + " has dispersal id " + other.dispersalId());
+            }
+        }
     }
 
     /** Why a verified fragment cannot be used with this codec, or {@code null}. */
@@ -873,7 +903,10 @@ public final class IdaCodec {
      * CRC32C of the original stripe, carried by every fragment, before it is written: this catches corruption and
      * fragments of different data mixed within a stripe. Records copied wholesale from another dispersal with the
      * same parameters into every fragment used are caught only by the final SHA-256 check; so if this method throws,
-     * discard what it wrote. A fragment
+     * discard what it wrote. Streams beyond the {@code m} in use are not read unless one is needed as a spare, so a
+     * complete set of another dispersal's fragments among them goes unnoticed (with {@code m = 1}, one such fragment
+     * is a complete set): when it matters, compare the SHA-256 of what was written with the {@link
+     * DispersalSummary#dispersalId()} recorded when encoding. A fragment
      * stream whose header or a stripe does not verify, that ends early, or whose reads throw, is treated as lost and
      * replaced by a spare stream (read up to the same stripe) if one was given. After the last stripe the trailers are
      * checked and the SHA-256 of the written data must equal the fragments' dispersal id.

@@ -331,6 +331,26 @@ class IdaCodecTest {
     }
 
     @Test
+    void an_extra_stored_fragment_of_other_data_is_refused_even_when_m_others_suffice() {
+        // m = 1: any one fragment is a complete copy, so a substitute from other data would otherwise be decoded.
+        IdaCodec codec = IdaCodec.systematic(1, 2);
+        List<Fragment> a = codec.encode(TestData.bytes(9, 50));
+        List<Fragment> b = codec.encode(TestData.bytes(10, 50));
+        List<byte[]> swapped = List.of(b.get(0).toByteArray(), a.get(1).toByteArray(), a.get(2).toByteArray());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> codec.decodeBytes(swapped));
+        assertTrue(e.getMessage().startsWith("fragments come from different encodings: index 0 has dispersal id "
+                + b.get(0).dispersalId() + ", index 1 has dispersal id " + a.get(1).dispersalId()), e.getMessage());
+        // An extra that names other data but does not verify is only a lost fragment.
+        byte[] damaged = b.get(1).toByteArray();
+        damaged[30] ^= 1;
+        assertArrayEquals(TestData.bytes(9, 50), codec.decodeBytes(List.of(a.get(0).toByteArray(), damaged)));
+        // Extras of the same data are still ignored without being verified.
+        byte[] damagedSame = a.get(2).toByteArray();
+        damagedSame[30] ^= 1;
+        assertArrayEquals(TestData.bytes(9, 50), codec.decodeBytes(List.of(a.get(0).toByteArray(), damagedSame)));
+    }
+
+    @Test
     void fragments_of_different_encodings_are_never_mixed() {
         IdaCodec codec = IdaCodec.systematic(4, 2);
         List<Fragment> a = codec.encode(TestData.bytes(9, 400));
