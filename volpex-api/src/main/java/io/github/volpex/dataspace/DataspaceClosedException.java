@@ -15,13 +15,15 @@ public final class DataspaceClosedException extends DataspaceException {
     private final boolean dataspaceClosed;
 
     /**
-     * Creates the exception.
+     * Creates the exception. The dataspace raises it; the constructor is public so that an adapter, or a client on the
+     * far side of a transport, can raise the same failure with the same facts.
      *
      * @param processId       the process
      * @param requestNumber   the request that was refused or interrupted
      * @param dataspaceClosed {@code true} if the whole dataspace was closed, {@code false} if only the replica handle
+     * @throws IllegalArgumentException if {@code processId < 0} or {@code requestNumber < 1}
      */
-    DataspaceClosedException(int processId, long requestNumber, boolean dataspaceClosed) {
+    public DataspaceClosedException(int processId, long requestNumber, boolean dataspaceClosed) {
         super((dataspaceClosed ? "dataspace is closed" : "replica handle of process " + processId + " is closed")
                 + " (process " + processId + ", request " + requestNumber + ")", processId, requestNumber);
         this.dataspaceClosed = dataspaceClosed;

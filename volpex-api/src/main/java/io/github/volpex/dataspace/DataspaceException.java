@@ -20,9 +20,16 @@ public abstract class DataspaceException extends RuntimeException {
      * @param message       the message
      * @param processId     the logical process of the failed request
      * @param requestNumber the request number of the failed request
+     * @throws IllegalArgumentException if {@code processId < 0} or {@code requestNumber < 1}
      */
     DataspaceException(String message, int processId, long requestNumber) {
         super(message);
+        if (processId < 0) {
+            throw new IllegalArgumentException("processId must be >= 0: " + processId);
+        }
+        if (requestNumber < 1) {
+            throw new IllegalArgumentException("requestNumber must be >= 1: " + requestNumber);
+        }
         this.processId = processId;
         this.requestNumber = requestNumber;
     }

@@ -1,6 +1,7 @@
 package io.github.volpex.dataspace;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * A {@link Operation#READ read} or {@link Operation#GET get} with a timeout found no data in time. The request stays
@@ -22,21 +23,25 @@ public final class DataspaceTimeoutException extends DataspaceException {
     private final Duration timeout;
 
     /**
-     * Creates the exception.
+     * Creates the exception. The dataspace raises it; the constructor is public so that an adapter, or a client on the
+     * far side of a transport, can raise the same failure with the same facts.
      *
      * @param processId     the process
      * @param requestNumber the pending request
      * @param operation     its kind
      * @param tag           its tag
      * @param timeout       how long the caller waited
+     * @throws IllegalArgumentException if {@code processId < 0} or {@code requestNumber < 1}
+     * @throws NullPointerException     if an operation, tag or timeout is null
      */
-    DataspaceTimeoutException(int processId, long requestNumber, Operation operation, String tag, Duration timeout) {
+    public DataspaceTimeoutException(int processId, long requestNumber, Operation operation, String tag,
+            Duration timeout) {
         super(operation + " \"" + tag + "\" (process " + processId + ", request " + requestNumber
                 + ") found no data within " + timeout + "; the request stays pending: retry it to receive the result",
                 processId, requestNumber);
-        this.operation = operation;
-        this.tag = tag;
-        this.timeout = timeout;
+        this.operation = Objects.requireNonNull(operation, "operation");
+        this.tag = Objects.requireNonNull(tag, "tag");
+        this.timeout = Objects.requireNonNull(timeout, "timeout");
     }
 
     /**

@@ -18,14 +18,16 @@ public final class ReadLogEvictedException extends DataspaceException {
     private final long highWaterMark;
 
     /**
-     * Creates the exception.
+     * Creates the exception. The dataspace raises it; the constructor is public so that an adapter, or a client on the
+     * far side of a transport, can raise the same failure with the same facts.
      *
      * @param processId      the process
      * @param requestNumber  the request whose outcome was needed
      * @param oldestRetained the oldest request number the process's read log still holds
      * @param highWaterMark  the highest request number the process has issued
+     * @throws IllegalArgumentException if {@code processId < 0} or {@code requestNumber < 1}
      */
-    ReadLogEvictedException(int processId, long requestNumber, long oldestRetained, long highWaterMark) {
+    public ReadLogEvictedException(int processId, long requestNumber, long oldestRetained, long highWaterMark) {
         super("read log of process " + processId + " no longer holds request " + requestNumber
                 + ": it retains requests " + oldestRetained + " to " + highWaterMark
                 + " (the replica lags by " + (highWaterMark - requestNumber) + " requests)",

@@ -1,5 +1,7 @@
 package io.github.volpex.dataspace;
 
+import java.util.Objects;
+
 /**
  * A replica issued a request whose kind or tag differs from what another replica of the same process issued at the
  * same request number: the replicas do not run the same program (or are not deterministic), so no single run explains
@@ -21,7 +23,8 @@ public final class ReplicaDivergenceException extends DataspaceException {
     private final String requestedTag;
 
     /**
-     * Creates the exception.
+     * Creates the exception. The dataspace raises it; the constructor is public so that an adapter, or a client on the
+     * far side of a transport, can raise the same failure with the same facts.
      *
      * @param processId          the process
      * @param requestNumber      the request number
@@ -29,16 +32,18 @@ public final class ReplicaDivergenceException extends DataspaceException {
      * @param loggedTag          the tag first issued at that number
      * @param requestedOperation the kind this replica issued
      * @param requestedTag       the tag this replica issued
+     * @throws IllegalArgumentException if {@code processId < 0} or {@code requestNumber < 1}
+     * @throws NullPointerException     if an operation, tag or timeout is null
      */
-    ReplicaDivergenceException(int processId, long requestNumber, Operation loggedOperation, String loggedTag,
+    public ReplicaDivergenceException(int processId, long requestNumber, Operation loggedOperation, String loggedTag,
             Operation requestedOperation, String requestedTag) {
         super("replica of process " + processId + " diverged at request " + requestNumber + ": it issued "
                 + requestedOperation + " \"" + requestedTag + "\" where the process first issued "
                 + loggedOperation + " \"" + loggedTag + "\"", processId, requestNumber);
-        this.loggedOperation = loggedOperation;
-        this.loggedTag = loggedTag;
-        this.requestedOperation = requestedOperation;
-        this.requestedTag = requestedTag;
+        this.loggedOperation = Objects.requireNonNull(loggedOperation, "loggedOperation");
+        this.loggedTag = Objects.requireNonNull(loggedTag, "loggedTag");
+        this.requestedOperation = Objects.requireNonNull(requestedOperation, "requestedOperation");
+        this.requestedTag = Objects.requireNonNull(requestedTag, "requestedTag");
     }
 
     /**

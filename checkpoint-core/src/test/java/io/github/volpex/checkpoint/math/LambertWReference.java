@@ -13,21 +13,33 @@ import org.apfloat.ApfloatMath;
 /**
  * High-precision values of the Lambert W function with apfloat, independent of {@link LambertW}'s algorithm.
  *
- * <p>The unknown is {@code x = 1 + W}, the solution of {@code R(x) = (x − 1)e^x − e·z = 0} on the requested
- * branch ({@code x ≥ 0} for W₀, {@code x ≤ 0} for W₋₁), with {@code z} taken exactly from the double argument (or
- * {@code z = d − 1/e} from the exact offset {@code d}, then {@code e·z = e·d − 1} is formed exactly at the working
- * precision). Newton's method runs at a precision that covers the cancellation near the branch point. Each branch
- * has exactly one root, and every value is verified before it is returned: the Newton bound {@code |R(x)/R'(x)|}
- * on the distance to the root must be below {@code 10⁻³⁰ |x|} (and {@code 10⁻³⁰ |W|} for the plain entry points),
- * and the root must lie on the requested branch. A value that passes is right whatever seeded the iteration, so
- * the seed may be the double under test (fast: two or three Newton steps), falling back to apfloat's own {@code w}
- * when that double is not finite.
+ * <p>The unknown is {@code x = 1 + W}, the root on the requested branch ({@code x ≥ 0} for W₀, {@code x ≤ 0} for
+ * W₋₁) of one of two residuals, both with derivative {@code x·e^x}:
+ * <ul>
+ *   <li>for the plain entry points, {@code R(x) = (x − 1)e^x − e·z} with {@code z} taken exactly from the double
+ *       argument; near the branch point the subtraction cancels at most about 17 digits (the first double above
+ *       {@code −1/e} is {@code 10⁻¹⁷} away from it), which 20 guard digits cover;</li>
+ *   <li>for the offset entry points, {@code F(x) − e·d} with {@code F(x) = 1 + (x − 1)e^x} and the exact offset
+ *       {@code d}. Near the branch point {@code F} is summed from its Taylor series
+ *       {@code F(x) = Σ_{n≥2} (n − 1)xⁿ/n!}, whose terms all have the sign of {@code xⁿ}: nothing cancels, so the
+ *       residual has full relative precision for every offset down to the smallest subnormal. (Forming
+ *       {@code (x − 1)e^x − (e·d − 1)} instead loses as many digits as {@code d} has leading zeros, and at offsets
+ *       near {@code 10⁻³⁴} that left Newton's method too few digits to stay on its branch.)</li>
+ * </ul>
+ * Newton's method never leaves the branch: a step that would cross {@code x = 0} halves {@code x} instead. Every
+ * value is verified before it is returned: the Newton bound {@code |residual/derivative|} on the distance to the root
+ * must be below {@code 10⁻³⁰ |x|} (and {@code 10⁻³⁰ |W|} for the plain entry points), and the root must lie on the
+ * requested branch. A value that passes is right whatever seeded the iteration, so the seed may be the double under
+ * test (fast: two or three Newton steps), falling back to the branch-point series or apfloat's own {@code w} when
+ * that double is not usable.
  */
 final class LambertWReference {
 
     /** Significant digits the returned references carry. */
     static final int DIGITS = 40;
     private static final int BASE_PRECISION = 70;
+    /** Below this |x| the residual of the offset entry points is summed from its series. */
+    private static final double SERIES_RADIUS = 0.5;
     private static final Map<Integer, Apfloat> E_BY_PRECISION = new ConcurrentHashMap<>();
 
     private LambertWReference() {
@@ -38,11 +50,7 @@ final class LambertWReference {
         BigDecimal arg = new BigDecimal(argument);
         boolean lower = function.lowerBranch();
         if (function.takesOffset()) {
-            if (argument < 1e-40) {
-                return seriesNearBranch(arg, lower, 120);
-            }
-            int lost = argument < 1.0 ? (int) Math.ceil(-Math.log10(argument)) : 0;
-            return solve(arg, true, lower, BASE_PRECISION + lost, false);
+            return solve(arg, true, lower, BASE_PRECISION, false);
         }
         if (!lower && Math.abs(argument) < 1e-40) {
             // W0(z) = z − z² + 3z³/2 − ...: three terms leave a relative error below 1e−120.
@@ -59,36 +67,75 @@ final class LambertWReference {
         Apfloat e = e(precision);
         Apfloat one = new Apfloat(1, precision);
         Apfloat arg = new Apfloat(argument, precision);
-        // ez = e·z, from z itself or from the offset: e·z = e·d − 1.
-        Apfloat ez = offset ? e.multiply(arg).subtract(one) : e.multiply(arg);
-        Apfloat d = offset ? arg : ez.add(one).divide(e);
+        // The plain residual's constant is e·z; the offset residual's is e·d, formed without a subtraction.
+        Apfloat constant = e.multiply(arg);
+        Apfloat d = offset ? arg : constant.add(one).divide(e);
         Apfloat x;
         double guess = seed(argument.doubleValue(), offset, lower);
-        if (Double.isFinite(guess) && guess != 0.0) {
+        if (Double.isFinite(guess) && guess != 0.0 && (guess < 0) == lower) {
             x = new Apfloat(new BigDecimal(guess), precision);
         } else if (d.signum() > 0 && d.compareTo(new Apfloat("1e-3", precision)) < 0) {
             x = series(d, e, lower, precision);
         } else {
-            Apfloat z = ez.divide(e);
+            Apfloat z = offset ? constant.subtract(one).divide(e) : arg;
             Apfloat seedZ = z.precision(30);
             Apcomplex seed = lower ? ApcomplexMath.w(seedZ, -1) : ApfloatMath.w(seedZ);
             x = seed.real().precision(precision).add(one);
         }
         Apfloat threshold = new Apfloat("1e-" + (precision - 8), precision);
         for (int i = 0; ; i++) {
-            Apfloat ex = ApfloatMath.exp(x);
-            Apfloat r = x.subtract(one).multiply(ex).subtract(ez);
-            Apfloat step = r.divide(x.multiply(ex));
-            x = x.subtract(step);
+            Apfloat step = newtonStep(x, constant, offset, precision);
+            Apfloat next = x.subtract(step);
+            if (next.signum() == 0 || (next.signum() < 0) != lower) {
+                // The step would leave the branch: stay on it, closer to the branch point.
+                next = x.divide(new Apfloat(2, precision));
+            }
+            x = next;
             if (ApfloatMath.abs(step).compareTo(threshold.multiply(ApfloatMath.abs(x))) <= 0) {
                 break;
             }
-            if (i > 60) {
+            if (i > 200) {
                 throw new AssertionError("Newton did not converge at " + argument);
             }
         }
-        verify(x, ez, lower, precision, plain, argument);
+        verify(x, constant, offset, lower, precision, plain, argument);
         return round(plain ? x.subtract(one) : x);
+    }
+
+    /** {@code residual(x) / (x·e^x)}: the Newton step, and a bound on the distance to the root once it is small. */
+    private static Apfloat newtonStep(Apfloat x, Apfloat constant, boolean offset, int precision) {
+        Apfloat ex = ApfloatMath.exp(x);
+        Apfloat residual;
+        if (!offset) {
+            residual = x.subtract(new Apfloat(1, precision)).multiply(ex).subtract(constant);
+        } else if (ApfloatMath.abs(x).compareTo(new Apfloat(SERIES_RADIUS, precision)) < 0) {
+            residual = branchSeries(x, precision).subtract(constant);
+        } else {
+            residual = x.subtract(new Apfloat(1, precision)).multiply(ex).add(new Apfloat(1, precision))
+                    .subtract(constant);
+        }
+        return residual.divide(x.multiply(ex));
+    }
+
+    /**
+     * {@code 1 + (x − 1)e^x = Σ_{n≥2} (n − 1)xⁿ/n!} for {@code |x| < 1/2}, summed until a term falls below the
+     * working precision of the sum (the tail is then smaller than that term, since the ratio of successive terms is
+     * below {@code |x| ≤ 1/2}).
+     */
+    private static Apfloat branchSeries(Apfloat x, int precision) {
+        Apfloat power = x.multiply(x).precision(precision);
+        Apfloat factorial = new Apfloat(2, precision);
+        Apfloat sum = power.divide(factorial);
+        Apfloat tolerance = new Apfloat("1e-" + (precision + 5), precision);
+        for (int n = 3; ; n++) {
+            power = power.multiply(x);
+            factorial = factorial.multiply(new Apfloat(n, precision));
+            Apfloat term = power.multiply(new Apfloat(n - 1, precision)).divide(factorial);
+            sum = sum.add(term);
+            if (ApfloatMath.abs(term).compareTo(tolerance.multiply(ApfloatMath.abs(sum))) <= 0) {
+                return sum;
+            }
+        }
     }
 
     /** {@code 1 + W} from the implementation under test, as a seed only. */
@@ -101,15 +148,13 @@ final class LambertWReference {
         return Math.abs(1.0 + w) < 1e-3 ? Double.NaN : 1.0 + w;
     }
 
-    private static void verify(Apfloat x, Apfloat ez, boolean lower, int precision, boolean plain, BigDecimal arg) {
-        Apfloat one = new Apfloat(1, precision);
-        if (lower ? x.signum() > 0 : x.signum() < 0) {
+    private static void verify(Apfloat x, Apfloat constant, boolean offset, boolean lower, int precision,
+            boolean plain, BigDecimal arg) {
+        if (x.signum() == 0 || (x.signum() < 0) != lower) {
             throw new AssertionError("root on the wrong branch at " + arg + ": 1 + W = " + x);
         }
-        Apfloat ex = ApfloatMath.exp(x);
-        Apfloat r = x.subtract(one).multiply(ex).subtract(ez);
-        Apfloat bound = ApfloatMath.abs(r.divide(x.multiply(ex)));
-        Apfloat scale = ApfloatMath.abs(plain ? x.subtract(one) : x);
+        Apfloat bound = ApfloatMath.abs(newtonStep(x, constant, offset, precision));
+        Apfloat scale = ApfloatMath.abs(plain ? x.subtract(new Apfloat(1, precision)) : x);
         if (bound.compareTo(scale.multiply(new Apfloat("1e-30", precision))) > 0) {
             throw new AssertionError("reference not accurate at " + arg + ": bound " + bound.precision(5));
         }
@@ -128,12 +173,6 @@ final class LambertWReference {
                 .add(new Apfloat(769, precision).multiply(p2).multiply(p2).multiply(p)
                         .divide(new Apfloat(17280, precision)));
         return x;
-    }
-
-    /** For {@code d < 10⁻⁴⁰} the five-term series alone is exact to far more than {@link #DIGITS} digits. */
-    private static BigDecimal seriesNearBranch(BigDecimal d, boolean lower, int precision) {
-        Apfloat e = e(precision);
-        return round(series(new Apfloat(d, precision), e, lower, precision));
     }
 
     private static Apfloat e(int precision) {
