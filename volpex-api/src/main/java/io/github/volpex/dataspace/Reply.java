@@ -1,5 +1,6 @@
 package io.github.volpex.dataspace;
 
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -28,6 +29,44 @@ public final class Reply {
         this.data = data;
         this.stored = stored;
         this.duplicate = duplicate;
+    }
+
+    /**
+     * Creates a reply, as another {@link DataspaceServer} implementation or the client side of a network front
+     * decodes it. The facts must be those a dataspace can answer: reads and gets carry data, puts carry none, try-ops
+     * carry data only when the tag was present, and only puts report {@code stored} (a {@link Operation#PUT} always).
+     *
+     * @param operation     the kind of the request answered
+     * @param processId     its logical process, {@code ≥ 0}
+     * @param requestNumber its request number, {@code ≥ 1}
+     * @param data          the data received (copied), or {@code null} where the kind receives none
+     * @param stored        whether a put took effect
+     * @param duplicate     whether the reply repeats an earlier outcome
+     * @return the reply
+     * @throws NullPointerException     if {@code operation} is null, or {@code data} is null for a read or get
+     * @throws IllegalArgumentException if {@code processId < 0}, {@code requestNumber < 1}, data is given to a put,
+     *                                  or {@code stored} does not fit the kind
+     */
+    public static Reply of(Operation operation, int processId, long requestNumber, byte[] data, boolean stored,
+            boolean duplicate) {
+        Objects.requireNonNull(operation, "operation");
+        if (processId < 0) {
+            throw new IllegalArgumentException("processId must be >= 0: " + processId);
+        }
+        if (requestNumber < 1) {
+            throw new IllegalArgumentException("requestNumber must be >= 1: " + requestNumber);
+        }
+        if (operation.isPut() && data != null) {
+            throw new IllegalArgumentException("data must be null for " + operation + ": " + data.length + " bytes");
+        }
+        if (operation.isBlocking()) {
+            Objects.requireNonNull(data, () -> "data of a " + operation);
+        }
+        if (operation == Operation.PUT ? !stored : stored && !operation.isPut()) {
+            throw new IllegalArgumentException("stored must be " + (operation == Operation.PUT) + " for " + operation
+                    + ": " + stored);
+        }
+        return new Reply(operation, processId, requestNumber, data == null ? null : data.clone(), stored, duplicate);
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.github.volpex.dataspace;
 
+import static io.github.volpex.dataspace.TestSupport.bytes;
+import static io.github.volpex.dataspace.TestSupport.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,8 +10,40 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The typed failures, as an adapter or a network client raises them: public constructors that keep the facts. */
-class ExceptionsTest {
+/**
+ * What an adapter or a network client builds from the wire: the typed failures (public constructors that keep the
+ * facts) and replies ({@link Reply#of}).
+ */
+class WireFormsTest {
+
+    @Test
+    void a_reply_built_from_its_facts_reads_them_back() {
+        byte[] data = bytes("v");
+        Reply reply = Reply.of(Operation.GET, 2, 9, data, false, true);
+        data[0] = 'x';
+        assertEquals("v", text(reply.data().orElseThrow()), "the data is copied in");
+        assertEquals(Operation.GET, reply.operation());
+        assertEquals(2, reply.processId());
+        assertEquals(9, reply.requestNumber());
+        assertTrue(reply.duplicate());
+        assertFalse(reply.stored());
+        assertTrue(Reply.of(Operation.TRY_READ, 0, 1, null, false, false).data().isEmpty());
+        assertTrue(Reply.of(Operation.PUT_IF_ABSENT, 0, 1, null, false, false).data().isEmpty());
+    }
+
+    @Test
+    void a_reply_no_dataspace_could_give_is_refused() {
+        assertEquals("data must be null for PUT: 1 bytes", assertThrows(IllegalArgumentException.class,
+                () -> Reply.of(Operation.PUT, 0, 1, bytes("v"), true, false)).getMessage());
+        assertEquals("stored must be true for PUT: false", assertThrows(IllegalArgumentException.class,
+                () -> Reply.of(Operation.PUT, 0, 1, null, false, false)).getMessage());
+        assertEquals("stored must be false for READ: true", assertThrows(IllegalArgumentException.class,
+                () -> Reply.of(Operation.READ, 0, 1, bytes("v"), true, false)).getMessage());
+        assertEquals("data of a GET", assertThrows(NullPointerException.class,
+                () -> Reply.of(Operation.GET, 0, 1, null, false, false)).getMessage());
+        assertEquals("requestNumber must be >= 1: 0", assertThrows(IllegalArgumentException.class,
+                () -> Reply.of(Operation.TRY_GET, 0, 0, null, false, false)).getMessage());
+    }
 
     @Test
     void each_failure_carries_the_facts_it_was_given() {
