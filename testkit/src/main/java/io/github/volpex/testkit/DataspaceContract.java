@@ -1,10 +1,10 @@
-package io.github.volpex.dataspace;
+package io.github.volpex.testkit;
 
-import static io.github.volpex.dataspace.TestSupport.awaitBlocked;
-import static io.github.volpex.dataspace.TestSupport.awaitRequests;
-import static io.github.volpex.dataspace.TestSupport.bytes;
-import static io.github.volpex.dataspace.TestSupport.start;
-import static io.github.volpex.dataspace.TestSupport.text;
+import static io.github.volpex.testkit.ContractSupport.awaitBlocked;
+import static io.github.volpex.testkit.ContractSupport.awaitRequests;
+import static io.github.volpex.testkit.ContractSupport.bytes;
+import static io.github.volpex.testkit.ContractSupport.start;
+import static io.github.volpex.testkit.ContractSupport.text;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,7 +12,19 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.volpex.dataspace.TestSupport.Started;
+import io.github.volpex.dataspace.Dataspace;
+import io.github.volpex.dataspace.DataspaceClosedException;
+import io.github.volpex.dataspace.DataspaceOptions;
+import io.github.volpex.dataspace.DataspaceServer;
+import io.github.volpex.dataspace.DataspaceStatistics;
+import io.github.volpex.dataspace.DataspaceTimeoutException;
+import io.github.volpex.dataspace.Operation;
+import io.github.volpex.dataspace.ReadLogEvictedException;
+import io.github.volpex.dataspace.Replica;
+import io.github.volpex.dataspace.ReplicaDivergenceException;
+import io.github.volpex.dataspace.Reply;
+import io.github.volpex.dataspace.Request;
+import io.github.volpex.testkit.ContractSupport.Started;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,15 +36,41 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The contract of a {@link Dataspace}: the semantic rules 2–9 of the execution model, one or more tests each (rule 1,
- * atomicity, is checked by {@link LincheckLinearizabilityTest}; replicated runs by
- * {@link ReplicatedRunPropertiesTest}). Run against every implementation by subclassing.
+ * The contract of a {@link Dataspace}: the semantic rules 2–9 of the Volpex execution model (single put, identical
+ * get, read log and eviction, divergence, restarts, blocking and timeouts, FIFO wake-up, try-operations, close and
+ * statistics), one or more tests each. Extend it in your test sources with a factory for your implementation:
+ *
+ * <pre>{@code
+ * class MyDataspaceTest extends DataspaceContract {
+ *     @Override
+ *     protected Dataspace create(int processCount, DataspaceOptions options) {
+ *         return MyDataspace.create(processCount, options);
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>Every test closes the dataspaces it creates and runs within 30 seconds; blocking calls run on threads the test
+ * starts and stops itself. The tests need the JUnit Jupiter engine on the test class path.
+ *
+ * @since 0.1
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-abstract class DataspaceContract {
+public abstract class DataspaceContract {
 
-    /** Creates the dataspace under test. */
-    abstract Dataspace create(int processCount, DataspaceOptions options);
+    /** For subclasses. */
+    protected DataspaceContract() {
+    }
+
+    /**
+     * Creates a new, open dataspace of the implementation under test. Each call must return a dataspace that shares
+     * no state with the others.
+     *
+     * @param processCount the number of logical processes, as given to the implementation (some tests pass an
+     *                     invalid count and expect {@link IllegalArgumentException})
+     * @param options      the limits
+     * @return the dataspace; the test closes it
+     */
+    protected abstract Dataspace create(int processCount, DataspaceOptions options);
 
     Dataspace create(int processCount) {
         return create(processCount, DataspaceOptions.defaults());

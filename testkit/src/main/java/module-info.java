@@ -1,0 +1,15 @@
+/**
+ * Contract tests, arbitraries and fault injectors for adapters of Volpex for Java; add it with test scope.
+ *
+ * <p>Start from {@link io.github.volpex.testkit.DataspaceContract}.
+ *
+ * @since 0.1
+ */
+module io.github.volpex.testkit {
+    requires transitive io.github.volpex.dataspace;
+    requires transitive org.junit.jupiter.api;
+
+    exports io.github.volpex.testkit;
+    // JUnit invokes the contracts' test methods reflectively.
+    opens io.github.volpex.testkit to org.junit.platform.commons;
+}
