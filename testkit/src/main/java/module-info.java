@@ -1,13 +1,17 @@
 /**
  * Contract tests, arbitraries and fault injectors for adapters of Volpex for Java; add it with test scope.
  *
- * <p>Start from {@link io.github.volpex.testkit.DataspaceContract}.
+ * <p>Start from {@link io.github.volpex.testkit.DataspaceContract} or
+ * {@link io.github.volpex.testkit.FragmentRepositoryContract}; inject storage faults with
+ * {@link io.github.volpex.testkit.FaultyRepository}.
  *
  * @since 0.1
  */
 module io.github.volpex.testkit {
     requires transitive io.github.volpex.dataspace;
+    requires transitive io.github.volpex.checkpoint;
     requires transitive org.junit.jupiter.api;
+    requires net.jqwik.api;
 
     exports io.github.volpex.testkit;
     // JUnit invokes the contracts' test methods reflectively.

@@ -5,7 +5,16 @@
  * {@link io.github.volpex.dataspace.Dataspace} implementation and JUnit runs every rule of the execution model (Kanna
  * et al., §II–III: single put, identical get, the read log and its eviction, divergence detection, restarts from a
  * saved request number, blocking with timeouts and FIFO wake-up, try-operations, close and statistics) against it.
- * The project runs the same classes against its own implementations: there is one copy of each contract.
+ * {@link io.github.volpex.testkit.FragmentRepositoryContract} does the same for a
+ * {@link io.github.volpex.checkpoint.store.FragmentRepository} (a storage backend for checkpoint fragments).
+ *
+ * <p>{@link io.github.volpex.testkit.FaultyRepository} wraps any repository to inject the faults of volatile
+ * storage hosts — failures, timeouts, lost replies, silently dropped writes, corrupted bytes, unreachability and
+ * return — and simulated process crashes, decided call by call by a {@link io.github.volpex.testkit.FaultSchedule}
+ * such as {@link io.github.volpex.testkit.RandomFaults}. The checkpoint store's own fault-injection properties are
+ * built from them.
+ *
+ * <p>The project runs the same classes against its own implementations: there is one copy of each contract.
  *
  * @since 0.1
  */

@@ -6,31 +6,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.security.MessageDigest;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Predicate;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
 /**
@@ -40,29 +28,77 @@ import java.util.random.RandomGenerator;
  * <p><b>Modes.</b> {@link #ephemeral} stores two full replicas of each checkpoint; {@link #perennial} stores
  * {@code n = m + k} fragments of an information dispersal ({@link IdaCodec}), any {@code m} of which rebuild it.
  *
- * <p><b>Commit protocol.</b> {@link #commit} writes the {@code n} fragments of the new checkpoint to {@code n}
- * distinct repositories chosen by the {@link PlacementPolicy}; a fragment whose write fails is regenerated from the
- * others onto another repository. Only when all {@code n} are stored does it write the new {@link FragmentIndex}, a
- * copy next to every fragment, and the commit succeeds when at least {@code k + 1} copies are written, so that any
- * {@code m} of the fragment repositories hold one. Only then are the previous checkpoint and any leftovers of failed
- * commits deleted. A crash at any point therefore leaves the previous checkpoint or the new one recoverable, and
- * never a mixture: every fragment is checked against the SHA-256 its index records, and the rebuilt checkpoint against
- * the whole checkpoint's digest.
+ * <h2>Commit protocol and commit point</h2>
+ * {@link #commit} takes the job's next position in the checkpoint order (below), then:
+ * <ol>
+ *   <li>writes the {@code n} fragments to {@code n} distinct repositories chosen by the {@link PlacementPolicy},
+ *       preferring those the last listing reached; a fragment whose write fails, or that its repository does not list
+ *       afterwards (a write dropped on the way), is regenerated from the others onto another repository; a commit
+ *       from an array whose writes fail so widely that fewer than {@code m} fragments remain starts over on other
+ *       repositories;</li>
+ *   <li>writes a copy of the {@link FragmentIndex} next to every fragment and lists them: at least {@code k + 1}
+ *       copies must be listed, so that any {@code m} of the holders hold one;</li>
+ *   <li>asks the {@link EpochSource} whether this writer's epoch is still current;</li>
+ *   <li>writes a <em>commit marker</em> (an empty object) next to every fragment. <b>The first marker stored is the
+ *       commit point</b>: a checkpoint counts — for recovery, repair and collection — only once a marker of it
+ *       exists, and a marker is written only after all {@code n} fragments and {@code k + 1} index copies are
+ *       stored. The commit succeeds once {@code k + 1} holders list a marker (so that any {@code m} holders show
+ *       one), then writes markers to every other repository that answers;</li>
+ *   <li>deletes every older checkpoint of the job and what failed commits left behind.</li>
+ * </ol>
+ * A crash or a failure at any point leaves the previous committed checkpoint intact, and the new one either counts in
+ * full or not at all: every fragment is checked against the SHA-256 its index records and the rebuilt checkpoint
+ * against the whole checkpoint's digest, so a mixture of two checkpoints, a stale fragment or a corrupt one is never
+ * returned.
  *
- * <p><b>Recovery.</b> {@link #recover(String)} lists the job's objects on every repository, reads the newest index,
- * fetches fragments in parallel on the executor, keeps the first {@code m} that verify and decodes them. When the
- * newest checkpoint cannot be rebuilt it falls back to an older one that still exists.
+ * <h2>Checkpoint order</h2>
+ * A job's checkpoints are ordered by the epoch of the writer that committed them, then by sequence number
+ * ({@link FragmentIndex#epoch()}, {@link FragmentIndex#sequence()}). A store acquires its epoch for a job from the
+ * {@link EpochSource} at its first commit of that job, greater than every epoch it lists; a restarted writer that
+ * cannot see the newest checkpoints therefore still orders its own after them. A store that lists objects of a greater
+ * epoch, or whose epoch source says its epoch is stale, refuses to commit ({@link StaleWriterException}); and since it
+ * only ever deletes checkpoints older than one it committed or verified, a stale writer can neither commit over a
+ * newer writer's checkpoints nor make them collectable. The default epoch source is the system clock in microseconds:
+ * see {@link EpochSource#clock} for what it assumes.
  *
- * <p><b>Repair and leases.</b> {@link #repair} regenerates lost fragments onto other repositories when fewer than the
- * reconstruction threshold verify (de Camargo §4.3); checkpoints carry a lease after which they are no longer repaired
- * and may be collected.
+ * <h2>The guarantee</h2>
+ * Let <i>L</i> be the last checkpoint of a job whose {@link #commit} returned. Then, as long as the assumptions below
+ * hold:
+ * <ul>
+ *   <li>{@link #recover(String)} returns <i>L</i> or a checkpoint that reached its commit point after it — never an
+ *       older one, never one that never reached its commit point, never corrupted bytes — whenever {@code m} of
+ *       <i>L</i>'s repositories (or of a newer committed checkpoint's) answer with their fragments intact. Otherwise
+ *       it throws: {@link RepositoriesUnreachableException} when repositories that may hold the newest checkpoint are
+ *       unreachable (in particular, it never answers "no checkpoint" while any repository is unreachable), and
+ *       {@link CheckpointUnavailableException} when the newest committed checkpoint cannot be rebuilt.</li>
+ *   <li>No operation deletes <i>L</i> before a newer checkpoint has reached its commit point with markers on
+ *       {@code k + 1} of its repositories and has had {@code m} of its fragments verified — at its commit, from the
+ *       digests of the bytes written and a listing of what was stored, or by {@link #collectGarbage}, by reading them
+ *       back.</li>
+ * </ul>
+ * Assumptions: a repository that answers a listing lists what it stores (a repository that loses its data, such as a
+ * departed volunteer host, loses only what it held); at most {@code k} of a checkpoint's fragments are lost or
+ * corrupted before {@link #repair} restores them; at least one repository that took a commit marker of <i>L</i>
+ * answers — markers go to every repository that answered at <i>L</i>'s commit, so this fails only if every one of
+ * them is unreachable at once while an older checkpoint survives on repositories that were unreachable at
+ * <i>L</i>'s commit; and the epoch source's assumption ({@link EpochSource#clock}: successive writers' clocks move
+ * forward).
+ *
+ * <h2>Recovery, repair and leases</h2>
+ * {@link #recover(String)} lists the job on every repository, takes the newest committed checkpoint, fetches
+ * fragments in parallel on the executor, keeps the first {@code m} that verify and decodes them. It falls back to an
+ * older committed checkpoint only past one that provably never completed its commit. {@link #repair} regenerates lost
+ * or corrupt fragments when fewer than the reconstruction threshold verify (de Camargo §4.3) — a corrupt copy on a
+ * repository that answers is rewritten in place — and completes the commit markers. Checkpoints carry a lease after
+ * which they are no longer repaired and may be collected.
  *
  * <p><b>Threads.</b> A store is thread-safe. Operations on one job are serialised; operations on different jobs run
- * in parallel. One store (one process) must be the only writer of a job's checkpoints. The store owns no threads:
- * repository calls run on the injected {@link Executor} (by default, the calling thread) and the caller's thread waits
- * for them, so calls block for as long as the repositories take; repositories should time out their own calls. A
- * store must not be given an executor whose threads call it. A task the executor rejects (a saturated or shut-down
- * pool) runs on the calling thread instead, so a rejection never fails an operation.
+ * in parallel. One writer at a time per job: another process writing the same job is detected only through epochs
+ * (above). The store owns no threads: repository calls run on the injected {@link Executor} (by default, the calling
+ * thread) and the caller's thread waits for them, so calls block for as long as the repositories take; repositories
+ * should time out their own calls. A store must not be given an executor whose threads call it. A task the executor
+ * rejects (a saturated or shut-down pool) runs on the calling thread instead, so a rejection never fails an
+ * operation.
  *
  * @since 0.1
  */
@@ -77,41 +113,35 @@ public final class CheckpointStore {
     /** The number of full replicas in ephemeral mode (de Camargo §4.2). */
     public static final int EPHEMERAL_REPLICAS = 2;
 
-    /** The last instant a {@link FragmentIndex} holds: its times are milliseconds since 1970 in a signed long. */
-    private static final Instant LAST_LEASE_END = Instant.ofEpochMilli(Long.MAX_VALUE);
-
-    private final List<FragmentRepository> repositories;
-    private final Map<String, FragmentRepository> byId;
-    private final Dispersal dispersal;
-    private final Executor executor;
-    private final InstantSource clock;
-    private final RandomGenerator random;
-    private final PlacementPolicy placement;
-    private final Duration lease;
-    private final int reconstructionThreshold;
-    private final int segmentBytes;
-    private final int extraFetches;
+    private final StoreContext context;
+    private final Committer committer;
+    private final Recovery recovery;
+    private final Reads reads;
+    private final Repairer repairer;
+    private final Collector collector;
     private final ConcurrentHashMap<String, Job> jobs = new ConcurrentHashMap<>();
 
-    /** A job's lock and, once known, its state. */
+    /** A job's lock and what this store remembers of it. */
     private static final class Job {
         final ReentrantLock lock = new ReentrantLock();
-        JobState state;
+        final JobState state = new JobState();
     }
 
     private CheckpointStore(Builder builder) {
-        this.repositories = builder.repositories;
-        this.byId = builder.byId;
-        this.dispersal = builder.dispersal;
-        this.executor = builder.executor;
-        this.clock = builder.clock;
-        this.random = builder.random;
-        this.placement = builder.placement != null ? builder.placement : PlacementPolicy.random(builder.random);
-        this.lease = builder.lease;
-        this.segmentBytes = builder.segmentBytes;
-        this.extraFetches = builder.extraFetches;
-        int threshold = builder.reconstructionThreshold;
-        this.reconstructionThreshold = threshold > 0 ? threshold : defaultThreshold(dispersal.m(), dispersal.n());
+        int threshold = builder.reconstructionThreshold > 0 ? builder.reconstructionThreshold
+                : defaultThreshold(builder.dispersal.m(), builder.dispersal.n());
+        PlacementPolicy placement = builder.placement != null ? builder.placement
+                : PlacementPolicy.random(builder.random);
+        EpochSource epochs = builder.epochs != null ? builder.epochs : EpochSource.clock(InstantSource.system());
+        this.context = new StoreContext(builder.repositories, builder.byId, builder.dispersal, builder.executor,
+                builder.clock, builder.random, placement, epochs, builder.lease, threshold, builder.segmentBytes,
+                builder.extraFetches);
+        this.reads = new Reads(context);
+        Regenerator regenerator = new Regenerator(context);
+        this.committer = new Committer(context, regenerator);
+        this.recovery = new Recovery(context, reads);
+        this.repairer = new Repairer(context, reads, regenerator);
+        this.collector = new Collector(context, reads, repairer);
     }
 
     /**
@@ -145,486 +175,149 @@ public final class CheckpointStore {
         return (m + n + 1) / 2;
     }
 
+    /** Runs {@code operation} under the job's lock. */
+    private <T> T locked(String jobId, Function<JobState, T> operation) {
+        Names.requireJobId(jobId);
+        Job job = jobs.computeIfAbsent(jobId, id -> new Job());
+        job.lock.lock();
+        try {
+            return operation.apply(job.state);
+        } finally {
+            job.lock.unlock();
+        }
+    }
+
     // ----------------------------------------------------------------------------------------------------- commit
 
     /**
-     * Commits a new checkpoint of {@code jobId}; see the class documentation for the protocol. The checkpoint gets the
-     * next sequence number of the job.
+     * Commits a new checkpoint of {@code jobId}; see the class documentation for the protocol.
      *
      * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
      * @param checkpoint the checkpoint's bytes; not retained
      * @return the new checkpoint's index (also stored next to every fragment)
-     * @throws CommitFailedException    if too few repositories accepted the fragments or the index; the previous
-     *                                  checkpoint is then intact
-     * @throws IllegalStateException    if the placement policy chooses other than the distinct candidates asked for
-     *                                  (whatever the policy throws reaches the caller too); the previous checkpoint
-     *                                  is then intact
+     * @throws CommitFailedException    if the commit did not complete (too few repositories accepted the fragments,
+     *                                  the index or the markers); the previous checkpoint is then intact
+     * @throws StaleWriterException     if a newer writer of the job exists; nothing is written
+     * @throws IllegalStateException    if the placement policy chooses other than the distinct candidates asked for,
+     *                                  or the epoch source breaks its contract (whatever they throw reaches the caller
+     *                                  too); the previous checkpoint is then intact
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if {@code jobId} is not valid
      */
     public FragmentIndex commit(String jobId, byte[] checkpoint) {
         Objects.requireNonNull(checkpoint, "checkpoint");
-        try {
-            return commit(jobId, new ByteArrayInputStream(checkpoint), checkpoint.length);
-        } catch (IOException e) {
-            throw new UncheckedIOException("a byte array cannot fail to read", e);
-        }
+        return locked(jobId, state -> {
+            try {
+                return committer.commit(jobId, state, new ByteArrayInputStream(checkpoint), checkpoint);
+            } catch (IOException e) {
+                throw new UncheckedIOException("a byte array cannot fail to read", e);
+            }
+        });
     }
 
     /**
      * Commits a new checkpoint read from {@code checkpoint} until its end, in bounded memory: one segment and its
-     * pieces at a time. The stream is not closed.
+     * pieces at a time. The stream is not closed. Unlike a commit from an array, one whose writes fail so widely that
+     * fewer than {@code m} fragments remain cannot start over (the stream is consumed) and fails.
      *
      * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
      * @param checkpoint the checkpoint's bytes
      * @return the new checkpoint's index
      * @throws IOException              if reading {@code checkpoint} fails; nothing is committed
-     * @throws CommitFailedException    if too few repositories accepted the fragments or the index; the previous
+     * @throws CommitFailedException    if the commit did not complete; the previous checkpoint is then intact
+     * @throws StaleWriterException     if a newer writer of the job exists; nothing is written
+     * @throws IllegalStateException    if the placement policy or the epoch source breaks its contract; the previous
      *                                  checkpoint is then intact
-     * @throws IllegalStateException    if the placement policy chooses other than the distinct candidates asked for
-     *                                  (whatever the policy throws reaches the caller too); the previous checkpoint
-     *                                  is then intact
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if {@code jobId} is not valid
      */
     public FragmentIndex commit(String jobId, InputStream checkpoint) throws IOException {
-        return commit(jobId, checkpoint, -1);
-    }
-
-    private FragmentIndex commit(String jobId, InputStream in, long knownLength) throws IOException {
-        Names.requireJobId(jobId);
-        Objects.requireNonNull(in, "checkpoint");
-        Job job = job(jobId);
-        job.lock.lock();
-        try {
-            JobState state = job.state != null ? job.state : discover(jobId);
-            job.state = state;
-            relistUnlisted(jobId, state);
-            return commitLocked(jobId, state, in, knownLength);
-        } finally {
-            job.lock.unlock();
-        }
-    }
-
-    private FragmentIndex commitLocked(String jobId, JobState state, InputStream in, long knownLength)
-            throws IOException {
-        long sequence = state.nextSequence++;
-        long commitId;
-        synchronized (random) {
-            commitId = random.nextLong();
-        }
-        Instant now = clock.instant();
-        int n = dispersal.n();
-        FragmentIndex previous = state.latest();
-        long sizeHint = knownLength >= 0 ? knownLength : previous != null ? previous.checkpointBytes() : 0;
-        List<FragmentFailure> failures = new ArrayList<>();
-        Set<String> excluded = new HashSet<>();
-        List<String> targets = place(jobId, sequence, sizeHint, n, List.of(), excluded, failures);
-
-        // 1. Stream the checkpoint into n fragments.
-        int[] all = new int[n];
-        Arrays.setAll(all, i -> i);
-        FragmentRepository[] targetRepositories = new FragmentRepository[n];
-        String[] keys = new String[n];
-        for (int i = 0; i < n; i++) {
-            targetRepositories[i] = byId.get(targets.get(i));
-            keys[i] = StoreKeys.fragmentKey(jobId, sequence, commitId, i);
-        }
-        Sha256 checkpointSha;
-        long length = 0;
-        List<FragmentLocation> locations = new ArrayList<>(n);
-        List<Integer> missing = new ArrayList<>();
-        try (FragmentSink sink = new FragmentSink(executor, n, failures)) {
-            sink.open(all, targetRepositories, keys);
-            MessageDigest digest = Sha256.newDigest();
-            byte[] segment = new byte[segmentBytes];
-            byte[][] pieces = new byte[n][dispersal.pieceLength(segmentBytes)];
-            while (true) {
-                int read = in.readNBytes(segment, 0, segmentBytes);
-                if (read == 0) {
-                    break;
-                }
-                digest.update(segment, 0, read);
-                length += read;
-                dispersal.encode(segment, read, pieces);
-                sink.write(pieces, dispersal.pieceLength(read), all);
-                if (read < segmentBytes) {
-                    break;
-                }
-            }
-            checkpointSha = Sha256.wrap(digest.digest());
-            sink.commit(all);
-            for (int i = 0; i < n; i++) {
-                locations.add(new FragmentLocation(i, targets.get(i), sink.length(i), sink.digest(i)));
-                if (sink.committed(i)) {
-                    state.remember(targets.get(i), keys[i]);
-                } else {
-                    missing.add(i);
-                    excluded.add(targets.get(i));
-                }
-            }
-        }
-        FragmentIndex index = new FragmentIndex(jobId, sequence, commitId, 0, dispersal.encoding(), dispersal.m(),
-                n - dispersal.m(), dispersal.stripeBytes(), segmentBytes, length, checkpointSha, now,
-                leaseEnd(now, lease), locations);
-
-        // 2. Regenerate the fragments whose writes failed onto other repositories.
-        if (n - missing.size() < dispersal.m()) {
-            abandon(state, index);
-            throw new CommitFailedException(jobId, sequence, 0, "only " + (n - missing.size()) + " of " + n
-                    + " fragments were stored, " + dispersal.m() + " are needed to regenerate the others", failures);
-        }
-        try {
-            index = regenerateMissing(index, missing, excluded, failures, state);
-        } catch (CheckpointUnavailableException | NotEnoughRepositoriesException e) {
-            abandon(state, index);
-            throw new CommitFailedException(jobId, sequence, 0, "the fragments whose writes failed could not be "
-                    + "placed elsewhere: " + e.getMessage(), failures);
-        }
-
-        // 3. Write the index next to every fragment; the commit point is k + 1 copies.
-        int copies = writeIndexCopies(index, state, failures);
-        int quorum = index.k() + 1;
-        if (copies < quorum) {
-            throw new CommitFailedException(jobId, sequence, copies, "the index was stored on " + copies
-                    + " repositories, " + quorum + " (k + 1) are needed", failures);
-        }
-
-        // 4. Committed: delete the previous checkpoint and whatever failed commits left behind.
-        state.checkpoints.add(0, index);
-        state.checkpoints.subList(1, state.checkpoints.size()).clear();
-        FragmentIndex committed = index;
-        deleteKnown(state, key -> !ofCheckpoint(key, committed));
-        return index;
-    }
-
-    /** The fragments of an abandoned commit: best-effort deletion, remembered for later when it fails. */
-    private void abandon(JobState state, FragmentIndex index) {
-        deleteKnown(state, key -> ofCheckpoint(key, index));
-    }
-
-    /**
-     * Regenerates fragments {@code missing} of {@code index} onto repositories outside {@code excluded} and the
-     * current holders, retrying on other repositories as writes fail; returns the index with their new locations.
-     */
-    private FragmentIndex regenerateMissing(FragmentIndex index, List<Integer> missing, Set<String> excluded,
-                                            List<FragmentFailure> failures, JobState state) {
-        FragmentIndex current = index;
-        List<Integer> todo = new ArrayList<>(missing);
-        while (!todo.isEmpty()) {
-            List<String> holders = new ArrayList<>();
-            List<Integer> sources = new ArrayList<>();
-            for (FragmentLocation location : current.fragments()) {
-                if (!todo.contains(location.fragmentIndex())) {
-                    holders.add(location.repositoryId());
-                    sources.add(location.fragmentIndex());
-                }
-            }
-            List<String> targets = place(index.jobId(), index.sequence(), index.checkpointBytes(), todo.size(),
-                    holders, excluded, failures);
-            Map<Integer, String> written = regenerate(current, sources, todo, targets, excluded, failures);
-            List<FragmentLocation> moved = new ArrayList<>(current.fragments());
-            for (Map.Entry<Integer, String> entry : written.entrySet()) {
-                int i = entry.getKey();
-                moved.set(i, moved.get(i).movedTo(entry.getValue()));
-                state.remember(entry.getValue(), current.fragmentKey(i));
-            }
-            current = current.relocated(moved);
-            todo.removeAll(written.keySet());
-        }
-        return current;
-    }
-
-    /** Thrown inside the store when placement has fewer candidates than it needs. */
-    private static final class NotEnoughRepositoriesException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        NotEnoughRepositoriesException(String message) {
-            super(message, null, false, false);
-        }
-    }
-
-    /**
-     * Asks the placement policy for {@code count} repositories that hold no fragment of the checkpoint and have not
-     * failed, and checks its answer.
-     */
-    private List<String> place(String jobId, long sequence, long bytes, int count, List<String> holders,
-                               Set<String> excluded, List<FragmentFailure> failures) {
-        List<String> candidates = new ArrayList<>();
-        for (FragmentRepository repository : repositories) {
-            String id = repository.id();
-            if (!excluded.contains(id) && !holders.contains(id)) {
-                candidates.add(id);
-            }
-        }
-        if (candidates.size() < count) {
-            throw new NotEnoughRepositoriesException(count + " repositories are needed for " + jobId + " #" + sequence
-                    + ", " + candidates.size() + " remain that hold no fragment and have not failed");
-        }
-        List<String> chosen = placement.choose(new PlacementRequest(jobId, bytes, dispersal.m(),
-                dispersal.n() - dispersal.m(), count, candidates, holders));
-        Set<String> distinct = new LinkedHashSet<>(chosen);
-        if (chosen.size() != count || distinct.size() != count || !candidates.containsAll(distinct)) {
-            throw new IllegalStateException("the placement policy must choose " + count + " distinct candidates of "
-                    + candidates + ": " + chosen);
-        }
-        return List.copyOf(chosen);
-    }
-
-    /** Writes {@code index} to every repository holding one of its fragments; returns how many copies were written. */
-    private int writeIndexCopies(FragmentIndex index, JobState state, List<FragmentFailure> failures) {
-        byte[] bytes = index.toBytes();
-        List<String> holders = index.fragments().stream().map(FragmentLocation::repositoryId).distinct().toList();
-        List<Callable<Void>> tasks = new ArrayList<>();
-        for (String id : holders) {
-            FragmentRepository repository = byId.get(id);
-            tasks.add(() -> {
-                repository.put(index.indexKey(), bytes);
-                return null;
-            });
-        }
-        List<Parallel.Outcome<Void>> outcomes = Parallel.all(executor, tasks);
-        int copies = 0;
-        for (int j = 0; j < holders.size(); j++) {
-            if (outcomes.get(j).ok()) {
-                copies++;
-                state.remember(holders.get(j), index.indexKey());
-            } else {
-                failures.add(FragmentFailure.of(-1, holders.get(j), outcomes.get(j).failure()));
-            }
-        }
-        return copies;
-    }
-
-    /**
-     * Deletes the known objects of the job whose keys {@code doomed} accepts, fragments before index copies (an index
-     * never outlives the fragments it lists for long). Objects whose deletion fails stay known, for the next attempt.
-     */
-    private void deleteKnown(JobState state, Predicate<String> doomed) {
-        List<String[]> targets = new ArrayList<>();
-        for (Map.Entry<String, Set<String>> entry : state.known.entrySet()) {
-            for (String key : entry.getValue()) {
-                if (doomed.test(key) && byId.containsKey(entry.getKey())) {
-                    targets.add(new String[] {entry.getKey(), key});
-                }
-            }
-        }
-        targets.sort(Comparator.comparing((String[] t) -> StoreKeys.parse(t[1]) != null
-                && StoreKeys.parse(t[1]).isIndex()));
-        List<Callable<Boolean>> tasks = new ArrayList<>();
-        for (String[] t : targets) {
-            FragmentRepository repository = byId.get(t[0]);
-            tasks.add(() -> repository.delete(t[1]));
-        }
-        List<Parallel.Outcome<Boolean>> outcomes = Parallel.all(executor, tasks);
-        for (int j = 0; j < targets.size(); j++) {
-            if (outcomes.get(j).ok()) {
-                state.forget(targets.get(j)[0], targets.get(j)[1]);
-            }
-        }
-    }
-
-    /** Whether {@code key} belongs to the checkpoint of {@code index}. */
-    private static boolean ofCheckpoint(String key, FragmentIndex index) {
-        return key.startsWith(StoreKeys.checkpointPrefix(index.jobId(), index.sequence(), index.commitId()));
-    }
-
-    // -------------------------------------------------------------------------------------------------- discovery
-
-    /** Lists the job's objects on every repository and reads its indexes. */
-    private JobState discover(String jobId) {
-        JobState state = new JobState();
-        String prefix = StoreKeys.jobPrefix(jobId);
-        List<Callable<List<String>>> listings = new ArrayList<>();
-        for (FragmentRepository repository : repositories) {
-            listings.add(() -> repository.list(prefix));
-        }
-        List<Parallel.Outcome<List<String>>> outcomes = Parallel.all(executor, listings);
-        Map<String, List<String>> indexCopies = new LinkedHashMap<>();
-        long maxSequence = -1;
-        for (int r = 0; r < repositories.size(); r++) {
-            String id = repositories.get(r).id();
-            if (!outcomes.get(r).ok()) {
-                state.unlisted.add(id);
-                continue;
-            }
-            for (String key : outcomes.get(r).value()) {
-                StoreKeys.Parsed parsed = StoreKeys.parse(key);
-                if (parsed == null || !parsed.jobId().equals(jobId)) {
-                    continue;
-                }
-                state.remember(id, key);
-                maxSequence = Math.max(maxSequence, parsed.sequence());
-                if (parsed.isIndex()) {
-                    indexCopies.computeIfAbsent(key, k -> new ArrayList<>()).add(id);
-                }
-            }
-        }
-        state.nextSequence = maxSequence + 1;
-        state.checkpoints.addAll(readIndexes(indexCopies));
-        return state;
-    }
-
-    /** Lists again the repositories whose listing failed, adding what they hold to the known objects. */
-    private void relistUnlisted(String jobId, JobState state) {
-        if (state.unlisted.isEmpty()) {
-            return;
-        }
-        List<String> ids = new ArrayList<>(state.unlisted);
-        List<Callable<List<String>>> listings = new ArrayList<>();
-        for (String id : ids) {
-            FragmentRepository repository = byId.get(id);
-            listings.add(() -> repository.list(StoreKeys.jobPrefix(jobId)));
-        }
-        List<Parallel.Outcome<List<String>>> outcomes = Parallel.all(executor, listings);
-        for (int r = 0; r < ids.size(); r++) {
-            if (!outcomes.get(r).ok()) {
-                continue;
-            }
-            state.unlisted.remove(ids.get(r));
-            for (String key : outcomes.get(r).value()) {
-                StoreKeys.Parsed parsed = StoreKeys.parse(key);
-                if (parsed != null && parsed.jobId().equals(jobId)) {
-                    state.remember(ids.get(r), key);
-                    state.nextSequence = Math.max(state.nextSequence, parsed.sequence() + 1);
-                }
-            }
-        }
-    }
-
-    /**
-     * Reads every copy of every index, keeping for each checkpoint the highest revision that parses; returns the
-     * checkpoints newest first (by sequence number, then commit time).
-     */
-    private List<FragmentIndex> readIndexes(Map<String, List<String>> copiesByKey) {
-        List<String[]> reads = new ArrayList<>();
-        List<Callable<Optional<byte[]>>> tasks = new ArrayList<>();
-        for (Map.Entry<String, List<String>> entry : copiesByKey.entrySet()) {
-            for (String id : entry.getValue()) {
-                FragmentRepository repository = byId.get(id);
-                reads.add(new String[] {id, entry.getKey()});
-                tasks.add(() -> repository.get(entry.getKey()));
-            }
-        }
-        List<Parallel.Outcome<Optional<byte[]>>> outcomes = Parallel.all(executor, tasks);
-        Map<String, FragmentIndex> best = new HashMap<>();
-        for (int j = 0; j < reads.size(); j++) {
-            Parallel.Outcome<Optional<byte[]>> outcome = outcomes.get(j);
-            if (!outcome.ok() || outcome.value().isEmpty()) {
-                continue;
-            }
-            FragmentIndex index;
+        Objects.requireNonNull(checkpoint, "checkpoint");
+        IOException[] failure = new IOException[1];
+        FragmentIndex index = locked(jobId, state -> {
             try {
-                index = FragmentIndex.parse(outcome.value().get());
-            } catch (CorruptIndexException e) {
-                continue;
+                return committer.commit(jobId, state, checkpoint, null);
+            } catch (IOException e) {
+                failure[0] = e;
+                return null;
             }
-            String key = reads.get(j)[1];
-            if (!index.indexKey().equals(key)) {
-                continue;
-            }
-            FragmentIndex seen = best.get(key);
-            if (seen == null || index.revision() > seen.revision()) {
-                best.put(key, index);
-            }
+        });
+        if (failure[0] != null) {
+            throw failure[0];
         }
-        List<FragmentIndex> newestFirst = new ArrayList<>(best.values());
-        newestFirst.sort(Comparator.comparingLong(FragmentIndex::sequence)
-                .thenComparing(FragmentIndex::createdAt)
-                .thenComparingLong(FragmentIndex::commitId).reversed());
-        return newestFirst;
-    }
-
-    /**
-     * Returns the index of the newest checkpoint of {@code jobId} found on the repositories that answer.
-     *
-     * @param jobId the job
-     * @return the newest index (its highest revision), or empty if no repository that answered holds one
-     * @throws NullPointerException     if {@code jobId} is null
-     * @throws IllegalArgumentException if {@code jobId} is not valid
-     */
-    public Optional<FragmentIndex> latestIndex(String jobId) {
-        Names.requireJobId(jobId);
-        Job job = job(jobId);
-        job.lock.lock();
-        try {
-            JobState state = refresh(jobId, job);
-            return Optional.ofNullable(state.latest());
-        } finally {
-            job.lock.unlock();
-        }
-    }
-
-    /** Discovers the job afresh, keeping the next sequence number at least where this store had it. */
-    private JobState refresh(String jobId, Job job) {
-        JobState fresh = discover(jobId);
-        if (job.state != null) {
-            fresh.nextSequence = Math.max(fresh.nextSequence, job.state.nextSequence);
-            job.state.known.forEach((id, keys) -> keys.forEach(key -> {
-                if (fresh.unlisted.contains(id)) {
-                    fresh.remember(id, key);
-                }
-            }));
-        }
-        job.state = fresh;
-        return fresh;
+        return index;
     }
 
     // --------------------------------------------------------------------------------------------------- recovery
 
     /**
-     * Rebuilds the newest checkpoint of {@code jobId} that can be rebuilt: it lists the job's objects on every
-     * repository, reads the newest index, fetches fragments in parallel and keeps the first {@code m} that verify. If
-     * the newest checkpoint cannot be rebuilt, an older one that still exists is tried. If none can, the job is listed
-     * once more and, when the newest index has changed meanwhile (another process committed or repaired and deleted
-     * what this one was reading), the recovery is tried once again.
+     * Returns the index of the newest committed checkpoint of {@code jobId} found on the repositories that answer, at
+     * its highest readable revision. Unlike {@link #recover(String)} it does not tell whether unreachable
+     * repositories hold a newer one.
      *
      * @param jobId the job
-     * @return the checkpoint, verified against its digest, or empty if no repository that answered holds an index of
-     *         the job
-     * @throws CheckpointUnavailableException if checkpoints exist but none can be rebuilt (the exception describes the
-     *                                        newest one's failures)
-     * @throws IllegalStateException          if the newest checkpoint is longer than {@link #MAX_ARRAY_BYTES}
-     * @throws NullPointerException           if {@code jobId} is null
-     * @throws IllegalArgumentException       if {@code jobId} is not valid
+     * @return the newest committed checkpoint's index, or empty if none was found (or none has a readable index)
+     * @throws NullPointerException     if {@code jobId} is null
+     * @throws IllegalArgumentException if {@code jobId} is not valid
+     */
+    public Optional<FragmentIndex> latestIndex(String jobId) {
+        return locked(jobId, state -> checkpointsLocked(jobId, true).stream().findFirst());
+    }
+
+    /**
+     * Returns the committed checkpoints of {@code jobId} found on the repositories that answer, newest first, each at
+     * its highest readable revision: normally one, more while older ones wait for collection. With
+     * {@link #recover(FragmentIndex)} a host can knowingly rebuild an older one when recovery of the newest fails.
+     *
+     * @param jobId the job
+     * @return the indexes, an unmodifiable list; checkpoints whose index cannot be read are left out
+     * @throws NullPointerException     if {@code jobId} is null
+     * @throws IllegalArgumentException if {@code jobId} is not valid
+     */
+    public List<FragmentIndex> checkpoints(String jobId) {
+        return locked(jobId, state -> checkpointsLocked(jobId, false));
+    }
+
+    private List<FragmentIndex> checkpointsLocked(String jobId, boolean firstOnly) {
+        JobView view = context.view(jobId);
+        List<FragmentIndex> indexes = new ArrayList<>();
+        for (JobView.Trace trace : view.committedNewestFirst()) {
+            context.readIndex(jobId, trace, new ArrayList<>()).ifPresent(indexes::add);
+            if (firstOnly && !indexes.isEmpty()) {
+                break;
+            }
+        }
+        return List.copyOf(indexes);
+    }
+
+    /**
+     * Rebuilds the newest committed checkpoint of {@code jobId}: it lists the job's objects on every repository, takes
+     * the newest checkpoint that reached its commit point, fetches its fragments in parallel and keeps the first
+     * {@code m} that verify. See the class documentation for what it guarantees.
+     *
+     * @param jobId the job
+     * @return the checkpoint, verified against its digest, or empty if every repository answered and the job has no
+     *         committed checkpoint
+     * @throws RepositoriesUnreachableException if repositories that may hold the newest checkpoint, or the fragments
+     *                                          it needs, are unreachable (it names them, and the newest checkpoint
+     *                                          available without them)
+     * @throws CheckpointUnavailableException   if the newest committed checkpoint cannot be rebuilt from the
+     *                                          repositories that answer (corrupt or lost fragments); older ones are
+     *                                          not returned in its place unless it provably never completed its
+     *                                          commit — see {@link #checkpoints} to choose one knowingly
+     * @throws IllegalStateException            if the newest checkpoint is longer than {@link #MAX_ARRAY_BYTES}
+     * @throws NullPointerException             if {@code jobId} is null
+     * @throws IllegalArgumentException         if {@code jobId} is not valid
      */
     public Optional<RecoveredCheckpoint> recover(String jobId) {
-        Names.requireJobId(jobId);
-        Job job = job(jobId);
-        job.lock.lock();
-        try {
-            JobState state = refresh(jobId, job);
-            for (int round = 0; ; round++) {
-                CheckpointUnavailableException newest = null;
-                for (FragmentIndex index : state.checkpoints) {
-                    try {
-                        return Optional.of(recoverLocked(index));
-                    } catch (CheckpointUnavailableException e) {
-                        newest = newest == null ? e : newest;
-                    }
-                }
-                if (newest == null) {
-                    return Optional.empty();
-                }
-                FragmentIndex tried = state.latest();
-                if (round > 0) {
-                    throw newest;
-                }
-                state = refresh(jobId, job);
-                FragmentIndex latest = state.latest();
-                if (latest == null || latest.equals(tried)) {
-                    throw newest;
-                }
-            }
-        } finally {
-            job.lock.unlock();
-        }
+        return locked(jobId, state -> recovery.recoverNewest(jobId));
     }
 
     /**
      * Rebuilds the checkpoint that {@code index} describes, from the repositories it lists.
      *
-     * @param index the checkpoint's index, as returned by {@link #commit} or {@link #latestIndex}
+     * @param index the checkpoint's index, as returned by {@link #commit}, {@link #latestIndex} or
+     *              {@link #checkpoints}
      * @return the checkpoint, verified against its digest
      * @throws CheckpointUnavailableException if fewer than {@code m} fragments can be fetched and verified
      * @throws IllegalStateException          if the checkpoint is longer than {@link #MAX_ARRAY_BYTES}
@@ -632,7 +325,7 @@ public final class CheckpointStore {
      */
     public RecoveredCheckpoint recover(FragmentIndex index) {
         Objects.requireNonNull(index, "index");
-        return recoverLocked(index);
+        return reads.rebuild(index);
     }
 
     /**
@@ -656,398 +349,55 @@ public final class CheckpointStore {
     public long recoverTo(FragmentIndex index, OutputStream out) throws IOException {
         Objects.requireNonNull(index, "index");
         Objects.requireNonNull(out, "out");
-        Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
-        List<FragmentFailure> failures = new ArrayList<>();
-        List<Integer> order = index.fragments().stream().map(FragmentLocation::fragmentIndex).toList();
-        MessageDigest digest = Sha256.newDigest();
-        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointBytes()))];
-        long written = 0;
-        try (SegmentSource source = new SegmentSource(index, framing, d, byId, order, failures)) {
-            for (long s = 0; s < framing.segments(); s++) {
-                byte[][] pieces = source.next(s);
-                int segmentLength = framing.segmentLength(s);
-                d.decode(pieces, segmentLength, segment);
-                digest.update(segment, 0, segmentLength);
-                out.write(segment, 0, segmentLength);
-                written += segmentLength;
-            }
-            source.finish();
-        }
-        if (!index.checkpointSha256().equals(Sha256.wrap(digest.digest()))) {
-            failures.add(new FragmentFailure(-1, "decoder", FragmentFailure.Reason.CORRUPT,
-                    "the streamed checkpoint does not match its digest " + index.checkpointSha256()));
-            throw new CheckpointUnavailableException(index.jobId(), index.sequence(), index.m(), 0, failures);
-        }
-        return written;
-    }
-
-    private RecoveredCheckpoint recoverLocked(FragmentIndex index) {
-        Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
-        List<FragmentFailure> failures = new ArrayList<>();
-        if (index.checkpointBytes() > MAX_ARRAY_BYTES) {
-            throw new IllegalStateException("checkpoint " + index.jobId() + " #" + index.sequence() + " of "
-                    + index.checkpointBytes() + " bytes does not fit in an array: use recoverTo");
-        }
-        Map<Integer, byte[]> verified = fetchVerified(index, framing, failures);
-        if (verified.size() < index.m()) {
-            throw new CheckpointUnavailableException(index.jobId(), index.sequence(), index.m(), verified.size(),
-                    failures);
-        }
-        byte[] data = decode(index, d, framing, verified);
-        if (!index.checkpointSha256().matches(data)) {
-            failures.add(new FragmentFailure(-1, "decoder", FragmentFailure.Reason.CORRUPT,
-                    "the rebuilt checkpoint does not match its digest " + index.checkpointSha256()));
-            throw new CheckpointUnavailableException(index.jobId(), index.sequence(), index.m(), 0, failures);
-        }
-        return new RecoveredCheckpoint(index, data);
-    }
-
-    /**
-     * Fetches whole fragments on the executor, {@code m + extraFetches} at a time, starting another whenever one
-     * fails, until {@code m} verify or none is left.
-     */
-    private Map<Integer, byte[]> fetchVerified(FragmentIndex index, Framing framing, List<FragmentFailure> failures) {
-        LinkedBlockingQueue<Object[]> done = new LinkedBlockingQueue<>();
-        List<FragmentLocation> pending = new ArrayList<>(index.fragments());
-        Map<Integer, byte[]> verified = new HashMap<>();
-        int running = 0;
-        int parallel = Math.min(index.n(), index.m() + extraFetches);
-        long expectedLength = framing.fragmentLength();
-        while (verified.size() < index.m()) {
-            while (running < parallel - verified.size() && !pending.isEmpty()) {
-                FragmentLocation location = pending.remove(0);
-                running++;
-                Parallel.start(executor, () -> fetch(index, location, expectedLength))
-                        .whenComplete((bytes, failure) -> done.add(new Object[] {location, bytes, failure}));
-            }
-            if (running == 0) {
-                break;
-            }
-            Object[] result = take(done);
-            running--;
-            FragmentLocation location = (FragmentLocation) result[0];
-            Throwable failure = (Throwable) result[2];
-            if (failure == null) {
-                verified.put(location.fragmentIndex(), (byte[]) result[1]);
-            } else {
-                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
-                Parallel.rethrowErrors(cause);
-                failures.add(FragmentFailure.of(location.fragmentIndex(), location.repositoryId(), cause));
-            }
-        }
-        return verified;
-    }
-
-    private static Object[] take(LinkedBlockingQueue<Object[]> queue) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return queue.take();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** Fetches one whole fragment and checks its length and digest. */
-    private byte[] fetch(FragmentIndex index, FragmentLocation location, long expectedLength) throws IOException {
-        FragmentRepository repository = byId.get(location.repositoryId());
-        if (repository == null) {
-            throw new RepositoryUnavailableException(location.repositoryId(), "the store has no repository with "
-                    + "this id", null);
-        }
-        Optional<byte[]> bytes = repository.get(index.fragmentKey(location.fragmentIndex()));
-        if (bytes.isEmpty()) {
-            throw new MissingFragmentException(index.fragmentKey(location.fragmentIndex()));
-        }
-        byte[] fragment = bytes.get();
-        if (fragment.length != expectedLength || location.lengthBytes() != expectedLength
-                || !location.sha256().matches(fragment)) {
-            throw new CorruptFragmentException("fragment " + location.fragmentIndex() + " of " + fragment.length
-                    + " bytes does not match the index (" + expectedLength + " bytes, " + location.sha256() + ")");
-        }
-        return fragment;
-    }
-
-    /** Decodes the checkpoint from {@code m} verified whole fragments. */
-    private static byte[] decode(FragmentIndex index, Dispersal d, Framing framing, Map<Integer, byte[]> fragments) {
-        byte[] out = new byte[(int) index.checkpointBytes()];
-        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointBytes()))];
-        long offset = 0;
-        int position = 0;
-        List<Integer> use = fragments.keySet().stream().sorted().limit(index.m()).toList();
-        for (long s = 0; s < framing.segments(); s++) {
-            int segmentLength = framing.segmentLength(s);
-            int pieceLength = d.pieceLength(segmentLength);
-            byte[][] pieces = new byte[index.n()][];
-            for (int i : use) {
-                pieces[i] = Arrays.copyOfRange(fragments.get(i), (int) offset, (int) offset + pieceLength);
-            }
-            d.decode(pieces, segmentLength, segment);
-            System.arraycopy(segment, 0, out, position, segmentLength);
-            position += segmentLength;
-            offset += pieceLength + Framing.CRC_BYTES;
-        }
-        return out;
+        return reads.streamTo(index, out);
     }
 
     // ----------------------------------------------------------------------------------------------------- repair
 
     /**
-     * Checks the newest checkpoint of {@code jobId} and, when fewer than the reconstruction threshold of its fragments
-     * verify, regenerates the missing ones from {@code m} verified fragments onto other repositories chosen by the
-     * placement policy, and writes a new revision of the index (de Camargo §4.3). Every fragment is read in full to
-     * check it, in bounded memory.
+     * Checks the newest committed checkpoint of {@code jobId} and, when fewer than the reconstruction threshold of its
+     * fragments verify, regenerates the missing ones from {@code m} verified fragments — rewriting a corrupt or lost
+     * copy on its own repository when that repository answers, placing the others on repositories chosen by the
+     * placement policy — and writes a new revision of the index (de Camargo §4.3). Every fragment is read in full to
+     * check it, in bounded memory. It also stores the commit marker on every holder that lacks one.
      *
      * @param jobId the job
      * @return what was found and done
-     * @throws CheckpointUnavailableException if fewer than {@code m} fragments verify: the checkpoint cannot be
-     *                                        repaired (an older one is not looked for)
+     * @throws CheckpointUnavailableException if fewer than {@code m} fragments verify, or no copy of the index can be
+     *                                        read: the checkpoint cannot be repaired (an older one is not looked for)
      * @throws NullPointerException           if {@code jobId} is null
      * @throws IllegalArgumentException       if {@code jobId} is not valid
      */
     public RepairReport repair(String jobId) {
-        Names.requireJobId(jobId);
-        Job job = job(jobId);
-        job.lock.lock();
-        try {
-            JobState state = refresh(jobId, job);
-            FragmentIndex index = state.latest();
-            if (index == null) {
-                return new RepairReport(RepairReport.Status.NO_CHECKPOINT, null, 0, 0, List.of(), List.of());
-            }
-            if (index.isExpired(clock.instant())) {
-                return new RepairReport(RepairReport.Status.EXPIRED, index, 0, 0, List.of(), List.of());
-            }
-            return repairLocked(index, state);
-        } finally {
-            job.lock.unlock();
-        }
-    }
-
-    private RepairReport repairLocked(FragmentIndex index, JobState state) {
-        List<FragmentFailure> failures = new ArrayList<>();
-        Set<Integer> verified = probe(index, failures);
-        int before = verified.size();
-        if (before >= reconstructionThreshold(index)) {
-            return new RepairReport(RepairReport.Status.HEALTHY, index, before, before, List.of(), failures);
-        }
-        if (before < index.m()) {
-            throw new CheckpointUnavailableException(index.jobId(), index.sequence(), index.m(), before, failures);
-        }
-        List<Integer> missing = new ArrayList<>();
-        Set<String> excluded = new HashSet<>();
-        List<String> holders = new ArrayList<>();
-        List<Integer> sources = new ArrayList<>();
-        for (FragmentLocation location : index.fragments()) {
-            if (verified.contains(location.fragmentIndex())) {
-                holders.add(location.repositoryId());
-                sources.add(location.fragmentIndex());
-            } else {
-                missing.add(location.fragmentIndex());
-                excluded.add(location.repositoryId());
-            }
-        }
-        List<FragmentLocation> locations = new ArrayList<>(index.fragments());
-        List<Integer> regenerated = new ArrayList<>();
-        List<Integer> todo = new ArrayList<>(missing);
-        while (!todo.isEmpty()) {
-            long room = repositories.stream()
-                    .filter(r -> !excluded.contains(r.id()) && !holders.contains(r.id())).count();
-            if (room == 0) {
-                break;
-            }
-            List<Integer> batch = todo.subList(0, (int) Math.min(todo.size(), room));
-            List<String> targets = place(index.jobId(), index.sequence(), index.checkpointBytes(), batch.size(),
-                    holders, excluded, failures);
-            Map<Integer, String> written = regenerate(index, sources, new ArrayList<>(batch), targets, excluded,
-                    failures);
-            for (Map.Entry<Integer, String> entry : written.entrySet()) {
-                int i = entry.getKey();
-                locations.set(i, locations.get(i).movedTo(entry.getValue()));
-                holders.add(entry.getValue());
-                regenerated.add(i);
-                state.remember(entry.getValue(), index.fragmentKey(i));
-            }
-            todo.removeAll(written.keySet());
-        }
-        if (regenerated.isEmpty()) {
-            return new RepairReport(RepairReport.Status.PARTIALLY_REPAIRED, index, before, before, List.of(),
-                    failures);
-        }
-        FragmentIndex revised = index.revised(locations, index.leaseExpiry());
-        int copies = writeIndexCopies(revised, state, failures);
-        if (copies == 0) {
-            return new RepairReport(RepairReport.Status.PARTIALLY_REPAIRED, index, before, before, List.of(),
-                    failures);
-        }
-        state.checkpoints.set(0, revised);
-        regenerated.sort(null);
-        RepairReport.Status status = todo.isEmpty() ? RepairReport.Status.REPAIRED
-                : RepairReport.Status.PARTIALLY_REPAIRED;
-        return new RepairReport(status, revised, before, before + regenerated.size(), regenerated, failures);
-    }
-
-    private int reconstructionThreshold(FragmentIndex index) {
-        return index.m() == dispersal.m() && index.n() == dispersal.n() ? reconstructionThreshold
-                : defaultThreshold(index.m(), index.n());
-    }
-
-    /** Reads every fragment in full, in parallel, checking CRCs, length and digest; returns those that verify. */
-    private Set<Integer> probe(FragmentIndex index, List<FragmentFailure> failures) {
-        Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
-        List<Callable<Void>> tasks = new ArrayList<>();
-        for (FragmentLocation location : index.fragments()) {
-            tasks.add(() -> {
-                FragmentRepository repository = byId.get(location.repositoryId());
-                if (repository == null) {
-                    throw new RepositoryUnavailableException(location.repositoryId(), "the store has no repository "
-                            + "with this id", null);
-                }
-                if (location.lengthBytes() != framing.fragmentLength()) {
-                    throw new CorruptFragmentException("the index records " + location.lengthBytes()
-                            + " bytes for fragment " + location.fragmentIndex() + ", " + framing.fragmentLength()
-                            + " expected");
-                }
-                Optional<InputStream> in = repository.open(index.fragmentKey(location.fragmentIndex()));
-                if (in.isEmpty()) {
-                    throw new MissingFragmentException(index.fragmentKey(location.fragmentIndex()));
-                }
-                try (PieceReader reader = new PieceReader(location, framing, d, in.get())) {
-                    reader.verifyAll();
-                }
-                return null;
-            });
-        }
-        List<Parallel.Outcome<Void>> outcomes = Parallel.all(executor, tasks);
-        Set<Integer> verified = new LinkedHashSet<>();
-        for (int j = 0; j < outcomes.size(); j++) {
-            FragmentLocation location = index.fragments().get(j);
-            if (outcomes.get(j).ok()) {
-                verified.add(location.fragmentIndex());
-            } else {
-                failures.add(FragmentFailure.of(location.fragmentIndex(), location.repositoryId(),
-                        outcomes.get(j).failure()));
-            }
-        }
-        return verified;
-    }
-
-    /**
-     * Regenerates fragments {@code missing} of {@code index} onto {@code targets} (parallel lists), reading the
-     * {@code sources} in lockstep; each regenerated fragment must hash to the digest the index records. Targets whose
-     * writes fail are added to {@code excluded}. Returns fragment index → repository of what was written.
-     */
-    private Map<Integer, String> regenerate(FragmentIndex index, List<Integer> sources, List<Integer> missing,
-                                            List<String> targets, Set<String> excluded,
-                                            List<FragmentFailure> failures) {
-        Dispersal d = dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
-        int[] which = missing.stream().mapToInt(Integer::intValue).toArray();
-        FragmentRepository[] repos = new FragmentRepository[which.length];
-        String[] keys = new String[which.length];
-        for (int j = 0; j < which.length; j++) {
-            repos[j] = byId.get(targets.get(j));
-            keys[j] = index.fragmentKey(which[j]);
-        }
-        Map<Integer, String> written = new HashMap<>();
-        int failuresBefore = failures.size();
-        try (FragmentSink sink = new FragmentSink(executor, index.n(), failures);
-             SegmentSource source = new SegmentSource(index, framing, d, byId, sources, failures)) {
-            sink.open(which, repos, keys);
-            for (long s = 0; s < framing.segments(); s++) {
-                byte[][] pieces = source.next(s);
-                int segmentLength = framing.segmentLength(s);
-                d.regenerate(pieces, segmentLength, which);
-                sink.write(pieces, d.pieceLength(segmentLength), which);
-            }
-            boolean sourcesVerified = source.finish();
-            // Publish only what hashes to the recorded digest: deterministic encoding makes it byte-identical.
-            List<Integer> good = new ArrayList<>();
-            for (int j = 0; j < which.length; j++) {
-                FragmentLocation expected = index.fragments().get(which[j]);
-                if (sourcesVerified && sink.digest(which[j]).equals(expected.sha256())
-                        && sink.length(which[j]) == expected.lengthBytes()) {
-                    good.add(which[j]);
-                }
-            }
-            int[] publish = good.stream().mapToInt(Integer::intValue).toArray();
-            sink.commit(publish);
-            for (int j = 0; j < which.length; j++) {
-                if (sink.committed(which[j])) {
-                    written.put(which[j], targets.get(j));
-                }
-            }
-        }
-        for (int j = failuresBefore; j < failures.size(); j++) {
-            FragmentFailure failure = failures.get(j);
-            if (targets.contains(failure.repositoryId())) {
-                excluded.add(failure.repositoryId());
-            }
-        }
-        for (int j = 0; j < which.length; j++) {
-            if (!written.containsKey(which[j])) {
-                excluded.add(targets.get(j));
-            }
-        }
-        return written;
+        return locked(jobId, state -> repairer.repair(jobId));
     }
 
     // ------------------------------------------------------------------------------------------ leases, garbage
 
     /**
-     * Extends the lease of the newest checkpoint of {@code jobId} to {@code duration} from now, writing a new revision
-     * of its index next to its fragments. A lease that would end after the last millisecond the index format holds
-     * ({@code Instant.ofEpochMilli(Long.MAX_VALUE)}, some 292 million years from 1970) ends there.
+     * Extends the lease of the newest committed checkpoint of {@code jobId} to {@code duration} from now, writing a
+     * new revision of its index next to its fragments. A lease that would end after the last millisecond the index
+     * format holds ({@code Instant.ofEpochMilli(Long.MAX_VALUE)}, some 292 million years from 1970) ends there.
      *
      * @param jobId    the job
      * @param duration the new lease, from now; positive
-     * @return the new index, or empty if no checkpoint of the job was found
-     * @throws CommitFailedException    if no repository accepted the new index
-     * @throws NullPointerException     if an argument is null
-     * @throws IllegalArgumentException if {@code jobId} is not valid or {@code duration} is not positive
+     * @return the new index, or empty if no committed checkpoint of the job was found
+     * @throws CommitFailedException          if no repository accepted the new index
+     * @throws CheckpointUnavailableException if no copy of the newest checkpoint's index can be read
+     * @throws NullPointerException           if an argument is null
+     * @throws IllegalArgumentException       if {@code jobId} is not valid or {@code duration} is not positive
      */
     public Optional<FragmentIndex> renewLease(String jobId, Duration duration) {
-        Names.requireJobId(jobId);
         requirePositive(duration);
-        Job job = job(jobId);
-        job.lock.lock();
-        try {
-            JobState state = refresh(jobId, job);
-            FragmentIndex index = state.latest();
-            if (index == null) {
-                return Optional.empty();
-            }
-            FragmentIndex renewed = index.revised(index.fragments(), leaseEnd(clock.instant(), duration));
-            List<FragmentFailure> failures = new ArrayList<>();
-            int copies = writeIndexCopies(renewed, state, failures);
-            if (copies == 0) {
-                throw new CommitFailedException(jobId, index.sequence(), 0, "no repository accepted the renewed "
-                        + "index", failures);
-            }
-            state.checkpoints.set(0, renewed);
-            return Optional.of(renewed);
-        } finally {
-            job.lock.unlock();
-        }
+        return locked(jobId, state -> collector.renewLease(jobId, duration));
     }
 
     /**
-     * Deletes what older checkpoints and failed commits of {@code jobId} left on the repositories that answer, once
-     * the newest checkpoint has at least {@code m} fragments listed; nothing is deleted otherwise, so that an older
-     * checkpoint survives while it may be the only one left. A successful commit does this by itself. When the newest
-     * checkpoint's lease has ended, every object of the job is deleted (de Camargo §4.3: expired files "can be
-     * removed").
+     * Deletes what older checkpoints and failed commits of {@code jobId} left on the repositories that answer — but
+     * only once the newest committed checkpoint is durable (its commit marker, which this call completes, listed by
+     * {@code k + 1} of its repositories) and {@code m} of its fragments have been read back and verified; nothing is
+     * deleted otherwise. A successful commit does this by itself. When the newest checkpoint's lease has ended, it and
+     * everything older are deleted (de Camargo §4.3: expired files "can be removed").
      *
      * @param jobId the job
      * @return how many objects were deleted
@@ -1055,39 +405,7 @@ public final class CheckpointStore {
      * @throws IllegalArgumentException if {@code jobId} is not valid
      */
     public int collectGarbage(String jobId) {
-        Names.requireJobId(jobId);
-        Job job = job(jobId);
-        job.lock.lock();
-        try {
-            JobState state = refresh(jobId, job);
-            FragmentIndex latest = state.latest();
-            if (latest == null) {
-                return 0;
-            }
-            int before = countKnown(state);
-            if (latest.isExpired(clock.instant())) {
-                deleteKnown(state, key -> true);
-                state.checkpoints.clear();
-                return before - countKnown(state);
-            }
-            int listed = 0;
-            for (FragmentLocation location : latest.fragments()) {
-                Set<String> keys = state.known.get(location.repositoryId());
-                if (keys != null && keys.contains(latest.fragmentKey(location.fragmentIndex()))) {
-                    listed++;
-                }
-            }
-            if (listed < latest.m()) {
-                return 0;
-            }
-            deleteKnown(state, key -> {
-                StoreKeys.Parsed parsed = StoreKeys.parse(key);
-                return parsed != null && !parsed.sameCheckpoint(latest) && parsed.sequence() <= latest.sequence();
-            });
-            return before - countKnown(state);
-        } finally {
-            job.lock.unlock();
-        }
+        return locked(jobId, state -> collector.collectGarbage(jobId));
     }
 
     /**
@@ -1098,52 +416,11 @@ public final class CheckpointStore {
      * @return how many objects were deleted
      */
     public int collectExpired() {
-        List<Callable<List<String>>> listings = new ArrayList<>();
-        for (FragmentRepository repository : repositories) {
-            listings.add(() -> repository.list(""));
-        }
-        Set<String> jobIds = new TreeSet<>();
-        for (Parallel.Outcome<List<String>> outcome : Parallel.all(executor, listings)) {
-            if (outcome.ok()) {
-                for (String key : outcome.value()) {
-                    StoreKeys.Parsed parsed = StoreKeys.parse(key);
-                    if (parsed != null) {
-                        jobIds.add(parsed.jobId());
-                    }
-                }
-            }
-        }
         int deleted = 0;
-        for (String jobId : jobIds) {
+        for (String jobId : collector.jobsWithObjects()) {
             deleted += collectGarbage(jobId);
         }
         return deleted;
-    }
-
-    private static int countKnown(JobState state) {
-        return state.known.values().stream().mapToInt(Set::size).sum();
-    }
-
-    // ---------------------------------------------------------------------------------------------------- helpers
-
-    private Job job(String jobId) {
-        return jobs.computeIfAbsent(jobId, id -> new Job());
-    }
-
-    /** The dispersal that decodes {@code index}. */
-    private Dispersal dispersalFor(FragmentIndex index) {
-        boolean same = index.encoding() == dispersal.encoding() && index.m() == dispersal.m()
-                && index.n() == dispersal.n() && index.stripeBytes() == dispersal.stripeBytes();
-        if (same) {
-            return dispersal;
-        }
-        return index.encoding() == Encoding.REPLICAS ? new Replication(index.n()) : IdaDispersal.of(index);
-    }
-
-    /** {@code now + lease}, saturated at the last instant the index format holds (its times are epoch milliseconds). */
-    static Instant leaseEnd(Instant now, Duration lease) {
-        Duration room = Duration.between(now, LAST_LEASE_END);
-        return lease.compareTo(room) >= 0 ? LAST_LEASE_END : now.plus(lease);
     }
 
     private static void requirePositive(Duration duration) {
@@ -1159,7 +436,7 @@ public final class CheckpointStore {
      * @return an unmodifiable list
      */
     public List<FragmentRepository> repositories() {
-        return repositories;
+        return context.repositories;
     }
 
     /**
@@ -1168,7 +445,7 @@ public final class CheckpointStore {
      * @return the encoding of new checkpoints
      */
     public Encoding encoding() {
-        return dispersal.encoding();
+        return context.dispersal.encoding();
     }
 
     /**
@@ -1177,7 +454,7 @@ public final class CheckpointStore {
      * @return {@code m}
      */
     public int m() {
-        return dispersal.m();
+        return context.dispersal.m();
     }
 
     /**
@@ -1186,7 +463,7 @@ public final class CheckpointStore {
      * @return {@code n = m + k}
      */
     public int n() {
-        return dispersal.n();
+        return context.dispersal.n();
     }
 
     /**
@@ -1195,13 +472,13 @@ public final class CheckpointStore {
      * @return the reconstruction threshold, in {@code [m, n]}
      */
     public int reconstructionThreshold() {
-        return reconstructionThreshold;
+        return context.reconstructionThreshold;
     }
 
     @Override
     public String toString() {
-        return "CheckpointStore[" + dispersal.encoding() + " m=" + dispersal.m() + " n=" + dispersal.n() + ", "
-                + repositories.size() + " repositories]";
+        return "CheckpointStore[" + context.dispersal.encoding() + " m=" + context.dispersal.m() + " n="
+                + context.dispersal.n() + ", " + context.repositories.size() + " repositories]";
     }
 
     /**
@@ -1217,6 +494,7 @@ public final class CheckpointStore {
         private InstantSource clock = InstantSource.system();
         private RandomGenerator random = RandomGenerator.getDefault();
         private PlacementPolicy placement;
+        private EpochSource epochs;
         private Duration lease = DEFAULT_LEASE;
         private int reconstructionThreshold;
         private int segmentBytes = DEFAULT_SEGMENT_BYTES;
@@ -1290,6 +568,20 @@ public final class CheckpointStore {
          */
         public Builder placement(PlacementPolicy placement) {
             this.placement = Objects.requireNonNull(placement, "placement");
+            return this;
+        }
+
+        /**
+         * Sets where the store takes its epoch for each job (see the class documentation, "Checkpoint order"); the
+         * default is {@link EpochSource#clock EpochSource.clock(InstantSource.system())}, whatever
+         * {@link #clock(InstantSource)} is set to. Give a coordination service's epochs to fence writers.
+         *
+         * @param epochs the epoch source
+         * @return this builder
+         * @throws NullPointerException if {@code epochs} is null
+         */
+        public Builder epochs(EpochSource epochs) {
+            this.epochs = Objects.requireNonNull(epochs, "epochs");
             return this;
         }
 

@@ -30,8 +30,24 @@ public class CheckpointUnavailableException extends CheckpointStoreException {
      */
     public CheckpointUnavailableException(String jobId, long sequence, int required, int verified,
                                           List<FragmentFailure> failures) {
-        super("checkpoint " + jobId + " #" + sequence + " needs " + required + " verified fragments, got " + verified
-                + ": " + failures, jobId, sequence, failures);
+        this("checkpoint " + jobId + " #" + sequence + " needs " + required + " verified fragments, got " + verified
+                + ": " + failures, jobId, sequence, required, verified, failures);
+    }
+
+    /**
+     * Creates the exception with a message of the subclass's own.
+     *
+     * @param message  the detail message
+     * @param jobId    the job
+     * @param sequence the checkpoint's sequence number, {@code -1} if no checkpoint was found
+     * @param required how many verified fragments are needed ({@code m}), {@code 0} if no checkpoint was found
+     * @param verified how many were verified
+     * @param failures what failed
+     * @throws NullPointerException if {@code jobId} or {@code failures} is null
+     */
+    protected CheckpointUnavailableException(String message, String jobId, long sequence, int required, int verified,
+                                             List<FragmentFailure> failures) {
+        super(message, jobId, sequence, failures);
         this.required = required;
         this.verified = verified;
     }
@@ -48,7 +64,7 @@ public class CheckpointUnavailableException extends CheckpointStoreException {
     /**
      * Returns how many fragments were fetched and verified.
      *
-     * @return the count, less than {@link #required()}
+     * @return the count, less than {@link #required()} (both 0 when no checkpoint was found)
      */
     public int verified() {
         return verified;

@@ -3,10 +3,13 @@ package io.github.volpex.checkpoint.store;
 import java.util.List;
 
 /**
- * Thrown when a commit could not store every fragment of the new checkpoint and enough copies of its index. The
- * previous checkpoint is untouched and stays recoverable. If some index copies were written
- * ({@link #indexCopiesWritten()} {@code > 0}), recovery may return the new checkpoint (it is complete), otherwise it
- * returns the previous one; either way the next successful commit removes what this one left behind.
+ * Thrown when a commit did not complete. The previous committed checkpoint is untouched and stays recoverable, and
+ * the next successful commit removes what this one left behind.
+ *
+ * <p>Whether the new checkpoint counts depends on how far the commit went: if it never
+ * {@linkplain #reachedCommitPoint() reached its commit point}, it never counts — recovery, repair and collection ignore
+ * it. If it did (too few commit markers could be stored afterwards to make the commit durable), it counts: recovery
+ * may return it rather than the previous one, and the next repair or collection completes its markers.
  *
  * @since 0.1
  */
@@ -16,6 +19,8 @@ public class CommitFailedException extends CheckpointStoreException {
 
     /** How many index copies were written. */
     private final int indexCopiesWritten;
+    /** Whether a commit marker was stored. */
+    private final boolean reachedCommitPoint;
 
     /**
      * Creates the exception.
@@ -23,23 +28,35 @@ public class CommitFailedException extends CheckpointStoreException {
      * @param jobId              the job
      * @param sequence           the sequence number of the failed commit
      * @param indexCopiesWritten how many copies of the new index were written
+     * @param reachedCommitPoint whether the new checkpoint reached its commit point (a commit marker was stored)
      * @param message            why the commit failed
      * @param failures           the repository calls that failed
      * @throws NullPointerException if {@code jobId} or {@code failures} is null
      */
-    public CommitFailedException(String jobId, long sequence, int indexCopiesWritten, String message,
-                                 List<FragmentFailure> failures) {
-        super("commit of " + jobId + " #" + sequence + " failed: " + message + "; " + failures, jobId, sequence,
-                failures);
+    public CommitFailedException(String jobId, long sequence, int indexCopiesWritten, boolean reachedCommitPoint,
+                                 String message, List<FragmentFailure> failures) {
+        super("commit of " + jobId + " #" + sequence + " failed" + (reachedCommitPoint
+                ? " after its commit point (the new checkpoint counts)" : " (the new checkpoint does not count)")
+                + ": " + message + "; " + failures, jobId, sequence, failures);
         this.indexCopiesWritten = indexCopiesWritten;
+        this.reachedCommitPoint = reachedCommitPoint;
     }
 
     /**
      * Returns how many copies of the new index were written before the commit gave up.
      *
-     * @return the count; {@code 0} means recovery cannot see the new checkpoint
+     * @return the count, verified by listing the repositories
      */
     public int indexCopiesWritten() {
         return indexCopiesWritten;
+    }
+
+    /**
+     * Tells whether the new checkpoint reached its commit point before the commit gave up, in which case it counts.
+     *
+     * @return {@code true} if a commit marker of the new checkpoint was stored
+     */
+    public boolean reachedCommitPoint() {
+        return reachedCommitPoint;
     }
 }

@@ -26,11 +26,14 @@ import java.util.zip.CRC32C;
  * <p>A {@link CheckpointStore} writes a copy of the index next to every fragment and returns it from
  * {@link CheckpointStore#commit}; keep it to recover the checkpoint even when no repository can be listed.
  *
- * <p><b>Identity.</b> A checkpoint is identified by its job id, its sequence number and a random commit id that
- * tells apart two commits that were given the same sequence number (after a crash, say). The revision counts the
+ * <p><b>Identity and order.</b> A checkpoint is identified by its job id, the epoch of the writer that committed it
+ * (from the store's {@link EpochSource}), its sequence number within the job and a random commit id that tells apart
+ * two commits given the same epoch and sequence number. Checkpoints of a job are ordered by epoch, then sequence
+ * number, then commit id (unsigned): a writer that starts later takes a higher epoch, so its checkpoints order after
+ * every checkpoint of an earlier writer, whatever sequence numbers the earlier one reached. The revision counts the
  * rewrites of the index for the same checkpoint (repairs, lease renewals); readers keep the highest.
  *
- * <h2>Binary format, version 1</h2>
+ * <h2>Binary format, version 2</h2>
  * Big-endian; strings are UTF-8 preceded by their length in bytes as one unsigned byte.
  * <pre>
  * offset  size  field
@@ -38,6 +41,7 @@ import java.util.zip.CRC32C;
  *      4     2  format version: 1
  *      6     2  flags: 0 (readers reject other values)
  *      8   1+J  job id (J ≤ 64 bytes of [A-Za-z0-9_-])
+ *              8  epoch (≥ 0)
  *              8  sequence number (≥ 0)
  *              8  commit id
  *              4  revision (≥ 0)
@@ -58,7 +62,8 @@ import java.util.zip.CRC32C;
  *             32  SHA-256 of the fragment
  *  last:       4  CRC-32C (Castagnoli) of every preceding byte
  * </pre>
- * Times have millisecond precision: instants given to an index are truncated to milliseconds.
+ * Times have millisecond precision: instants given to an index are truncated to milliseconds. Version 1 (without the
+ * epoch) is not read.
  *
  * <p>Immutable and thread-safe.
  *
@@ -69,7 +74,7 @@ public final class FragmentIndex {
     /** The most fragments a checkpoint has. */
     public static final int MAX_FRAGMENTS = 255;
     /** The current format version. */
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
 
     /** The largest segment a store writes, {@code 2^30} bytes: an index claiming more is not trusted. */
     static final int MAX_SEGMENT_BYTES = 1 << 30;
@@ -77,6 +82,7 @@ public final class FragmentIndex {
     private static final int MAGIC = 0x56584649;
 
     private final String jobId;
+    private final long epoch;
     private final long sequence;
     private final long commitId;
     private final int revision;
@@ -91,10 +97,13 @@ public final class FragmentIndex {
     private final Instant leaseExpiry;
     private final List<FragmentLocation> fragments;
 
-    FragmentIndex(String jobId, long sequence, long commitId, int revision, Encoding encoding, int m, int k,
-                  int stripeBytes, int segmentBytes, long checkpointBytes, Sha256 checkpointSha256, Instant createdAt,
-                  Instant leaseExpiry, List<FragmentLocation> fragments) {
+    FragmentIndex(String jobId, long epoch, long sequence, long commitId, int revision, Encoding encoding, int m,
+                  int k, int stripeBytes, int segmentBytes, long checkpointBytes, Sha256 checkpointSha256,
+                  Instant createdAt, Instant leaseExpiry, List<FragmentLocation> fragments) {
         this.jobId = Names.requireJobId(jobId);
+        if (epoch < 0) {
+            throw new IllegalArgumentException("epoch must be >= 0: " + epoch);
+        }
         if (sequence < 0) {
             throw new IllegalArgumentException("sequence must be >= 0: " + sequence);
         }
@@ -139,6 +148,7 @@ public final class FragmentIndex {
                         + " once each: index " + i + " is missing");
             }
         }
+        this.epoch = epoch;
         this.sequence = sequence;
         this.commitId = commitId;
         this.revision = revision;
@@ -186,6 +196,7 @@ public final class FragmentIndex {
                 throw new CorruptIndexException("index flags must be 0: " + flags, null);
             }
             String jobId = string(in);
+            long epoch = in.getLong();
             long sequence = in.getLong();
             long commitId = in.getLong();
             int revision = in.getInt();
@@ -217,8 +228,8 @@ public final class FragmentIndex {
                 throw new CorruptIndexException("index has " + (in.remaining() - 4) + " bytes after its last field",
                         null);
             }
-            return new FragmentIndex(jobId, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
-                    length, checkpointSha, created, lease, fragments);
+            return new FragmentIndex(jobId, epoch, sequence, commitId, revision, encoding, m, k, stripeBytes,
+                    segmentBytes, length, checkpointSha, created, lease, fragments);
         } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
             throw new CorruptIndexException("index is truncated: " + bytes.length + " bytes", e);
         } catch (IllegalArgumentException | CharacterCodingException e) {
@@ -254,6 +265,7 @@ public final class FragmentIndex {
             out.writeShort(FORMAT_VERSION);
             out.writeShort(0);
             writeString(out, jobId);
+            out.writeLong(epoch);
             out.writeLong(sequence);
             out.writeLong(commitId);
             out.writeInt(revision);
@@ -298,7 +310,17 @@ public final class FragmentIndex {
     }
 
     /**
-     * Returns the checkpoint's sequence number within its job; later checkpoints have larger numbers.
+     * Returns the epoch of the writer that committed the checkpoint: checkpoints order by epoch first.
+     *
+     * @return the epoch, {@code ≥ 0}
+     */
+    public long epoch() {
+        return epoch;
+    }
+
+    /**
+     * Returns the checkpoint's sequence number within its job: a writer numbers its checkpoints upwards, continuing
+     * from the highest number it saw; checkpoints order by {@link #epoch()} first, then by this number.
      *
      * @return the sequence number, {@code ≥ 0}
      */
@@ -444,7 +466,7 @@ public final class FragmentIndex {
      */
     public String fragmentKey(int fragmentIndex) {
         Objects.checkIndex(fragmentIndex, n());
-        return StoreKeys.fragmentKey(jobId, sequence, commitId, fragmentIndex);
+        return StoreKeys.fragmentKey(jobId, checkpointId(), fragmentIndex);
     }
 
     /**
@@ -453,30 +475,47 @@ public final class FragmentIndex {
      * @return the key
      */
     public String indexKey() {
-        return StoreKeys.indexKey(jobId, sequence, commitId);
+        return StoreKeys.indexKey(jobId, checkpointId());
+    }
+
+    /** The key of this checkpoint's commit markers. */
+    String markerKey() {
+        return StoreKeys.markerKey(jobId, checkpointId());
+    }
+
+    /** The prefix of every key of this checkpoint. */
+    String keyPrefix() {
+        return StoreKeys.checkpointPrefix(jobId, checkpointId());
+    }
+
+    /** The checkpoint's identity within its job, which orders it among the job's checkpoints. */
+    CheckpointId checkpointId() {
+        return new CheckpointId(epoch, sequence, commitId);
     }
 
     /** This index with other fragment locations, same revision (before it is first written). */
     FragmentIndex relocated(List<FragmentLocation> newFragments) {
-        return new FragmentIndex(jobId, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
+        return new FragmentIndex(jobId, epoch, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
                 checkpointBytes, checkpointSha256, createdAt, leaseExpiry, newFragments);
     }
 
     /** This index with other fragment locations and a revision one higher. */
     FragmentIndex revised(List<FragmentLocation> newFragments, Instant newLeaseExpiry) {
-        return new FragmentIndex(jobId, sequence, commitId, revision + 1, encoding, m, k, stripeBytes, segmentBytes,
-                checkpointBytes, checkpointSha256, createdAt, newLeaseExpiry, newFragments);
+        return new FragmentIndex(jobId, epoch, sequence, commitId, revision + 1, encoding, m, k, stripeBytes,
+                segmentBytes, checkpointBytes, checkpointSha256, createdAt, newLeaseExpiry, newFragments);
     }
 
-    /** Whether {@code other} describes the same checkpoint (job, sequence and commit id). */
+    /** Whether {@code other} describes the same checkpoint (job, epoch, sequence and commit id). */
     boolean sameCheckpoint(FragmentIndex other) {
-        return jobId.equals(other.jobId) && sequence == other.sequence && commitId == other.commitId;
+        return jobId.equals(other.jobId) && epoch == other.epoch && sequence == other.sequence
+                && commitId == other.commitId;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof FragmentIndex other
-                && jobId.equals(other.jobId) && sequence == other.sequence && commitId == other.commitId
+                && jobId.equals(other.jobId) && epoch == other.epoch && sequence == other.sequence
+                && commitId == other.commitId
                 && revision == other.revision && encoding == other.encoding && m == other.m && k == other.k
                 && stripeBytes == other.stripeBytes && segmentBytes == other.segmentBytes
                 && checkpointBytes == other.checkpointBytes
@@ -486,14 +525,14 @@ public final class FragmentIndex {
 
     @Override
     public int hashCode() {
-        return Objects.hash(jobId, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
+        return Objects.hash(jobId, epoch, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
                 checkpointBytes, checkpointSha256, createdAt, leaseExpiry, fragments);
     }
 
     @Override
     public String toString() {
-        return "FragmentIndex[" + jobId + " #" + sequence + " commit " + Long.toHexString(commitId) + " rev "
-                + revision + ", " + encoding + " m=" + m + " k=" + k + ", " + checkpointBytes + " bytes, lease to "
+        return "FragmentIndex[" + jobId + " epoch " + epoch + " #" + sequence + " commit " + Long.toHexString(commitId)
+                + " rev " + revision + ", " + encoding + " m=" + m + " k=" + k + ", " + checkpointBytes + " bytes, lease to "
                 + leaseExpiry + ", on " + fragments.stream().map(FragmentLocation::repositoryId).toList() + "]";
     }
 }

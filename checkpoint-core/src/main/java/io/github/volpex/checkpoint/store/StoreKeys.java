@@ -1,13 +1,17 @@
 package io.github.volpex.checkpoint.store;
 
 /**
- * The keys a store gives its objects: {@code <job>.<sequence>.<commit id, 16 hex digits>.f<fragment index>} for
- * fragments and {@code <job>.<sequence>.<commit id>.idx} for index copies. Job ids hold no dot, so
- * {@code <job>.} is a prefix no other job's keys share.
+ * The keys a store gives its objects: {@code <job>.<epoch>.<sequence>.<commit id>.<suffix>}, the three numbers as 16
+ * hexadecimal digits each, and the suffix {@code f<fragment index>} for a fragment, {@code idx} for a copy of the
+ * index and {@code ok} for a commit marker (an empty object whose presence proves that the checkpoint reached its
+ * commit point). Job ids hold no dot, so {@code <job>.} is a prefix no other job's keys share; with a 64-character job
+ * id and fragment {@code f254} a key is 120 characters long, the most {@link FragmentRepository} allows. Because the
+ * identity is in the key, a listing alone tells every checkpoint present, its order, and whether it is committed.
  */
 final class StoreKeys {
 
     private static final String INDEX_SUFFIX = "idx";
+    private static final String MARKER_SUFFIX = "ok";
 
     private StoreKeys() {
     }
@@ -16,63 +20,81 @@ final class StoreKeys {
         return jobId + ".";
     }
 
-    static String checkpointPrefix(String jobId, long sequence, long commitId) {
-        return jobId + "." + sequence + "." + hex(commitId) + ".";
+    static String checkpointPrefix(String jobId, CheckpointId id) {
+        return jobId + "." + hex(id.epoch()) + "." + hex(id.sequence()) + "." + hex(id.commitId()) + ".";
     }
 
-    static String fragmentKey(String jobId, long sequence, long commitId, int fragmentIndex) {
-        return checkpointPrefix(jobId, sequence, commitId) + "f" + fragmentIndex;
+    static String fragmentKey(String jobId, CheckpointId id, int fragmentIndex) {
+        return checkpointPrefix(jobId, id) + "f" + fragmentIndex;
     }
 
-    static String indexKey(String jobId, long sequence, long commitId) {
-        return checkpointPrefix(jobId, sequence, commitId) + INDEX_SUFFIX;
+    static String indexKey(String jobId, CheckpointId id) {
+        return checkpointPrefix(jobId, id) + INDEX_SUFFIX;
     }
 
-    private static String hex(long commitId) {
-        String digits = Long.toHexString(commitId);
+    static String markerKey(String jobId, CheckpointId id) {
+        return checkpointPrefix(jobId, id) + MARKER_SUFFIX;
+    }
+
+    private static String hex(long value) {
+        String digits = Long.toHexString(value);
         return "0".repeat(16 - digits.length()) + digits;
     }
 
-    /** A key of a store object, parsed. {@code fragmentIndex} is {@code -1} for an index copy. */
-    record Parsed(String jobId, long sequence, long commitId, int fragmentIndex) {
-        boolean isIndex() {
-            return fragmentIndex < 0;
-        }
+    /** What a key of a store object names. */
+    enum Kind {
+        FRAGMENT,
+        INDEX,
+        MARKER
+    }
 
-        boolean sameCheckpoint(FragmentIndex index) {
-            return jobId.equals(index.jobId()) && sequence == index.sequence() && commitId == index.commitId();
-        }
+    /** A key of a store object, parsed. {@code fragmentIndex} is {@code -1} unless it is a fragment. */
+    record Parsed(String jobId, CheckpointId id, Kind kind, int fragmentIndex) {
     }
 
     /** Parses a key written by a store, or returns null for any other key. */
     static Parsed parse(String key) {
         String[] parts = key.split("\\.", -1);
-        if (parts.length != 4 || !Names.isValidJobId(parts[0]) || parts[2].length() != 16) {
+        if (parts.length != 5 || !Names.isValidJobId(parts[0])) {
             return null;
         }
-        try {
-            long sequence = Long.parseLong(parts[1]);
-            if (sequence < 0 || !Long.toString(sequence).equals(parts[1])) {
-                return null;
-            }
-            long commitId = Long.parseUnsignedLong(parts[2], 16);
-            if (!hex(commitId).equals(parts[2])) {
-                return null;
-            }
-            if (parts[3].equals(INDEX_SUFFIX)) {
-                return new Parsed(parts[0], sequence, commitId, -1);
-            }
-            if (parts[3].length() < 2 || parts[3].charAt(0) != 'f') {
-                return null;
-            }
-            int fragmentIndex = Integer.parseInt(parts[3].substring(1));
-            if (fragmentIndex < 0 || fragmentIndex >= FragmentIndex.MAX_FRAGMENTS
-                    || !Integer.toString(fragmentIndex).equals(parts[3].substring(1))) {
-                return null;
-            }
-            return new Parsed(parts[0], sequence, commitId, fragmentIndex);
-        } catch (NumberFormatException e) {
+        long epoch = parseHex(parts[1]);
+        long sequence = parseHex(parts[2]);
+        long commitId = parseHex(parts[3]);
+        if (epoch < 0 || sequence < 0 || (commitId == -1 && !parts[3].equals("ffffffffffffffff"))) {
             return null;
         }
+        CheckpointId id = new CheckpointId(epoch, sequence, commitId);
+        String suffix = parts[4];
+        if (suffix.equals(INDEX_SUFFIX)) {
+            return new Parsed(parts[0], id, Kind.INDEX, -1);
+        }
+        if (suffix.equals(MARKER_SUFFIX)) {
+            return new Parsed(parts[0], id, Kind.MARKER, -1);
+        }
+        if (suffix.length() < 2 || suffix.length() > 4 || suffix.charAt(0) != 'f') {
+            return null;
+        }
+        String digits = suffix.substring(1);
+        if (!digits.chars().allMatch(c -> c >= '0' && c <= '9') || (digits.length() > 1 && digits.charAt(0) == '0')) {
+            return null;
+        }
+        int fragmentIndex = Integer.parseInt(digits);
+        return fragmentIndex < FragmentIndex.MAX_FRAGMENTS ? new Parsed(parts[0], id, Kind.FRAGMENT, fragmentIndex)
+                : null;
+    }
+
+    /** Sixteen lower-case hexadecimal digits as an unsigned value, or -1 (for a commit id: see the caller). */
+    private static long parseHex(String digits) {
+        if (digits.length() != 16) {
+            return -1;
+        }
+        for (int i = 0; i < 16; i++) {
+            char c = digits.charAt(i);
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+                return -1;
+            }
+        }
+        return Long.parseUnsignedLong(digits, 16);
     }
 }

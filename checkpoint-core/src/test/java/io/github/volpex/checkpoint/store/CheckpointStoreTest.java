@@ -79,8 +79,10 @@ class CheckpointStoreTest {
         FragmentIndex second = store.commit("job", Stores.data(2, 100));
         assertEquals(0, first.sequence());
         assertEquals(1, second.sequence());
-        assertEquals(List.of("r0/" + second.fragmentKey(0), "r0/" + second.indexKey(), "r1/" + second.fragmentKey(1),
-                "r1/" + second.indexKey()), Stores.everything(repos));
+        // Fragments and index copies on the holders, commit markers everywhere.
+        assertEquals(List.of("r0/" + second.fragmentKey(0), "r0/" + second.indexKey(), "r0/" + second.markerKey(),
+                "r1/" + second.fragmentKey(1), "r1/" + second.indexKey(), "r1/" + second.markerKey(),
+                "r2/" + second.markerKey()), Stores.everything(repos));
         // A store that starts afresh continues the numbering.
         CheckpointStore restarted = ephemeral(repos).build();
         assertEquals(2, restarted.commit("job", Stores.data(3, 10)).sequence());
@@ -97,49 +99,7 @@ class CheckpointStoreTest {
         assertArrayEquals(Stores.data(2, 10), store.recover("ab").orElseThrow().toByteArray());
         assertArrayEquals(Stores.data(3, 10), store.recover("a").orElseThrow().toByteArray());
         assertTrue(store.recover("none").isEmpty());
-        assertEquals(8, Stores.everything(repos).size());
-    }
-
-    @Test
-    void a_failed_write_is_regenerated_on_another_repository() throws Exception {
-        List<FragmentRepository> repos = Stores.inMemory(4);
-        FaultPlan plan = FaultPlan.none().down("r1");
-        CheckpointStore store = ephemeral(FaultyRepository.wrap(repos, plan)).build();
-        FragmentIndex index = store.commit("job", Stores.data(9, 300));
-        assertEquals(List.of("r0", "r2"), index.fragments().stream().map(FragmentLocation::repositoryId).toList());
-        assertEquals(List.of(), repos.get(1).list(""));
-        assertArrayEquals(Stores.data(9, 300), repos.get(2).get(index.fragmentKey(1)).map(b -> {
-            // Strip the CRCs: 300 bytes in segments of 64 are 5 pieces.
-            byte[] plain = new byte[300];
-            for (int s = 0, in = 0, out = 0; s < 5; s++) {
-                int length = Math.min(64, 300 - out);
-                System.arraycopy(b, in, plain, out, length);
-                in += length + 4;
-                out += length;
-            }
-            return plain;
-        }).orElseThrow());
-    }
-
-    @Test
-    void fails_a_commit_that_cannot_store_every_fragment_and_keeps_the_previous_checkpoint() throws Exception {
-        List<FragmentRepository> repos = Stores.inMemory(3);
-        FaultPlan plan = FaultPlan.none();
-        CheckpointStore store = ephemeral(FaultyRepository.wrap(repos, plan)).build();
-        FragmentIndex first = store.commit("job", Stores.data(1, 100));
-        plan.down("r1").down("r2");
-        CommitFailedException e = assertThrows(CommitFailedException.class,
-                () -> store.commit("job", Stores.data(2, 100)));
-        assertEquals("job", e.jobId());
-        assertEquals(1, e.sequence());
-        assertEquals(0, e.indexCopiesWritten());
-        assertTrue(e.failures().stream().anyMatch(f -> f.repositoryId().equals("r1")
-                && f.reason() == FragmentFailure.Reason.UNAVAILABLE), e.failures().toString());
-        RecoveredCheckpoint recovered = ephemeral(repos).build().recover("job").orElseThrow();
-        assertEquals(first, recovered.index());
-        assertArrayEquals(Stores.data(1, 100), recovered.toByteArray());
-        // Nothing of the failed commit is left on the repository that took its fragment.
-        assertEquals(List.of(first.fragmentKey(0), first.indexKey()), repos.get(0).list(""));
+        assertEquals(12, Stores.everything(repos).size());
     }
 
     @Test
@@ -168,11 +128,23 @@ class CheckpointStoreTest {
         assertEquals(failures, unavailable.failures());
         assertEquals(List.of("job", 3L, 2, 1), List.of(unavailable.jobId(), unavailable.sequence(),
                 unavailable.required(), unavailable.verified()));
-        CommitFailedException failed = roundTrip(new CommitFailedException("job", 4, 1, "why", failures));
+        CommitFailedException failed = roundTrip(new CommitFailedException("job", 4, 1, true, "why", failures));
         assertEquals(failures, failed.failures());
         assertEquals(1, failed.indexCopiesWritten());
-        assertThrows(NullPointerException.class, () -> new CommitFailedException("job", 4, 1, "why",
+        assertTrue(failed.reachedCommitPoint());
+        assertThrows(NullPointerException.class, () -> new CommitFailedException("job", 4, 1, false, "why",
                 Arrays.asList(failures.get(0), null)));
+        StaleWriterException stale = roundTrip(new StaleWriterException("job", 5, 10, 12, failures));
+        assertEquals(List.of(10L, 12L, 5L), List.of(stale.epoch(), stale.newerEpoch(), stale.sequence()));
+        assertFalse(stale.reachedCommitPoint());
+        FragmentIndex available = FragmentIndexTest.example();
+        RepositoriesUnreachableException unreachable = roundTrip(new RepositoriesUnreachableException("job", 6, 2,
+                1, List.of("r1", "r2"), available, failures));
+        assertEquals(List.of("r1", "r2"), unreachable.unreachable());
+        assertEquals(available, unreachable.newestAvailable().orElseThrow());
+        assertEquals(failures, unreachable.failures());
+        assertTrue(roundTrip(new RepositoriesUnreachableException("job", -1, 0, 0, List.of("r1"), null, List.of()))
+                .newestAvailable().isEmpty());
     }
 
     @SuppressWarnings("unchecked")
@@ -211,19 +183,32 @@ class CheckpointStoreTest {
     }
 
     @Test
-    void recovery_falls_back_to_an_older_checkpoint_that_survives() throws Exception {
+    void an_index_without_a_commit_marker_never_counts_and_recovery_never_falls_back_past_one_with() throws Exception {
         List<FragmentRepository> repos = Stores.inMemory(4);
         CheckpointStore store = ephemeral(repos).build();
         FragmentIndex older = store.commit("job", Stores.data(1, 50));
-        // A later checkpoint whose commit wrote its index but never deleted the older one (a crash), then lost both
+        // A later checkpoint whose commit wrote its index copies, but crashed before its commit point, then lost both
         // of its fragments.
-        FragmentIndex newer = new FragmentIndex("job", 1, 77, 0, Encoding.REPLICAS, 1, 1, 0, 64, 50,
+        FragmentIndex newer = new FragmentIndex("job", older.epoch(), 1, 77, 0, Encoding.REPLICAS, 1, 1, 0, 64, 50,
                 Sha256.of(Stores.data(2, 50)), older.createdAt(), older.leaseExpiry(),
                 List.of(new FragmentLocation(0, "r2", older.fragments().get(0).lengthBytes(), Sha256.of(new byte[0])),
                         new FragmentLocation(1, "r3", older.fragments().get(0).lengthBytes(), Sha256.of(new byte[0]))));
         repos.get(2).put(newer.indexKey(), newer.toBytes());
-        RecoveredCheckpoint recovered = ephemeral(repos).build().recover("job").orElseThrow();
-        assertEquals(older, recovered.index());
+        repos.get(3).put(newer.indexKey(), newer.toBytes());
+        CheckpointStore restarted = ephemeral(repos).build();
+        assertEquals(older, restarted.recover("job").orElseThrow().index());
+        assertEquals(List.of(older), restarted.checkpoints("job"));
+        // One marker of it, and nothing unreachable: it never completed its commit (that takes k + 1 = 2 markers),
+        // so recovery may go past it to the older one.
+        repos.get(2).put(newer.markerKey(), new byte[0]);
+        assertEquals(older, restarted.recover("job").orElseThrow().index());
+        assertEquals(List.of(newer, older), restarted.checkpoints("job"));
+        // Two markers: it may have been the last successful commit, and recovery says so instead of going back.
+        repos.get(3).put(newer.markerKey(), new byte[0]);
+        CheckpointUnavailableException e = assertThrows(CheckpointUnavailableException.class,
+                () -> restarted.recover("job"));
+        assertEquals(1, e.sequence());
+        assertEquals(older, restarted.recover(restarted.checkpoints("job").get(1)).index());
     }
 
     @Test
@@ -296,22 +281,41 @@ class CheckpointStoreTest {
     }
 
     @Test
-    void repair_reports_what_it_cannot_do() throws Exception {
+    void repair_rewrites_in_place_when_no_other_repository_is_left_and_reports_what_it_cannot_do() throws Exception {
         List<FragmentRepository> repos = Stores.inMemory(2);
         Stores.ManualClock clock = new Stores.ManualClock();
         CheckpointStore store = ephemeral(repos).clock(clock).lease(Duration.ofHours(1)).build();
         assertEquals(RepairReport.Status.NO_CHECKPOINT, store.repair("job").status());
         FragmentIndex index = store.commit("job", Stores.data(3, 100));
+        byte[] lost = repos.get(0).get(index.fragmentKey(0)).orElseThrow();
         repos.get(0).delete(index.fragmentKey(0));
-        // No third repository to regenerate onto.
-        RepairReport partial = store.repair("job");
-        assertEquals(RepairReport.Status.PARTIALLY_REPAIRED, partial.status());
-        assertEquals(List.of(), partial.regenerated());
+        // No third repository to regenerate onto: the one that lost it takes it back.
+        RepairReport rewritten = store.repair("job");
+        assertEquals(RepairReport.Status.REPAIRED, rewritten.status());
+        assertEquals(List.of(0), rewritten.regenerated());
+        assertEquals(index, rewritten.index(), "same locations: no new revision");
+        assertArrayEquals(lost, repos.get(0).get(index.fragmentKey(0)).orElseThrow());
         clock.advance(Duration.ofHours(2));
         assertEquals(RepairReport.Status.EXPIRED, store.repair("job").status());
+        repos.get(0).delete(index.fragmentKey(0));
         repos.get(1).delete(index.fragmentKey(1));
         clock.advance(Duration.ofHours(-2));
         assertThrows(CheckpointUnavailableException.class, () -> store.repair("job"));
+    }
+
+    @Test
+    void repair_rewrites_a_corrupt_fragment_on_its_own_repository() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(4);
+        CheckpointStore store = ephemeral(repos).build();
+        FragmentIndex index = store.commit("job", Stores.data(6, 300));
+        byte[] good = repos.get(1).get(index.fragmentKey(1)).orElseThrow();
+        Stores.corrupt(repos.get(1), index.fragmentKey(1), 40);
+        RepairReport report = store.repair("job");
+        assertEquals(RepairReport.Status.REPAIRED, report.status());
+        assertEquals(List.of(1), report.regenerated());
+        assertEquals(index.fragments(), report.index().fragments());
+        assertArrayEquals(good, repos.get(1).get(index.fragmentKey(1)).orElseThrow());
+        assertEquals(List.of(), repos.get(2).list("job.").stream().filter(k -> !k.endsWith(".ok")).toList());
     }
 
     @Test
@@ -353,21 +357,29 @@ class CheckpointStoreTest {
         List<FragmentRepository> repos = Stores.inMemory(3);
         CheckpointStore store = ephemeral(repos).build();
         FragmentIndex first = store.commit("job", Stores.data(1, 100));
-        // An older leftover and an index-less newer fragment.
-        repos.get(2).put(StoreKeys.fragmentKey("job", 0, 5, 1), new byte[] {1});
-        repos.get(2).put(StoreKeys.fragmentKey("job", 9, 5, 1), new byte[] {1});
+        // An older leftover, and a newer one (a commit still running, or crashed before its commit point).
+        String older = StoreKeys.fragmentKey("job", new CheckpointId(first.epoch() - 1, 7, 5), 1);
+        String newer = StoreKeys.fragmentKey("job", new CheckpointId(first.epoch(), 9, 5), 1);
+        repos.get(2).put(older, new byte[] {1});
+        repos.get(2).put(newer, new byte[] {1});
         CheckpointStore fresh = ephemeral(repos).build();
         assertEquals(1, fresh.collectGarbage("job"));
-        assertTrue(repos.get(2).get(StoreKeys.fragmentKey("job", 9, 5, 1)).isPresent());
+        assertTrue(repos.get(2).get(older).isEmpty());
+        assertTrue(repos.get(2).get(newer).isPresent(), "collection never deletes what is newer than the newest");
+        // Nothing is deleted while the newest checkpoint cannot be verified.
+        repos.get(2).put(older, new byte[] {1});
         repos.get(0).delete(first.fragmentKey(0));
         repos.get(1).delete(first.fragmentKey(1));
         assertEquals(0, fresh.collectGarbage("job"));
+        assertTrue(repos.get(2).get(older).isPresent());
         assertEquals(0, fresh.collectGarbage("other"));
-        // The next commit takes a number past everything seen and removes the rest.
+        // The next commit takes a number past everything seen, a greater epoch, and removes the rest.
         FragmentIndex next = fresh.commit("job", Stores.data(2, 10));
         assertEquals(10, next.sequence());
-        assertTrue(Stores.everything(repos).stream().allMatch(k -> k.contains(".10.")), Stores.everything(repos)
-                .toString());
+        assertTrue(next.epoch() > first.epoch());
+        String prefix = StoreKeys.checkpointPrefix("job", next.checkpointId());
+        assertTrue(Stores.everything(repos).stream().allMatch(k -> k.substring(3).startsWith(prefix)),
+                Stores.everything(repos).toString());
     }
 
     @Test
@@ -379,10 +391,11 @@ class CheckpointStoreTest {
         store.commit("long", Stores.data(2, 10));
         store.renewLease("long", Duration.ofDays(30));
         clock.advance(Duration.ofHours(2));
-        assertEquals(4, store.collectExpired());
+        // Each job: a fragment, an index copy and a marker on two repositories, a marker on the third.
+        assertEquals(7, store.collectExpired());
         assertTrue(store.recover("short").isEmpty());
         assertArrayEquals(Stores.data(2, 10), store.recover("long").orElseThrow().toByteArray());
-        assertEquals(4, Stores.everything(repos).size());
+        assertEquals(7, Stores.everything(repos).size());
         assertEquals(0, store.collectExpired());
     }
 

@@ -19,22 +19,14 @@ import net.jqwik.api.constraints.Chars;
 import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
 
-class DirectoryRepositoryTest extends FragmentRepositoryContract {
+/** What the directory repository adds to the repository contract (which the testkit runs against it). */
+class DirectoryRepositoryTest {
 
     /** A fresh directory below {@code target/}, which {@code mvn clean} removes. */
     static Path freshDirectory() throws IOException {
         Path root = Path.of("target", "test-repositories");
         Files.createDirectories(root);
         return Files.createTempDirectory(root, "repo");
-    }
-
-    private boolean fsync;
-
-    @Override
-    FragmentRepository newRepository(String id) throws IOException {
-        // Alternate so that both durability settings run the whole contract.
-        fsync = !fsync;
-        return FragmentRepository.directory(id, freshDirectory(), fsync);
     }
 
     private static List<String> files(Path directory) throws IOException {

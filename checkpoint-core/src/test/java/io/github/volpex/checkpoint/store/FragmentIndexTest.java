@@ -39,13 +39,17 @@ class FragmentIndexTest {
         String job = "job_" + Long.toString(random.nextLong() >>> 1, 36);
         Instant created = Instant.ofEpochMilli(random.nextLong(0, 4_000_000_000_000L));
         int stripe = encoding == Encoding.REPLICAS ? 0 : 1 + random.nextInt(1 << 22);
-        return new FragmentIndex(job, random.nextLong(Long.MAX_VALUE), random.nextLong(), random.nextInt(1000),
+        return new FragmentIndex(job, random.nextLong(Long.MAX_VALUE), random.nextLong(Long.MAX_VALUE),
+                random.nextLong(), random.nextInt(1000),
                 encoding, m, k, stripe, 1 + random.nextInt(1 << 30), random.nextLong(1L << 50), sha("c" + seed), created,
                 created.plusMillis(random.nextLong(1L << 40)), fragments);
     }
 
+    /** The example's epoch: 2026-01-02T03:04:05.678901Z in microseconds, as the default epoch source gives. */
+    static final long EPOCH = 1_767_323_045_678_901L;
+
     static FragmentIndex example() {
-        return new FragmentIndex("job-7", 42, 0x0123456789ABCDEFL, 3, Encoding.REPLICAS, 1, 1, 0, 1 << 20, 1000,
+        return new FragmentIndex("job-7", EPOCH, 42, 0x0123456789ABCDEFL, 3, Encoding.REPLICAS, 1, 1, 0, 1 << 20, 1000,
                 sha("checkpoint"), Instant.parse("2026-01-02T03:04:05.678Z"), Instant.parse("2026-01-09T03:04:05.678Z"),
                 List.of(new FragmentLocation(1, "b", 1004, sha("f1")), new FragmentLocation(0, "a", 1004, sha("f0"))));
     }
@@ -66,12 +70,13 @@ class FragmentIndexTest {
         ByteBuffer in = ByteBuffer.wrap(bytes);
         assertEquals("VXFI", new String(bytes, 0, 4, StandardCharsets.US_ASCII));
         in.position(4);
-        assertEquals(1, in.getShort());
+        assertEquals(2, in.getShort());
         assertEquals(0, in.getShort());
         assertEquals(5, in.get());
         byte[] job = new byte[5];
         in.get(job);
         assertEquals("job-7", new String(job, StandardCharsets.US_ASCII));
+        assertEquals(EPOCH, in.getLong());
         assertEquals(42, in.getLong());
         assertEquals(0x0123456789ABCDEFL, in.getLong());
         assertEquals(3, in.getInt());
@@ -98,7 +103,7 @@ class FragmentIndexTest {
         crc.update(bytes, 0, in.position());
         assertEquals((int) crc.getValue(), in.getInt());
         assertEquals(0, in.remaining());
-        assertEquals(8 + 6 + 8 + 8 + 4 + 3 + 4 + 4 + 8 + 32 + 16 + 1 + 2 * (1 + 2 + 8 + 32) + 4, bytes.length);
+        assertEquals(8 + 6 + 8 + 8 + 8 + 4 + 3 + 4 + 4 + 8 + 32 + 16 + 1 + 2 * (1 + 2 + 8 + 32) + 4, bytes.length);
     }
 
     @Property(tries = 100)
@@ -140,8 +145,8 @@ class FragmentIndexTest {
         assertEquals("index magic must be 0x56584649: 0x58584649",
                 assertThrows(CorruptIndexException.class, () -> FragmentIndex.parse(magic)).getMessage());
         byte[] version = bytes.clone();
-        version[5] = 2;
-        assertEquals("index format version must be 1: 2",
+        version[5] = 1;
+        assertEquals("index format version must be 2: 1",
                 assertThrows(CorruptIndexException.class, () -> FragmentIndex.parse(version)).getMessage());
         byte[] flags = withCrc(bytes.clone(), bytes.length - 4);
         flags[7] = 1;
@@ -149,12 +154,12 @@ class FragmentIndexTest {
         assertEquals("index flags must be 0: 1",
                 assertThrows(CorruptIndexException.class, () -> FragmentIndex.parse(flags)).getMessage());
         byte[] encoding = bytes.clone();
-        encoding[8 + 1 + 5 + 8 + 8 + 4] = 7;
+        encoding[8 + 1 + 5 + 8 + 8 + 8 + 4] = 7;
         withCrc(encoding, bytes.length - 4);
         assertEquals("index encoding must be 0, 1, 2 or 3: 7",
                 assertThrows(CorruptIndexException.class, () -> FragmentIndex.parse(encoding)).getMessage());
         byte[] m = bytes.clone();
-        m[8 + 1 + 5 + 8 + 8 + 4 + 1] = 2;
+        m[8 + 1 + 5 + 8 + 8 + 8 + 4 + 1] = 2;
         withCrc(m, bytes.length - 4);
         assertTrue(assertThrows(CorruptIndexException.class, () -> FragmentIndex.parse(m)).getMessage()
                 .contains("m must be in [1, 1] for REPLICAS: 2"));
@@ -167,34 +172,37 @@ class FragmentIndexTest {
         List<FragmentLocation> two = List.of(new FragmentLocation(0, "a", 0, sha("")),
                 new FragmentLocation(1, "b", 0, sha("")));
         assertEquals("jobId must be 1 to 64 characters of [A-Za-z0-9_-]: \"a.b\"", assertThrows(
-                IllegalArgumentException.class, () -> new FragmentIndex("a.b", 0, 0, 0, Encoding.REPLICAS, 1, 1, 0, 1,
+                IllegalArgumentException.class, () -> new FragmentIndex("a.b", 0, 0, 0, 0, Encoding.REPLICAS, 1, 1, 0, 1,
                         0, sha(""), t, t, two)).getMessage());
         assertEquals("fragments must list n = m + k = 3 fragments: 2", assertThrows(IllegalArgumentException.class,
-                () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_SYSTEMATIC, 2, 1, 8, 1, 0, sha(""), t, t, two))
+                () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.IDA_SYSTEMATIC, 2, 1, 8, 1, 0, sha(""), t, t, two))
                 .getMessage());
         List<FragmentLocation> repeated = List.of(new FragmentLocation(0, "a", 0, sha("")),
                 new FragmentLocation(0, "b", 0, sha("")));
         assertEquals("fragments must have the indices 0 to 1 once each: index 1 is missing",
-                assertThrows(IllegalArgumentException.class, () -> new FragmentIndex("j", 0, 0, 0, Encoding.REPLICAS,
+                assertThrows(IllegalArgumentException.class, () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.REPLICAS,
                         1, 1, 0, 1, 0, sha(""), t, t, repeated)).getMessage());
+        assertEquals("epoch must be >= 0: -1", assertThrows(IllegalArgumentException.class,
+                () -> new FragmentIndex("j", -1, 0, 0, 0, Encoding.REPLICAS, 1, 1, 0, 1, 0, sha(""), t, t, two))
+                .getMessage());
         assertThrows(IllegalArgumentException.class,
-                () -> new FragmentIndex("j", -1, 0, 0, Encoding.REPLICAS, 1, 1, 0, 1, 0, sha(""), t, t, two));
+                () -> new FragmentIndex("j", 0, -1, 0, 0, Encoding.REPLICAS, 1, 1, 0, 1, 0, sha(""), t, t, two));
         assertThrows(IllegalArgumentException.class,
-                () -> new FragmentIndex("j", 0, 0, 0, Encoding.REPLICAS, 1, 1, 0, 0, 0, sha(""), t, t, two));
+                () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.REPLICAS, 1, 1, 0, 0, 0, sha(""), t, t, two));
         assertEquals("stripeBytes must be in [1, 4194304] for IDA_RABIN: 0", assertThrows(IllegalArgumentException.class,
-                () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_RABIN, 1, 1, 0, 1, 0, sha(""), t, t, two))
+                () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.IDA_RABIN, 1, 1, 0, 1, 0, sha(""), t, t, two))
                 .getMessage());
         assertEquals("k must be 1 for IDA_XOR: 2", assertThrows(IllegalArgumentException.class,
-                () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_XOR, 1, 2, 8, 1, 0, sha(""), t, t, two))
+                () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.IDA_XOR, 1, 2, 8, 1, 0, sha(""), t, t, two))
                 .getMessage());
-        assertEquals(Encoding.IDA_XOR, new FragmentIndex("j", 0, 0, 0, Encoding.IDA_XOR, 1, 1, 8, 1, 0, sha(""), t, t,
+        assertEquals(Encoding.IDA_XOR, new FragmentIndex("j", 0, 0, 0, 0, Encoding.IDA_XOR, 1, 1, 8, 1, 0, sha(""), t, t,
                 two).encoding());
         // Sizes no store writes, which would make a reader allocate gigabytes or its codec refuse the index.
         assertEquals("stripeBytes must be in [1, 4194304] for IDA_SYSTEMATIC: 4194305", assertThrows(
-                IllegalArgumentException.class, () -> new FragmentIndex("j", 0, 0, 0, Encoding.IDA_SYSTEMATIC, 1, 1,
+                IllegalArgumentException.class, () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.IDA_SYSTEMATIC, 1, 1,
                         (1 << 22) + 1, 1, 0, sha(""), t, t, two)).getMessage());
         assertEquals("segmentBytes must be in [1, 1073741824]: 2147483647", assertThrows(
-                IllegalArgumentException.class, () -> new FragmentIndex("j", 0, 0, 0, Encoding.REPLICAS, 1, 1, 0,
+                IllegalArgumentException.class, () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.REPLICAS, 1, 1, 0,
                         Integer.MAX_VALUE, 0, sha(""), t, t, two)).getMessage());
         assertThrows(IllegalArgumentException.class, () -> new FragmentLocation(255, "a", 0, sha("")));
         assertThrows(IllegalArgumentException.class, () -> new FragmentLocation(0, "a", -1, sha("")));
@@ -204,8 +212,10 @@ class FragmentIndexTest {
     @Test
     void knows_its_keys_its_lease_and_its_revisions() {
         FragmentIndex index = example();
-        assertEquals("job-7.42.0123456789abcdef.f1", index.fragmentKey(1));
-        assertEquals("job-7.42.0123456789abcdef.idx", index.indexKey());
+        assertEquals("job-7.0006475ef6574f35.000000000000002a.0123456789abcdef.f1", index.fragmentKey(1));
+        assertEquals("job-7.0006475ef6574f35.000000000000002a.0123456789abcdef.idx", index.indexKey());
+        assertEquals("job-7.0006475ef6574f35.000000000000002a.0123456789abcdef.ok", index.markerKey());
+        assertEquals(EPOCH, index.epoch());
         assertThrows(IndexOutOfBoundsException.class, () -> index.fragmentKey(2));
         assertTrue(index.isExpired(Instant.parse("2026-01-09T03:04:05.679Z")));
         assertTrue(!index.isExpired(Instant.parse("2026-01-09T03:04:05.678Z")));
@@ -214,9 +224,9 @@ class FragmentIndexTest {
         assertTrue(revised.sameCheckpoint(index));
         assertNotEquals(index, revised);
         assertEquals(2, index.n());
-        assertTrue(index.toString().contains("job-7 #42"));
+        assertTrue(index.toString().contains("job-7 epoch " + EPOCH + " #42"), index.toString());
         // Instants are kept to the millisecond, as the format stores them.
-        FragmentIndex precise = new FragmentIndex("j", 0, 0, 0, Encoding.REPLICAS, 1, 0, 0, 1, 0, sha(""),
+        FragmentIndex precise = new FragmentIndex("j", 0, 0, 0, 0, Encoding.REPLICAS, 1, 0, 0, 1, 0, sha(""),
                 Instant.ofEpochSecond(1, 123_456_789), Instant.ofEpochSecond(2, 999_999_999),
                 List.of(new FragmentLocation(0, "a", 0, sha(""))));
         assertEquals(Instant.ofEpochSecond(1, 123_000_000), precise.createdAt());

@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
 
-class InMemoryRepositoryTest extends FragmentRepositoryContract {
-
-    @Override
-    FragmentRepository newRepository(String id) {
-        return FragmentRepository.inMemory(id);
-    }
+/** What the in-memory repository adds to the repository contract (which the testkit runs against it). */
+class InMemoryRepositoryTest {
 
     @Test
     void rejects_bad_ids() {

@@ -100,9 +100,10 @@ class StoreConcurrencyTest {
             assertEquals(commits - 1, last.index().sequence());
             assertArrayEquals(bytesOf.apply((long) commits - 1), last.toByteArray());
             List<String> everything = Stores.everything(repositories);
-            assertEquals(10, everything.size(), everything.toString());
-            assertTrue(everything.stream().allMatch(o -> o.contains("/shared." + (commits - 1) + ".")),
-                    everything.toString());
+            // A fragment, an index copy and a commit marker on each of the five holders, a marker on the sixth.
+            assertEquals(16, everything.size(), everything.toString());
+            String prefix = StoreKeys.checkpointPrefix("shared", last.index().checkpointId());
+            assertTrue(everything.stream().allMatch(o -> o.contains("/" + prefix)), everything.toString());
         } finally {
             callers.shutdownNow();
             io.shutdownNow();
@@ -143,8 +144,8 @@ class StoreConcurrencyTest {
             assertArrayEquals(second, store.recover("job").orElseThrow().toByteArray());
             assertEquals(RepairReport.Status.HEALTHY, store.repair("job").status());
             List<String> everything = Stores.everything(repositories);
-            assertEquals(8, everything.size(), everything.toString());
-            String prefix = StoreKeys.checkpointPrefix("job", index.sequence(), index.commitId());
+            assertEquals(13, everything.size(), everything.toString());
+            String prefix = StoreKeys.checkpointPrefix("job", index.checkpointId());
             assertTrue(everything.stream().allMatch(o -> o.contains("/" + prefix)), everything.toString());
             for (FragmentRepository repository : repositories) {
                 assertEquals(0, ((DirectoryRepository) repository).deleteTemporaryFiles(), repository.id());
@@ -185,6 +186,7 @@ class StoreConcurrencyTest {
                 }));
             }
             start.countDown();
+            List<String> prefixes = new ArrayList<>();
             for (int j = 0; j < jobs; j++) {
                 Map<Long, byte[]> committed = results.get(j).get();
                 assertEquals(commits, committed.size());
@@ -193,13 +195,14 @@ class StoreConcurrencyTest {
                 RecoveredCheckpoint last = mode.apply(repositories).build().recover(job).orElseThrow();
                 assertEquals(commits - 1, last.index().sequence());
                 assertArrayEquals(committed.get((long) commits - 1), last.toByteArray());
+                prefixes.add("/" + StoreKeys.checkpointPrefix(job, last.index().checkpointId()));
             }
-            // Each job keeps exactly its last checkpoint: n fragments and n index copies.
+            // Each job keeps exactly its last checkpoint: n fragments and n index copies, and a commit marker on each
+            // of the five repositories.
             List<String> everything = Stores.everything(repositories);
-            assertEquals(jobs * 2 * n, everything.size(), everything.toString());
-            for (int j = 0; j < jobs; j++) {
-                String prefix = "/job" + j + "." + (commits - 1) + ".";
-                assertEquals(2 * n, everything.stream().filter(o -> o.contains(prefix)).count(),
+            assertEquals(jobs * (2 * n + 5), everything.size(), everything.toString());
+            for (String prefix : prefixes) {
+                assertEquals(2 * n + 5, everything.stream().filter(o -> o.contains(prefix)).count(),
                         everything.toString());
             }
             assertTrue(everything.stream().noneMatch(o -> o.contains(".tmp")));

@@ -1,4 +1,4 @@
-package io.github.volpex.checkpoint.store;
+package io.github.volpex.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,13 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.checkpoint.store.FragmentOutput;
+import io.github.volpex.checkpoint.store.FragmentRepository;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -26,11 +31,40 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
-/** The contract of {@link FragmentRepository}; one subclass per implementation. */
-abstract class FragmentRepositoryContract {
+/**
+ * The contract of a {@link FragmentRepository}, as the checkpoint store relies on it: a flat, sorted map of keys to
+ * byte strings with atomic replacement, read-your-writes, streaming writes invisible until committed, listings that
+ * return every key of a prefix (more than one page of a remote store), whole values under concurrent replacement, and
+ * the argument checks of {@link FragmentRepository#requireValidKey}. Extend it in your test sources:
+ *
+ * <pre>{@code
+ * class MyRepositoryTest extends FragmentRepositoryContract {
+ *     @Override
+ *     protected FragmentRepository newRepository(String id) throws IOException {
+ *         return MyRepository.create(id, freshBucketOrDirectory());
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>The tests need the JUnit Jupiter and jqwik engines on the test class path (one test is a jqwik property). Each
+ * test asks for new repositories and expects them empty; the contract never deletes what it did not write.
+ *
+ * @since 0.1
+ */
+public abstract class FragmentRepositoryContract {
 
-    /** A new, empty repository. */
-    abstract FragmentRepository newRepository(String id) throws IOException;
+    /** For subclasses. */
+    protected FragmentRepositoryContract() {
+    }
+
+    /**
+     * Returns a new, empty repository of the implementation under test.
+     *
+     * @param id the identifier it must report
+     * @return the repository
+     * @throws IOException if it cannot be created
+     */
+    protected abstract FragmentRepository newRepository(String id) throws IOException;
 
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -176,6 +210,58 @@ abstract class FragmentRepositoryContract {
         } finally {
             stop.set(true);
             threads.shutdownNow();
+        }
+    }
+
+    @Test
+    void lists_more_keys_than_a_remote_store_returns_in_one_page() throws IOException {
+        FragmentRepository repo = newRepository("r");
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < 1100; i++) {
+            keys.add(String.format(Locale.ROOT, "job.%04d", i));
+        }
+        for (String key : keys) {
+            repo.put(key, new byte[] {(byte) key.hashCode()});
+        }
+        repo.put("other.1", new byte[0]);
+        assertEquals(keys, repo.list("job."));
+        assertEquals(1101, repo.list("").size());
+    }
+
+    @Test
+    void streams_values_of_several_mebibytes_both_ways() throws IOException {
+        FragmentRepository repo = newRepository("r");
+        byte[] chunk = new byte[64 * 1024];
+        long length = 0;
+        MessageDigest written = sha256();
+        try (FragmentOutput out = repo.create("big")) {
+            for (int i = 0; i < 100; i++) {
+                Arrays.fill(chunk, (byte) i);
+                chunk[i] = (byte) ~i;
+                out.write(chunk);
+                written.update(chunk);
+                length += chunk.length;
+            }
+            out.commit();
+        }
+        MessageDigest read = sha256();
+        long readLength = 0;
+        try (InputStream in = repo.open("big").orElseThrow()) {
+            byte[] buffer = new byte[8191];
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                read.update(buffer, 0, n);
+                readLength += n;
+            }
+        }
+        assertEquals(length, readLength);
+        assertArrayEquals(written.digest(), read.digest());
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError("every JDK has SHA-256", e);
         }
     }
 

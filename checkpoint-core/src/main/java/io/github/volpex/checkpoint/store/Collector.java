@@ -1,0 +1,118 @@
+package io.github.volpex.checkpoint.store;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+
+/**
+ * Leases and garbage (de Camargo §4.3; see {@link CheckpointStore#collectGarbage} and
+ * {@link CheckpointStore#renewLease}): older checkpoints and failed commits are deleted only once the newest committed
+ * checkpoint's commit is durable ({@code k + 1} holders list its marker) and {@code m} of its fragments have been read
+ * back and verified.
+ */
+final class Collector {
+
+    private final StoreContext context;
+    private final Reads reads;
+    private final Repairer repairer;
+
+    Collector(StoreContext context, Reads reads, Repairer repairer) {
+        this.context = context;
+        this.reads = reads;
+        this.repairer = repairer;
+    }
+
+    int collectGarbage(String jobId) {
+        JobView view = context.view(jobId);
+        List<JobView.Trace> committed = view.committedNewestFirst();
+        if (committed.isEmpty()) {
+            return 0;
+        }
+        JobView.Trace trace = committed.get(0);
+        List<FragmentFailure> failures = new ArrayList<>();
+        Optional<FragmentIndex> read = context.readIndex(jobId, trace, failures);
+        if (read.isEmpty()) {
+            return 0;
+        }
+        FragmentIndex index = read.get();
+        if (index.isExpired(context.clock.instant())) {
+            Map<String, List<String>> doomed = view.keysOlderThan(trace.id);
+            trace.keys.forEach((repository, keys) -> doomed.computeIfAbsent(repository, r -> new ArrayList<>())
+                    .addAll(keys));
+            return context.delete(doomed);
+        }
+        repairer.completeMarkers(index, trace, view, failures);
+        List<String> holders = StoreContext.holders(index);
+        Map<String, Set<String>> listed = context.listCheckpoint(jobId, trace.id, holders);
+        if (StoreContext.countListing(listed, holders, index.markerKey()) < index.k() + 1
+                || !reads.verifyRecoverable(index, failures)) {
+            return 0;
+        }
+        Map<String, List<String>> doomed = view.keysOlderThan(trace.id);
+        // Copies of the newest checkpoint's fragments and index left on repositories that no longer hold them.
+        trace.keys.forEach((repository, keys) -> {
+            for (String key : keys) {
+                StoreKeys.Parsed parsed = StoreKeys.parse(key);
+                boolean stray = switch (parsed.kind()) {
+                    case FRAGMENT -> parsed.fragmentIndex() >= index.n()
+                            || !index.fragments().get(parsed.fragmentIndex()).repositoryId().equals(repository);
+                    case INDEX -> !holders.contains(repository);
+                    case MARKER -> false;
+                };
+                if (stray) {
+                    doomed.computeIfAbsent(repository, r -> new ArrayList<>()).add(key);
+                }
+            }
+        });
+        return context.delete(doomed);
+    }
+
+    /** The job ids that have objects on the repositories that answer. */
+    Set<String> jobsWithObjects() {
+        List<Callable<List<String>>> listings = new ArrayList<>();
+        for (FragmentRepository repository : context.repositories) {
+            listings.add(() -> repository.list(""));
+        }
+        Set<String> jobIds = new TreeSet<>();
+        for (Parallel.Outcome<List<String>> outcome : Parallel.all(context.executor, listings)) {
+            if (outcome.ok()) {
+                for (String key : outcome.value()) {
+                    StoreKeys.Parsed parsed = StoreKeys.parse(key);
+                    if (parsed != null) {
+                        jobIds.add(parsed.jobId());
+                    }
+                }
+            }
+        }
+        return jobIds;
+    }
+
+    Optional<FragmentIndex> renewLease(String jobId, Duration duration) {
+        JobView view = context.view(jobId);
+        List<JobView.Trace> committed = view.committedNewestFirst();
+        if (committed.isEmpty()) {
+            return Optional.empty();
+        }
+        JobView.Trace trace = committed.get(0);
+        List<FragmentFailure> failures = new ArrayList<>();
+        Optional<FragmentIndex> read = context.readIndex(jobId, trace, failures);
+        if (read.isEmpty()) {
+            throw new CheckpointUnavailableException(jobId, trace.id.sequence(), context.dispersal.m(), 0, failures);
+        }
+        FragmentIndex index = read.get();
+        FragmentIndex renewed = index.revised(index.fragments(),
+                StoreContext.leaseEnd(context.clock.instant(), duration));
+        Set<String> copies = context.putAll(StoreContext.holders(renewed), renewed.indexKey(), renewed.toBytes(), -1,
+                failures);
+        if (copies.isEmpty()) {
+            throw new CommitFailedException(jobId, index.sequence(), 0, true, "no repository accepted the renewed "
+                    + "index", failures);
+        }
+        return Optional.of(renewed);
+    }
+}

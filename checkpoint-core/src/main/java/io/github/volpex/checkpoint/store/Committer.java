@@ -1,0 +1,301 @@
+package io.github.volpex.checkpoint.store;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The commit protocol (see {@link CheckpointStore}): fragments, verified; index copies, verified; the epoch checked;
+ * commit markers, verified — the first marker stored is the commit point; then older checkpoints are deleted.
+ */
+final class Committer {
+
+    private static final byte[] MARKER = new byte[0];
+
+    private final StoreContext context;
+    private final Regenerator regenerator;
+
+    Committer(StoreContext context, Regenerator regenerator) {
+        this.context = context;
+        this.regenerator = regenerator;
+    }
+
+    /**
+     * Commits a checkpoint read from {@code in}; {@code array} is the same bytes when the caller gave an array, which
+     * lets a commit that lost too many fragment writes start over on other repositories.
+     */
+    FragmentIndex commit(String jobId, JobState state, InputStream in, byte[] array) throws IOException {
+        JobView view = context.view(jobId);
+        List<FragmentFailure> failures = new ArrayList<>();
+        long sequence = Math.max(state.nextSequence, view.highestSequence() + 1);
+        state.nextSequence = sequence + 1;
+        long epoch = epoch(jobId, state, view, sequence, failures);
+        Set<String> excluded = new HashSet<>();
+        long sizeHint = array != null ? array.length
+                : state.lastCommitted != null ? state.lastCommitted.checkpointBytes() : 0;
+        while (true) {
+            CheckpointId id = new CheckpointId(epoch, sequence, context.nextCommitId());
+            Attempt attempt = new Attempt(jobId, id, view.unreachable, excluded, failures);
+            InputStream input = array != null ? new ByteArrayInputStream(array) : in;
+            FragmentIndex index;
+            try {
+                index = attempt.storeFragments(input, sizeHint);
+            } catch (TooFewFragments e) {
+                attempt.abandon();
+                int left = context.candidates(List.of(), excluded, view.unreachable).size();
+                if (array != null && left >= context.dispersal.n()) {
+                    continue;
+                }
+                throw new CommitFailedException(jobId, sequence, 0, false, e.getMessage(), failures);
+            }
+            FragmentIndex committed = attempt.publish(index, state);
+            state.lastCommitted = committed;
+            // Committed and verified: what is older is no longer needed.
+            context.delete(view.keysOlderThan(id));
+            return committed;
+        }
+    }
+
+    /** The epoch to commit under: acquired at the first commit, refused once a greater one shows up. */
+    private long epoch(String jobId, JobState state, JobView view, long sequence, List<FragmentFailure> failures) {
+        long highest = view.highestEpoch();
+        if (state.epoch < 0) {
+            long acquired;
+            try {
+                acquired = context.epochs.acquire(jobId, highest);
+            } catch (IOException e) {
+                failures.add(new FragmentFailure(-1, "epoch source", FragmentFailure.Reason.UNAVAILABLE,
+                        String.valueOf(e.getMessage())));
+                throw new CommitFailedException(jobId, sequence, 0, false, "no epoch could be acquired", failures);
+            }
+            if (acquired <= highest || acquired < 0) {
+                throw new IllegalStateException("the epoch source must return an epoch greater than " + highest
+                        + " and >= 0: " + acquired);
+            }
+            state.epoch = acquired;
+        } else if (highest > state.epoch) {
+            throw new StaleWriterException(jobId, sequence, state.epoch, highest, failures);
+        }
+        return state.epoch;
+    }
+
+    /** Thrown inside a commit when fewer than {@code m} fragments were stored: nothing can regenerate the others. */
+    private static final class TooFewFragments extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        TooFewFragments(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** One attempt at writing a checkpoint under one commit id. */
+    private final class Attempt {
+        private final String jobId;
+        private final CheckpointId id;
+        private final Set<String> unreachable;
+        private final Set<String> excluded;
+        private final List<FragmentFailure> failures;
+        /** Every repository this attempt wrote to or tried to. */
+        private final Set<String> touched = new LinkedHashSet<>();
+
+        Attempt(String jobId, CheckpointId id, Set<String> unreachable, Set<String> excluded,
+                List<FragmentFailure> failures) {
+            this.jobId = jobId;
+            this.id = id;
+            this.unreachable = unreachable;
+            this.excluded = excluded;
+            this.failures = failures;
+        }
+
+        /** Streams the checkpoint into {@code n} fragments and replaces those whose writes failed or vanished. */
+        FragmentIndex storeFragments(InputStream in, long sizeHint) throws IOException, TooFewFragments {
+            Dispersal dispersal = context.dispersal;
+            int n = dispersal.n();
+            int m = dispersal.m();
+            List<String> targets;
+            try {
+                targets = context.place(jobId, sizeHint, m, n - m, n,
+                        context.candidates(List.of(), excluded, unreachable), List.of());
+            } catch (StoreContext.NotEnoughRepositoriesException e) {
+                throw new TooFewFragments(e.getMessage());
+            }
+            touched.addAll(targets);
+            int[] all = new int[n];
+            Arrays.setAll(all, i -> i);
+            FragmentRepository[] repositories = new FragmentRepository[n];
+            String[] keys = new String[n];
+            for (int i = 0; i < n; i++) {
+                repositories[i] = context.byId.get(targets.get(i));
+                keys[i] = StoreKeys.fragmentKey(jobId, id, i);
+            }
+            Sha256 checkpointSha;
+            long length = 0;
+            List<FragmentLocation> locations = new ArrayList<>(n);
+            List<Integer> missing = new ArrayList<>();
+            try (FragmentSink sink = new FragmentSink(context.executor, n, failures)) {
+                sink.open(all, repositories, keys);
+                MessageDigest digest = Sha256.newDigest();
+                int segmentBytes = context.segmentBytes;
+                byte[] segment = new byte[segmentBytes];
+                byte[][] pieces = new byte[n][dispersal.pieceLength(segmentBytes)];
+                while (true) {
+                    int read = in.readNBytes(segment, 0, segmentBytes);
+                    if (read == 0) {
+                        break;
+                    }
+                    digest.update(segment, 0, read);
+                    length += read;
+                    dispersal.encode(segment, read, pieces);
+                    sink.write(pieces, dispersal.pieceLength(read), all);
+                    if (read < segmentBytes) {
+                        break;
+                    }
+                }
+                checkpointSha = Sha256.wrap(digest.digest());
+                sink.commit(all);
+                for (int i = 0; i < n; i++) {
+                    locations.add(new FragmentLocation(i, targets.get(i), sink.length(i), sink.digest(i)));
+                    if (!sink.committed(i)) {
+                        missing.add(i);
+                        excluded.add(targets.get(i));
+                    }
+                }
+            }
+            Instant now = context.clock.instant();
+            FragmentIndex index = new FragmentIndex(jobId, id.epoch(), id.sequence(), id.commitId(), 0,
+                    dispersal.encoding(), m, n - m, dispersal.stripeBytes(), context.segmentBytes, length,
+                    checkpointSha, now, StoreContext.leaseEnd(now, context.lease), locations);
+            // Replace failed writes, then writes that reported success but are not there (dropped on the way).
+            for (int round = 0; ; round++) {
+                if (n - missing.size() < m) {
+                    throw new TooFewFragments("only " + (n - missing.size()) + " of " + n + " fragments were "
+                            + "stored, " + m + " are needed to regenerate the others");
+                }
+                index = relocate(index, missing);
+                missing = unlisted(index);
+                if (missing.isEmpty()) {
+                    return index;
+                }
+                if (round == n) {
+                    throw new TooFewFragments("fragments " + missing + " vanish after every write");
+                }
+            }
+        }
+
+        private FragmentIndex relocate(FragmentIndex index, List<Integer> missing) throws TooFewFragments {
+            if (missing.isEmpty()) {
+                return index;
+            }
+            try {
+                FragmentIndex relocated = regenerator.relocate(index, missing, excluded, unreachable, failures);
+                touched.addAll(StoreContext.holders(relocated));
+                return relocated;
+            } catch (StoreContext.NotEnoughRepositoriesException | CheckpointUnavailableException e) {
+                touched.addAll(excluded);
+                throw new TooFewFragments("the fragments whose writes failed could not be placed elsewhere: "
+                        + e.getMessage());
+            }
+        }
+
+        /** The fragments that their repositories do not list; those repositories are excluded from now on. */
+        private List<Integer> unlisted(FragmentIndex index) {
+            Map<String, Set<String>> listed = context.listCheckpoint(jobId, id, StoreContext.holders(index));
+            List<Integer> missing = new ArrayList<>();
+            for (FragmentLocation location : index.fragments()) {
+                Set<String> keys = listed.get(location.repositoryId());
+                String key = index.fragmentKey(location.fragmentIndex());
+                if (keys == null || !keys.contains(key)) {
+                    missing.add(location.fragmentIndex());
+                    excluded.add(location.repositoryId());
+                    failures.add(new FragmentFailure(location.fragmentIndex(), location.repositoryId(),
+                            keys == null ? FragmentFailure.Reason.UNAVAILABLE : FragmentFailure.Reason.MISSING,
+                            keys == null ? "could not be listed after the write" : "not listed after its write"));
+                }
+            }
+            return missing;
+        }
+
+        /** Index copies, the epoch check and the commit markers; returns the committed index. */
+        FragmentIndex publish(FragmentIndex index, JobState state) {
+            List<String> holders = StoreContext.holders(index);
+            int quorum = index.k() + 1;
+            context.putAll(holders, index.indexKey(), index.toBytes(), -1, failures);
+            Map<String, Set<String>> listed = context.listCheckpoint(jobId, id, holders);
+            int copies = StoreContext.countListing(listed, holders, index.indexKey());
+            if (copies < quorum) {
+                abandon();
+                throw new CommitFailedException(jobId, id.sequence(), copies, false, "the index was stored on "
+                        + copies + " repositories, " + quorum + " (k + 1) are needed", failures);
+            }
+            boolean current;
+            try {
+                current = context.epochs.isCurrent(jobId, id.epoch());
+            } catch (IOException e) {
+                abandon();
+                failures.add(new FragmentFailure(-1, "epoch source", FragmentFailure.Reason.UNAVAILABLE,
+                        String.valueOf(e.getMessage())));
+                throw new CommitFailedException(jobId, id.sequence(), copies, false, "the epoch could not be "
+                        + "checked", failures);
+            }
+            if (!current) {
+                abandon();
+                throw new StaleWriterException(jobId, id.sequence(), id.epoch(), -1, failures);
+            }
+            // The commit point: the first marker stored. The commit is durable once k + 1 holders list one.
+            int markers = 0;
+            for (int round = 0; round < 2 && markers < quorum; round++) {
+                List<String> lacking = new ArrayList<>();
+                for (String holder : holders) {
+                    Set<String> keys = listed.get(holder);
+                    if (keys == null || !keys.contains(index.markerKey())) {
+                        lacking.add(holder);
+                    }
+                }
+                context.putAll(lacking, index.markerKey(), MARKER, -1, failures);
+                listed = context.listCheckpoint(jobId, id, holders);
+                markers = StoreContext.countListing(listed, holders, index.markerKey());
+            }
+            if (markers < quorum) {
+                if (markers == 0) {
+                    abandon();
+                }
+                throw new CommitFailedException(jobId, id.sequence(), copies, markers > 0, "commit markers were "
+                        + "stored on " + markers + " repositories, " + quorum + " (k + 1) are needed", failures);
+            }
+            // Durable. Markers on every other repository that answers make the commit visible to more readers.
+            List<String> others = new ArrayList<>();
+            for (FragmentRepository repository : context.repositories) {
+                if (!holders.contains(repository.id()) && !unreachable.contains(repository.id())) {
+                    others.add(repository.id());
+                }
+            }
+            context.putAll(others, index.markerKey(), MARKER, -1, new ArrayList<>());
+            return index;
+        }
+
+        /** Deletes what this attempt stored, best effort; the next successful commit deletes what remains. */
+        void abandon() {
+            Map<String, List<String>> keys = new LinkedHashMap<>();
+            List<String> all = new ArrayList<>();
+            all.add(StoreKeys.markerKey(jobId, id));
+            all.add(StoreKeys.indexKey(jobId, id));
+            for (int i = 0; i < context.dispersal.n(); i++) {
+                all.add(StoreKeys.fragmentKey(jobId, id, i));
+            }
+            for (String repository : touched) {
+                keys.put(repository, all);
+            }
+            context.delete(keys);
+        }
+    }
+}

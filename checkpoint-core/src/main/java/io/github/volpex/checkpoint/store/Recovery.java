@@ -1,0 +1,132 @@
+package io.github.volpex.checkpoint.store;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Recovery of a job's newest committed checkpoint (see {@link CheckpointStore#recover(String)}): it never returns a
+ * checkpoint that did not reach its commit point, never falls back past a committed checkpoint that may be the last
+ * successful commit, and never answers "no checkpoint" while repositories that may hold one are unreachable.
+ */
+final class Recovery {
+
+    private final StoreContext context;
+    private final Reads reads;
+
+    Recovery(StoreContext context, Reads reads) {
+        this.context = context;
+        this.reads = reads;
+    }
+
+    /**
+     * Recovers from a fresh listing; if that fails and a second listing shows another newest committed checkpoint
+     * (another process committed, repaired or collected meanwhile), tries once more from the second listing.
+     */
+    Optional<RecoveredCheckpoint> recoverNewest(String jobId) {
+        JobView view = context.view(jobId);
+        try {
+            return recoverNewest(jobId, view);
+        } catch (CheckpointUnavailableException e) {
+            JobView again = context.view(jobId);
+            if (newestCommitted(again).equals(newestCommitted(view))) {
+                throw e;
+            }
+            return recoverNewest(jobId, again);
+        }
+    }
+
+    private static Optional<CheckpointId> newestCommitted(JobView view) {
+        return view.committedNewestFirst().stream().findFirst().map(trace -> trace.id);
+    }
+
+    private Optional<RecoveredCheckpoint> recoverNewest(String jobId, JobView view) {
+        List<JobView.Trace> committed = view.committedNewestFirst();
+        if (committed.isEmpty()) {
+            if (view.unreachable.isEmpty()) {
+                return Optional.empty();
+            }
+            throw new RepositoriesUnreachableException(jobId, -1, 0, 0, List.copyOf(view.unreachable), null,
+                    List.of());
+        }
+        CheckpointUnavailableException newest = null;
+        for (int t = 0; t < committed.size(); t++) {
+            JobView.Trace trace = committed.get(t);
+            List<FragmentFailure> failures = new ArrayList<>();
+            Optional<FragmentIndex> index = context.readIndex(jobId, trace, failures);
+            CheckpointUnavailableException failure;
+            if (index.isPresent()) {
+                try {
+                    return Optional.of(reads.rebuild(index.get()));
+                } catch (CheckpointUnavailableException e) {
+                    failure = e;
+                }
+            } else {
+                failures.add(new FragmentFailure(-1, trace.indexCopies.isEmpty() ? "any repository"
+                        : String.join(", ", trace.indexCopies), FragmentFailure.Reason.MISSING,
+                        "no readable copy of the index of " + trace.id));
+                failure = new CheckpointUnavailableException(jobId, trace.id.sequence(), context.dispersal.m(), 0,
+                        failures);
+            }
+            if (!provablyUnfinished(trace, index, view)) {
+                throw unavailable(jobId, view, committed.subList(t + 1, committed.size()), failure);
+            }
+            newest = newest != null ? newest : failure;
+        }
+        // Every committed checkpoint failed, none of them a completed commit: report the newest.
+        throw unavailable(jobId, view, List.of(), newest);
+    }
+
+    /**
+     * Whether the checkpoint certainly never completed its commit (which stores markers on {@code k + 1} of its
+     * repositories before it returns): fewer than {@code k + 1} markers are visible even counting every unreachable
+     * repository as holding one. Only then may recovery fall back past it to an older checkpoint.
+     */
+    private static boolean provablyUnfinished(JobView.Trace trace, Optional<FragmentIndex> index, JobView view) {
+        return index.isPresent() && trace.markers.size() + view.unreachable.size() < index.get().k() + 1;
+    }
+
+    /** The failure to report for the newest committed checkpoint that could not be rebuilt. */
+    private CheckpointUnavailableException unavailable(String jobId, JobView view, List<JobView.Trace> older,
+                                                       CheckpointUnavailableException failure) {
+        Set<String> unreachable = new LinkedHashSet<>(view.unreachable);
+        for (FragmentFailure f : failure.failures()) {
+            if (f.reason() == FragmentFailure.Reason.UNAVAILABLE && context.byId.containsKey(f.repositoryId())) {
+                unreachable.add(f.repositoryId());
+            }
+        }
+        if (unreachable.isEmpty()) {
+            return failure;
+        }
+        return new RepositoriesUnreachableException(jobId, failure.sequence(), failure.required(),
+                failure.verified(), List.copyOf(unreachable), newestAvailable(jobId, older, unreachable),
+                failure.failures());
+    }
+
+    /**
+     * The newest of {@code older} whose index can be read and at least {@code m} of whose fragments are listed on
+     * repositories that answer: what the host can choose to recover explicitly.
+     */
+    private FragmentIndex newestAvailable(String jobId, List<JobView.Trace> older, Set<String> unreachable) {
+        for (JobView.Trace trace : older) {
+            Optional<FragmentIndex> index = context.readIndex(jobId, trace, new ArrayList<>());
+            if (index.isEmpty()) {
+                continue;
+            }
+            int listed = 0;
+            for (FragmentLocation location : index.get().fragments()) {
+                if (!unreachable.contains(location.repositoryId())
+                        && trace.fragments.getOrDefault(location.repositoryId(), Set.of())
+                        .contains(location.fragmentIndex())) {
+                    listed++;
+                }
+            }
+            if (listed >= index.get().m()) {
+                return index.get();
+            }
+        }
+        return null;
+    }
+}

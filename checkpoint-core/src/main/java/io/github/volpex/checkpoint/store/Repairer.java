@@ -1,0 +1,162 @@
+package io.github.volpex.checkpoint.store;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Repair of a job's newest committed checkpoint (de Camargo §4.3; see {@link CheckpointStore#repair}): when fewer than
+ * the reconstruction threshold of its fragments verify, the missing ones are regenerated — a corrupt or lost copy on a
+ * repository that answers is rewritten in place, the others move to repositories holding none — and a new revision of
+ * the index and the commit markers go to every holder.
+ */
+final class Repairer {
+
+    private static final byte[] MARKER = new byte[0];
+
+    private final StoreContext context;
+    private final Reads reads;
+    private final Regenerator regenerator;
+
+    Repairer(StoreContext context, Reads reads, Regenerator regenerator) {
+        this.context = context;
+        this.reads = reads;
+        this.regenerator = regenerator;
+    }
+
+    RepairReport repair(String jobId) {
+        JobView view = context.view(jobId);
+        List<JobView.Trace> committed = view.committedNewestFirst();
+        if (committed.isEmpty()) {
+            return new RepairReport(RepairReport.Status.NO_CHECKPOINT, null, 0, 0, List.of(), List.of());
+        }
+        JobView.Trace trace = committed.get(0);
+        List<FragmentFailure> failures = new ArrayList<>();
+        Optional<FragmentIndex> read = context.readIndex(jobId, trace, failures);
+        if (read.isEmpty()) {
+            throw new CheckpointUnavailableException(jobId, trace.id.sequence(), context.dispersal.m(), 0, failures);
+        }
+        FragmentIndex index = read.get();
+        if (index.isExpired(context.clock.instant())) {
+            return new RepairReport(RepairReport.Status.EXPIRED, index, 0, 0, List.of(), List.of());
+        }
+        Set<Integer> verified = reads.probe(index, failures);
+        int before = verified.size();
+        if (before >= context.reconstructionThreshold(index)) {
+            completeMarkers(index, trace, view, failures);
+            return new RepairReport(RepairReport.Status.HEALTHY, index, before, before, List.of(), failures);
+        }
+        if (before < index.m()) {
+            throw new CheckpointUnavailableException(jobId, index.sequence(), index.m(), before, failures);
+        }
+        Map<Integer, FragmentFailure.Reason> reasons = new HashMap<>();
+        for (FragmentFailure failure : failures) {
+            if (failure.fragmentIndex() >= 0) {
+                reasons.putIfAbsent(failure.fragmentIndex(), failure.reason());
+            }
+        }
+        List<Integer> sources = new ArrayList<>(verified);
+        // A corrupt copy is rewritten where it is, if its repository takes the write; a lost one moves to a
+        // repository holding none, or comes back where it was when no other is left; an unreachable one moves.
+        List<Integer> inPlace = new ArrayList<>();
+        List<Integer> elsewhere = new ArrayList<>();
+        Set<String> answering = new HashSet<>();
+        Set<String> excluded = new HashSet<>();
+        for (FragmentLocation location : index.fragments()) {
+            int i = location.fragmentIndex();
+            if (verified.contains(i)) {
+                continue;
+            }
+            FragmentFailure.Reason reason = reasons.get(i);
+            boolean answers = reason != FragmentFailure.Reason.UNAVAILABLE
+                    && !view.unreachable.contains(location.repositoryId())
+                    && context.byId.containsKey(location.repositoryId());
+            if (answers) {
+                answering.add(location.repositoryId());
+            }
+            (answers && reason == FragmentFailure.Reason.CORRUPT ? inPlace : elsewhere).add(i);
+            excluded.add(location.repositoryId());
+        }
+        Map<Integer, String> written = new HashMap<>(rewriteInPlace(index, sources, inPlace, excluded, failures));
+        inPlace.stream().filter(i -> !written.containsKey(i)).forEach(elsewhere::add);
+        FragmentIndex current = Regenerator.moved(index, written);
+        List<Integer> todo = new ArrayList<>(elsewhere);
+        while (!todo.isEmpty()) {
+            List<String> holders = new ArrayList<>();
+            for (FragmentLocation location : current.fragments()) {
+                if (!todo.contains(location.fragmentIndex())) {
+                    holders.add(location.repositoryId());
+                }
+            }
+            List<String> candidates = context.candidates(holders, excluded, view.unreachable);
+            if (candidates.isEmpty()) {
+                break;
+            }
+            List<Integer> batch = new ArrayList<>(todo.subList(0, Math.min(todo.size(), candidates.size())));
+            List<String> targets = context.place(jobId, index.checkpointBytes(), index.m(), index.k(), batch.size(),
+                    candidates, holders.stream().distinct().toList());
+            Map<Integer, String> moved = regenerator.regenerate(current, sources, batch, targets, excluded, failures);
+            written.putAll(moved);
+            current = Regenerator.moved(current, moved);
+            todo.removeAll(moved.keySet());
+        }
+        // Last resort: back onto the repositories that lost them, if they answer.
+        List<Integer> back = todo.stream().filter(i -> answering.contains(index.fragments().get(i).repositoryId()))
+                .toList();
+        written.putAll(rewriteInPlace(index, sources, back, new HashSet<>(), failures));
+        // A regenerated fragment counts once its repository lists it.
+        Map<String, Set<String>> listed = context.listCheckpoint(jobId, index.checkpointId(), written.values());
+        List<Integer> regenerated = new ArrayList<>();
+        for (Map.Entry<Integer, String> entry : written.entrySet()) {
+            Set<String> keys = listed.get(entry.getValue());
+            if (keys != null && keys.contains(index.fragmentKey(entry.getKey()))) {
+                regenerated.add(entry.getKey());
+            }
+        }
+        if (regenerated.isEmpty()) {
+            return new RepairReport(RepairReport.Status.PARTIALLY_REPAIRED, index, before, before, List.of(),
+                    failures);
+        }
+        Map<Integer, String> kept = new HashMap<>();
+        regenerated.forEach(i -> kept.put(i, written.get(i)));
+        FragmentIndex relocated = Regenerator.moved(index, kept);
+        FragmentIndex revised = relocated.fragments().equals(index.fragments()) ? index
+                : index.revised(relocated.fragments(), index.leaseExpiry());
+        if (revised != index) {
+            Set<String> copies = context.putAll(StoreContext.holders(revised), revised.indexKey(), revised.toBytes(),
+                    -1, failures);
+            if (copies.isEmpty()) {
+                return new RepairReport(RepairReport.Status.PARTIALLY_REPAIRED, index, before, before, List.of(),
+                        failures);
+            }
+        }
+        completeMarkers(revised, trace, view, failures);
+        regenerated.sort(null);
+        boolean complete = before + regenerated.size() == index.n();
+        return new RepairReport(complete ? RepairReport.Status.REPAIRED : RepairReport.Status.PARTIALLY_REPAIRED,
+                revised, before, before + regenerated.size(), regenerated, failures);
+    }
+
+    /** Regenerates {@code fragments} of {@code index} onto the repositories that held them. */
+    private Map<Integer, String> rewriteInPlace(FragmentIndex index, List<Integer> sources, List<Integer> fragments,
+                                                Set<String> excluded, List<FragmentFailure> failures) {
+        if (fragments.isEmpty()) {
+            return Map.of();
+        }
+        List<String> targets = fragments.stream().map(i -> index.fragments().get(i).repositoryId()).toList();
+        return regenerator.regenerate(index, sources, new ArrayList<>(fragments), targets, excluded, failures);
+    }
+
+    /** Stores the commit marker on every holder of {@code index} that does not list one yet. */
+    void completeMarkers(FragmentIndex index, JobView.Trace trace, JobView view, List<FragmentFailure> failures) {
+        Set<String> lacking = new LinkedHashSet<>(StoreContext.holders(index));
+        lacking.removeAll(trace.markers);
+        lacking.removeAll(view.unreachable);
+        context.putAll(lacking, index.markerKey(), MARKER, -1, failures);
+    }
+}

@@ -1,0 +1,118 @@
+package io.github.volpex.checkpoint.store;
+
+import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Thrown by {@link CheckpointStore#recover(String)} when it cannot tell what the job's newest checkpoint is because
+ * repositories are unreachable: either no committed checkpoint was found but {@linkplain #unreachable() unreachable
+ * repositories} may hold one, or the newest committed checkpoint found cannot be rebuilt without them. It is never
+ * "this job has no checkpoint": a host that starts the job from scratch after it does so knowingly.
+ *
+ * <p>Retrying once the repositories are back may succeed. {@link #newestAvailable()} names the newest committed
+ * checkpoint that could be read, if any; {@link CheckpointStore#recover(FragmentIndex)} rebuilds it on request.
+ *
+ * @since 0.1
+ */
+public class RepositoriesUnreachableException extends CheckpointUnavailableException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The repositories that could not be reached. */
+    private final List<String> unreachable;
+    /** The newest checkpoint that is available, or null; serialised in its own format. */
+    private transient FragmentIndex newestAvailable;
+
+    /**
+     * Creates the exception.
+     *
+     * @param jobId           the job
+     * @param sequence        the sequence number of the newest committed checkpoint found, {@code -1} if none
+     * @param required        how many verified fragments that checkpoint needs, {@code 0} if none
+     * @param verified        how many were verified
+     * @param unreachable     the identifiers of the repositories that could not be reached
+     * @param newestAvailable the newest committed checkpoint that can be rebuilt without them, or null
+     * @param failures        what failed
+     * @throws NullPointerException if {@code jobId}, {@code unreachable} or {@code failures} is null
+     */
+    public RepositoriesUnreachableException(String jobId, long sequence, int required, int verified,
+                                            List<String> unreachable, FragmentIndex newestAvailable,
+                                            List<FragmentFailure> failures) {
+        super((sequence < 0 ? "no committed checkpoint of " + jobId + " was found, but "
+                : "the newest committed checkpoint of " + jobId + ", #" + sequence + ", needs " + required
+                        + " verified fragments and got " + verified + "; ")
+                + "repositories " + unreachable + " that may hold "
+                + (sequence < 0 ? "one" : "its fragments") + " are unreachable"
+                + (newestAvailable == null ? "" : "; the newest checkpoint available is #"
+                        + newestAvailable.sequence() + " (epoch " + newestAvailable.epoch() + ")"),
+                jobId, sequence, required, verified, failures);
+        this.unreachable = List.copyOf(unreachable);
+        this.newestAvailable = newestAvailable;
+    }
+
+    /**
+     * Returns the repositories that could not be reached.
+     *
+     * @return their identifiers, an unmodifiable list
+     */
+    public List<String> unreachable() {
+        return unreachable;
+    }
+
+    /**
+     * Returns the newest committed checkpoint that the repositories that answered can rebuild, which may be older
+     * than the job's newest.
+     *
+     * @return its index, or empty if there is none
+     */
+    public Optional<FragmentIndex> newestAvailable() {
+        return Optional.ofNullable(newestAvailable);
+    }
+
+    /**
+     * Writes the fields and then the index, in its own binary format.
+     *
+     * @param out the stream
+     * @throws IOException if writing fails
+     * @serialData the default fields, then the length of the index in bytes ({@code int}, {@code -1} for none)
+     *     and those bytes
+     */
+    private void writeObject(ObjectOutputStream out) throws IOException {
+        out.defaultWriteObject();
+        if (newestAvailable == null) {
+            out.writeInt(-1);
+        } else {
+            byte[] bytes = newestAvailable.toBytes();
+            out.writeInt(bytes.length);
+            out.write(bytes);
+        }
+    }
+
+    /**
+     * Reads what {@link #writeObject} wrote.
+     *
+     * @param in the stream
+     * @throws IOException            if reading fails or the index is invalid
+     * @throws ClassNotFoundException if a class of the fields is missing
+     */
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        Objects.requireNonNull(unreachable, "unreachable");
+        int length = in.readInt();
+        if (length >= 0) {
+            byte[] bytes = in.readNBytes(length);
+            try {
+                newestAvailable = FragmentIndex.parse(bytes);
+            } catch (CorruptIndexException e) {
+                InvalidObjectException invalid = new InvalidObjectException(e.getMessage());
+                invalid.initCause(e);
+                throw invalid;
+            }
+        }
+    }
+}
