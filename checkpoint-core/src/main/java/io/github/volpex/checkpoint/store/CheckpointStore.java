@@ -86,8 +86,10 @@ import java.util.random.RandomGenerator;
  *
  * <h2>Recovery, repair and leases</h2>
  * {@link #recover(String)} lists the job on every repository, takes the newest committed checkpoint, fetches
- * fragments in parallel on the executor, keeps the first {@code m} that verify and decodes them. It falls back to an
- * older committed checkpoint only past one that provably never completed its commit. {@link #repair} regenerates lost
+ * fragments in parallel on the executor, keeps the first {@code m} that verify and decodes them. It never falls back
+ * to an older checkpoint by itself — the newest committed one may be the last successful commit — but
+ * {@link #checkpoints} and {@link #recover(FragmentIndex)} let a host choose an older one knowingly. {@link #repair}
+ * regenerates lost
  * or corrupt fragments when fewer than the reconstruction threshold verify (de Camargo §4.3) — a corrupt copy on a
  * repository that answers is rewritten in place — and completes the commit markers. Checkpoints carry a lease after
  * which they are no longer repaired and may be collected.
@@ -302,9 +304,9 @@ public final class CheckpointStore {
      *                                          it needs, are unreachable (it names them, and the newest checkpoint
      *                                          available without them)
      * @throws CheckpointUnavailableException   if the newest committed checkpoint cannot be rebuilt from the
-     *                                          repositories that answer (corrupt or lost fragments); older ones are
-     *                                          not returned in its place unless it provably never completed its
-     *                                          commit — see {@link #checkpoints} to choose one knowingly
+     *                                          repositories that answer (corrupt or lost fragments); an older one
+     *                                          is not returned in its place — see {@link #checkpoints} to choose one
+     *                                          knowingly
      * @throws IllegalStateException            if the newest checkpoint is longer than {@link #MAX_ARRAY_BYTES}
      * @throws NullPointerException             if {@code jobId} is null
      * @throws IllegalArgumentException         if {@code jobId} is not valid

@@ -65,6 +65,13 @@ import java.util.zip.CRC32C;
  * Times have millisecond precision: instants given to an index are truncated to milliseconds. Version 1 (without the
  * epoch) is not read.
  *
+ * <h2>Keys</h2>
+ * A store keeps every object of a checkpoint under {@code <job>.<epoch>.<sequence>.<commit id>.<suffix>}, the three
+ * numbers as 16 lower-case hexadecimal digits each: suffix {@code f<i>} for fragment {@code i}
+ * ({@link #fragmentKey}), {@code idx} for a copy of this index ({@link #indexKey}) and {@code ok} for a commit marker
+ * ({@link #markerKey}). A listing therefore tells, without reading anything, which checkpoints a repository holds,
+ * in which order they come and which of them reached their commit point.
+ *
  * <p>Immutable and thread-safe.
  *
  * @since 0.1
@@ -478,14 +485,14 @@ public final class FragmentIndex {
         return StoreKeys.indexKey(jobId, checkpointId());
     }
 
-    /** The key of this checkpoint's commit markers. */
-    String markerKey() {
+    /**
+     * Returns the key of this checkpoint's commit markers: empty objects whose presence on a repository proves that the
+     * checkpoint reached its commit point (see {@link CheckpointStore}).
+     *
+     * @return the key
+     */
+    public String markerKey() {
         return StoreKeys.markerKey(jobId, checkpointId());
-    }
-
-    /** The prefix of every key of this checkpoint. */
-    String keyPrefix() {
-        return StoreKeys.checkpointPrefix(jobId, checkpointId());
     }
 
     /** The checkpoint's identity within its job, which orders it among the job's checkpoints. */

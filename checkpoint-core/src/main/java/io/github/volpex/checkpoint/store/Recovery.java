@@ -8,8 +8,8 @@ import java.util.Set;
 
 /**
  * Recovery of a job's newest committed checkpoint (see {@link CheckpointStore#recover(String)}): it never returns a
- * checkpoint that did not reach its commit point, never falls back past a committed checkpoint that may be the last
- * successful commit, and never answers "no checkpoint" while repositories that may hold one are unreachable.
+ * checkpoint that did not reach its commit point, never goes back past the newest committed one (which may be the
+ * last successful commit) and never answers "no checkpoint" while repositories that may hold one are unreachable.
  */
 final class Recovery {
 
@@ -51,41 +51,22 @@ final class Recovery {
             throw new RepositoriesUnreachableException(jobId, -1, 0, 0, List.copyOf(view.unreachable), null,
                     List.of());
         }
-        CheckpointUnavailableException newest = null;
-        for (int t = 0; t < committed.size(); t++) {
-            JobView.Trace trace = committed.get(t);
-            List<FragmentFailure> failures = new ArrayList<>();
-            Optional<FragmentIndex> index = context.readIndex(jobId, trace, failures);
-            CheckpointUnavailableException failure;
-            if (index.isPresent()) {
-                try {
-                    return Optional.of(reads.rebuild(index.get()));
-                } catch (CheckpointUnavailableException e) {
-                    failure = e;
-                }
-            } else {
-                failures.add(new FragmentFailure(-1, trace.indexCopies.isEmpty() ? "any repository"
-                        : String.join(", ", trace.indexCopies), FragmentFailure.Reason.MISSING,
-                        "no readable copy of the index of " + trace.id));
-                failure = new CheckpointUnavailableException(jobId, trace.id.sequence(), context.dispersal.m(), 0,
-                        failures);
+        // The newest committed checkpoint may be the last successful commit: never go back past it silently.
+        JobView.Trace trace = committed.get(0);
+        List<FragmentFailure> failures = new ArrayList<>();
+        Optional<FragmentIndex> index = context.readIndex(jobId, trace, failures);
+        if (index.isPresent()) {
+            try {
+                return Optional.of(reads.rebuild(index.get()));
+            } catch (CheckpointUnavailableException e) {
+                throw unavailable(jobId, view, committed.subList(1, committed.size()), e);
             }
-            if (!provablyUnfinished(trace, index, view)) {
-                throw unavailable(jobId, view, committed.subList(t + 1, committed.size()), failure);
-            }
-            newest = newest != null ? newest : failure;
         }
-        // Every committed checkpoint failed, none of them a completed commit: report the newest.
-        throw unavailable(jobId, view, List.of(), newest);
-    }
-
-    /**
-     * Whether the checkpoint certainly never completed its commit (which stores markers on {@code k + 1} of its
-     * repositories before it returns): fewer than {@code k + 1} markers are visible even counting every unreachable
-     * repository as holding one. Only then may recovery fall back past it to an older checkpoint.
-     */
-    private static boolean provablyUnfinished(JobView.Trace trace, Optional<FragmentIndex> index, JobView view) {
-        return index.isPresent() && trace.markers.size() + view.unreachable.size() < index.get().k() + 1;
+        failures.add(new FragmentFailure(-1, trace.indexCopies.isEmpty() ? "any repository"
+                : String.join(", ", trace.indexCopies), FragmentFailure.Reason.MISSING,
+                "no readable copy of the index of " + trace.id));
+        throw unavailable(jobId, view, committed.subList(1, committed.size()),
+                new CheckpointUnavailableException(jobId, trace.id.sequence(), context.dispersal.m(), 0, failures));
     }
 
     /** The failure to report for the newest committed checkpoint that could not be rebuilt. */

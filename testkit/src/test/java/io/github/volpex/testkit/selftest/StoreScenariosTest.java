@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.checkpoint.store.CheckpointStore;
+import io.github.volpex.checkpoint.store.CheckpointUnavailableException;
 import io.github.volpex.checkpoint.store.CommitFailedException;
 import io.github.volpex.checkpoint.store.FragmentIndex;
+import io.github.volpex.checkpoint.store.FragmentLocation;
 import io.github.volpex.checkpoint.store.FragmentRepository;
 import io.github.volpex.checkpoint.store.PlacementPolicy;
 import io.github.volpex.checkpoint.store.RepositoriesUnreachableException;
@@ -129,5 +131,36 @@ class StoreScenariosTest {
         holders.forEach(r -> r.setReachable(false));
         assertArrayEquals(C, restarted.recover(JOB).orElseThrow().toByteArray());
         assertArrayEquals(C, mode.store(repositories).recover(JOB).orElseThrow().toByteArray());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void a_commit_past_its_commit_point_that_cannot_be_rebuilt_never_makes_the_previous_one_collectable(Mode mode)
+            throws Exception {
+        List<FaultyRepository> repositories = repositories(mode.repositories);
+        CheckpointStore store = mode.store(repositories);
+        FragmentIndex a = store.commit(JOB, A);
+        // B's commit markers reach one repository only: B passed its commit point, but its commit is not durable.
+        repositories.forEach(r -> r.schedule((repositoryId, call, key) -> call == RepositoryCall.PUT
+                && key.endsWith(".ok") && !repositoryId.equals("r0") ? Fault.FAIL : Fault.NONE));
+        CommitFailedException failed = assertThrows(CommitFailedException.class, () -> store.commit(JOB, B));
+        assertTrue(failed.reachedCommitPoint());
+        repositories.forEach(r -> r.schedule(FaultSchedule.none()));
+        FragmentIndex b = store.checkpoints(JOB).get(0);
+        assertTrue(b.sequence() > a.sequence());
+        // Then B loses more fragments than it can spare.
+        for (int i = 0; i <= b.k(); i++) {
+            FragmentLocation location = b.fragments().get(i);
+            repositories.stream().filter(r -> r.id().equals(location.repositoryId())).findFirst().orElseThrow()
+                    .corrupt(b.fragmentKey(i), 3);
+        }
+        for (CheckpointStore collector : List.of(store, mode.store(repositories))) {
+            assertEquals(0, collector.collectGarbage(JOB), "nothing is collected below a checkpoint that cannot be "
+                    + "verified");
+            assertThrows(CheckpointUnavailableException.class, () -> collector.recover(JOB));
+            assertEquals(List.of(b.sequence(), a.sequence()),
+                    collector.checkpoints(JOB).stream().map(FragmentIndex::sequence).toList());
+            assertArrayEquals(A, collector.recover(collector.checkpoints(JOB).get(1)).toByteArray());
+        }
     }
 }
