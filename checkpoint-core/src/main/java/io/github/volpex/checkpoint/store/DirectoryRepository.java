@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -23,8 +25,13 @@ import java.util.Optional;
  *
  * <p><b>Atomic writes.</b> A value is written to a temporary file in the same directory (its name starts with a dot
  * and ends with {@code .tmp}), optionally forced to the device, then moved over the target with
- * {@link StandardCopyOption#ATOMIC_MOVE}; readers see the old file or the new one, never a part. A crash may leave
- * temporary files behind; {@link #list} never reports them and {@link #deleteTemporaryFiles()} removes them.
+ * {@link StandardCopyOption#ATOMIC_MOVE}; readers see the old file or the new one, never a part.
+ *
+ * <p><b>Temporary files of killed writes</b> are removed without the host doing anything: a writer holds an exclusive
+ * lock ({@link java.nio.channels.FileLock}) on its temporary file until it publishes or discards it, and the operating
+ * system releases the lock of a process that dies. Opening a repository and every {@link #list} delete the temporary
+ * files nobody holds; those of writes still running, in this process or another, are left alone. {@link #list} never
+ * reports temporary files.
  *
  * <p><b>Durability.</b> With {@code fsync}, every write forces the file's content before the move and the
  * directory after it, and every delete forces the directory, so a value survives power loss once the call returns.
@@ -69,7 +76,9 @@ public final class DirectoryRepository implements FragmentRepository {
         Names.requireRepositoryId(id);
         Objects.requireNonNull(directory, "directory");
         Files.createDirectories(directory);
-        return new DirectoryRepository(id, directory.toAbsolutePath(), fsync);
+        DirectoryRepository repository = new DirectoryRepository(id, directory.toAbsolutePath(), fsync);
+        repository.deleteTemporaryFiles();
+        return repository;
     }
 
     @Override
@@ -108,10 +117,17 @@ public final class DirectoryRepository implements FragmentRepository {
     public FragmentOutput create(String key) throws IOException {
         Path target = directory.resolve(fileName(key));
         Path temporary = Files.createTempFile(directory, ".", TEMPORARY_SUFFIX);
-        FileChannel channel;
+        FileChannel channel = null;
         try {
             channel = FileChannel.open(temporary, StandardOpenOption.WRITE);
+            // Held until the write is published or discarded; released by the system if this process dies.
+            if (channel.tryLock() == null) {
+                throw new IOException("another process locked the new temporary file " + temporary);
+            }
         } catch (IOException | RuntimeException e) {
+            if (channel != null) {
+                channel.close();
+            }
             Files.deleteIfExists(temporary);
             throw e;
         }
@@ -151,9 +167,12 @@ public final class DirectoryRepository implements FragmentRepository {
         List<String> keys = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
             for (Path file : files) {
-                String key = keyOf(file.getFileName().toString());
+                String name = file.getFileName().toString();
+                String key = keyOf(name);
                 if (key != null && key.startsWith(prefix)) {
                     keys.add(key);
+                } else if (isTemporary(name)) {
+                    deleteIfAbandoned(file);
                 }
             }
         }
@@ -162,23 +181,49 @@ public final class DirectoryRepository implements FragmentRepository {
     }
 
     /**
-     * Deletes the temporary files that writes interrupted by a crash left behind. Call it when no write is in
-     * progress on this directory (at start-up): it also deletes the temporary files of writes still running.
+     * Deletes the temporary files that writes killed with their process left behind, as opening the repository and
+     * every {@link #list} do by themselves: a temporary file is deleted when no writer holds its lock, so the files
+     * of writes in progress, in this process or another, are kept. Safe to call at any time.
      *
      * @return how many files were deleted
-     * @throws IOException if the directory cannot be listed or a file cannot be deleted
+     * @throws IOException if the directory cannot be listed
      */
     public int deleteTemporaryFiles() throws IOException {
         int deleted = 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
             for (Path file : files) {
-                String name = file.getFileName().toString();
-                if (name.startsWith(".") && name.endsWith(TEMPORARY_SUFFIX) && Files.deleteIfExists(file)) {
+                if (isTemporary(file.getFileName().toString()) && deleteIfAbandoned(file)) {
                     deleted++;
                 }
             }
         }
         return deleted;
+    }
+
+    private static boolean isTemporary(String name) {
+        return name.startsWith(".") && name.endsWith(TEMPORARY_SUFFIX);
+    }
+
+    /** Deletes a temporary file if no writer holds its lock; a file that cannot be checked is left alone. */
+    private static boolean deleteIfAbandoned(Path file) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            try (FileLock lock = channel.tryLock()) {
+                if (lock == null) {
+                    return false;
+                }
+            }
+        } catch (OverlappingFileLockException e) {
+            // A write of this process is in progress.
+            return false;
+        } catch (IOException e) {
+            // Gone meanwhile, or not ours to check.
+            return false;
+        }
+        try {
+            return Files.deleteIfExists(file);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The file name of a key: {@code @} then the key with upper-case letters escaped as {@code =x}. */
@@ -269,8 +314,16 @@ public final class DirectoryRepository implements FragmentRepository {
             if (fsync) {
                 channel.force(true);
             }
-            channel.close();
-            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            // Moved while its lock is held, so that no sweep takes it for abandoned; where an open file cannot be
+            // moved (Windows), it is closed first.
+            try {
+                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                channel.close();
+                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                channel.close();
+            }
             if (fsync) {
                 forceDirectory();
             }

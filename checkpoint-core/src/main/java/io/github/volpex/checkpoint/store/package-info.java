@@ -24,6 +24,12 @@
  *       reconstruction protocol with its threshold at the midpoint of {@code m} and {@code n}.</li>
  * </ul>
  *
+ * <h2>Internals</h2>
+ * {@code CheckpointStore} is a facade over package-private parts that share a {@code StoreContext}: {@code JobView}
+ * (one listing of a job: which checkpoints exist, their order, which are committed), {@code Committer},
+ * {@code Recovery}, {@code Repairer}, {@code Collector} (leases and garbage), {@code Reads} (fetching and verifying
+ * fragments) and {@code Regenerator} (rebuilding fragments onto other repositories).
+ *
  * <h2>Where it departs from the papers, and why</h2>
  * <ul>
  *   <li><b>Where the index lives.</b> de Camargo keeps the FFI on the responsible cluster manager and its two
@@ -31,10 +37,24 @@
  *       fragment, and a commit needs {@code k + 1} of them: any {@code m} repositories holding fragments then hold an
  *       index too, so the index is never the weaker link, and no extra service is needed. The index is also returned
  *       to the caller.</li>
- *   <li><b>The commit point.</b> Fragments first, then index copies, then deletion of the previous checkpoint. An
- *       index is written only after every fragment it lists is stored, so any index a reader finds describes a
- *       complete checkpoint; recovery takes the newest index it finds and falls back to older ones.</li>
- *   <li><b>Integrity.</b> Every fragment is checked against the SHA-256 its index records and the rebuilt checkpoint
+ *   <li><b>The commit point.</b> Fragments first, verified by listing; then index copies, verified by listing (at
+ *       least {@code k + 1}); then commit markers, empty objects whose key names the checkpoint. The first marker
+ *       stored is the commit point: before it the checkpoint never counts, after it it always does, and a reader
+ *       learns which from a listing alone. A failed commit that left a complete-looking checkpoint (all fragments,
+ *       some index copies) therefore cannot be mistaken for a committed one — the papers' protocol, where the index
+ *       itself marks completion, let collection delete the previous checkpoint in favour of such a leftover. The
+ *       commit returns once {@code k + 1} holders list a marker, so that any {@code m} holders show one.</li>
+ *   <li><b>Order.</b> Checkpoints are ordered by the epoch of their writer ({@link
+ *       io.github.volpex.checkpoint.store.EpochSource}), then by sequence number, not by sequence number alone: a
+ *       writer restarted while the newest checkpoints are unreachable would otherwise number its own from zero and
+ *       see them lose to the older, higher-numbered ones when the repositories come back. {@code CheckpointId}
+ *       defines the order in one place for the commit, recovery, repair and collection.</li>
+ *   <li><b>Recovery says what it does not know.</b> It returns the newest committed checkpoint, never an older one
+ *       by itself, and never "no checkpoint" while a repository is unreachable
+ *       ({@link io.github.volpex.checkpoint.store.RepositoriesUnreachableException}).</li>
+ *   <li><b>Collection.</b> Older checkpoints are deleted only below one whose commit is durable ({@code k + 1}
+ *       markers) and whose fragments were verified (at its commit, or read back by collection).</li>
+  <li><b>Integrity.</b> Every fragment is checked against the SHA-256 its index records and the rebuilt checkpoint
  *       against its own, so a mixture of two checkpoints, a stale fragment or a corrupt one is never returned. The
  *       index carries a magic number, a version and a CRC-32C
  *       ({@link io.github.volpex.checkpoint.store.FragmentIndex} documents it byte by byte).</li>
@@ -49,9 +69,11 @@
  *   <li><b>Failed writes.</b> A fragment whose write fails during a commit is regenerated from the stored ones onto
  *       another repository (the repair path) instead of failing the commit; a regenerated fragment must hash to the
  *       digest of the original, which makes regeneration self-checking.</li>
- *   <li><b>Sequence numbers and identities.</b> Keys carry a random commit id besides the sequence number, so two
- *       commits that were given the same number (after a crash hid the newest objects) never overwrite each
- *       other.</li>
+ *   <li><b>Identities.</b> Keys carry the epoch, the sequence number and a random commit id, so two commits never
+ *       overwrite each other, and a listing tells every checkpoint present and its order.</li>
+ *   <li><b>Repair.</b> A corrupt copy is rewritten on its own repository when that repository takes the write; a
+ *       lost one moves to a repository holding none (Ren's selection can choose it), and back where it was when no
+ *       other is left.</li>
  * </ul>
  *
  * @since 0.1

@@ -80,20 +80,31 @@ class DirectoryRepositoryTest {
     }
 
     @Test
-    void temporary_files_of_interrupted_writes_are_not_listed_and_can_be_removed() throws IOException {
+    void temporary_files_of_killed_writes_go_by_themselves_and_those_of_running_writes_stay() throws IOException {
         Path dir = freshDirectory();
         DirectoryRepository repo = DirectoryRepository.open("disk", dir, false);
         repo.put("kept", new byte[] {7});
-        FragmentOutput interrupted = repo.create("lost");
-        interrupted.write(new byte[] {1, 2, 3});
-        // A crash now would leave the temporary file: the writer is never closed.
+        // What a write killed with its process leaves: a temporary file nobody holds.
+        Files.write(dir.resolve(".12345.tmp"), new byte[] {1, 2});
         Files.writeString(dir.resolve("notes.txt"), "not a value");
+        // A write in progress in this process.
+        FragmentOutput running = repo.create("running");
+        running.write(new byte[] {1, 2, 3});
+        assertEquals(4, files(dir).size());
         assertEquals(List.of("kept"), repo.list(""));
-        assertEquals(3, files(dir).size());
-        assertEquals(1, repo.deleteTemporaryFiles());
-        assertEquals(List.of("@kept", "notes.txt"), files(dir));
-        assertTrue(repo.get("lost").isEmpty());
-        assertThrows(IOException.class, interrupted::commit);
+        assertEquals(3, files(dir).size(), "the killed write's file is gone, the running one's stays");
+        assertTrue(files(dir).contains("notes.txt"));
+        Files.write(dir.resolve(".67890.tmp"), new byte[] {3});
+        DirectoryRepository.open("disk", dir, false);
+        assertEquals(3, files(dir).size(), "opening sweeps too");
+        assertEquals(0, repo.deleteTemporaryFiles());
+        running.commit();
+        assertArrayEquals(new byte[] {1, 2, 3}, repo.get("running").orElseThrow());
+        assertEquals(List.of("@kept", "@running", "notes.txt"), files(dir));
+        FragmentOutput abandoned = repo.create("abandoned");
+        abandoned.write(new byte[] {9});
+        abandoned.close();
+        assertEquals(List.of("@kept", "@running", "notes.txt"), files(dir));
     }
 
     @Test

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.erasure.IdaCodec;
 import java.io.ByteArrayInputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +23,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /** Commits of different jobs in parallel against the same repositories stay isolated. */
@@ -148,7 +151,10 @@ class StoreConcurrencyTest {
             String prefix = StoreKeys.checkpointPrefix("job", index.checkpointId());
             assertTrue(everything.stream().allMatch(o -> o.contains("/" + prefix)), everything.toString());
             for (FragmentRepository repository : repositories) {
-                assertEquals(0, ((DirectoryRepository) repository).deleteTemporaryFiles(), repository.id());
+                Path directory = ((DirectoryRepository) repository).directory();
+                try (Stream<Path> files = Files.list(directory)) {
+                    assertTrue(files.noneMatch(f -> f.getFileName().toString().endsWith(".tmp")), repository.id());
+                }
             }
         } finally {
             pool.shutdownNow();
