@@ -18,12 +18,14 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -481,5 +483,56 @@ class CheckpointStoreTest {
         assertEquals(List.of(), Stores.everything(repos));
         assertFalse(store.recover("job").isPresent());
         assertEquals(1, store.commit("job", new byte[3]).sequence());
+    }
+
+    /** Fenced epochs, as a coordination service keeps them: one counter per job, shared by every writer. */
+    private static final class CounterEpochs implements EpochSource {
+        private final AtomicLong counter = new AtomicLong();
+
+        @Override
+        public long acquire(String jobId, long highestSeen) {
+            return counter.updateAndGet(e -> Math.max(e, highestSeen) + 1);
+        }
+
+        @Override
+        public boolean isCurrent(String jobId, long epoch) {
+            return counter.get() == epoch;
+        }
+    }
+
+    @Test
+    void a_writer_with_a_stale_epoch_cannot_commit_over_a_newer_one_nor_make_its_checkpoint_collectable()
+            throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(4);
+        CounterEpochs epochs = new CounterEpochs();
+        CheckpointStore old = ephemeral(repos).epochs(epochs).build();
+        FragmentIndex before = old.commit("job", Stores.data(1, 80));
+        // A second writer takes the job over (the first one's session expired, say) and commits.
+        CheckpointStore taker = ephemeral(repos).epochs(epochs).build();
+        FragmentIndex newer = taker.commit("job", Stores.data(2, 80));
+        assertTrue(newer.epoch() > before.epoch());
+        // The first writer wakes up: it sees the greater epoch and is refused, nothing of the newer one touched.
+        StaleWriterException refused = assertThrows(StaleWriterException.class,
+                () -> old.commit("job", Stores.data(3, 80)));
+        assertEquals(before.epoch(), refused.epoch());
+        assertEquals(newer.epoch(), refused.newerEpoch());
+        old.collectGarbage("job");
+        old.repair("job");
+        assertEquals(List.of(newer), taker.checkpoints("job"));
+        assertArrayEquals(Stores.data(2, 80), old.recover("job").orElseThrow().toByteArray());
+        // A stale writer that cannot see the newer writer's objects is refused by the epoch source itself.
+        CheckpointStore blind = ephemeral(repos.subList(2, 4)).epochs(epochs).build();
+        blind.commit("other", Stores.data(4, 10));
+        ephemeral(repos).epochs(epochs).build().commit("other", Stores.data(5, 10));
+        assertThrows(StaleWriterException.class, () -> blind.commit("other", Stores.data(6, 10)));
+    }
+
+    @Test
+    void the_default_epochs_are_wall_clock_microseconds_above_everything_seen() throws Exception {
+        EpochSource clock = EpochSource.clock(InstantSource.fixed(Instant.parse("2026-11-24T00:00:00.123456Z")));
+        assertEquals(1_795_478_400_123_456L, clock.acquire("job", -1));
+        assertEquals(1_795_478_400_123_456L + 1, clock.acquire("job", 1_795_478_400_123_456L));
+        assertTrue(clock.isCurrent("job", 0));
+        assertEquals(0, EpochSource.clock(InstantSource.fixed(Instant.EPOCH.minusSeconds(5))).acquire("j", -1));
     }
 }

@@ -72,18 +72,18 @@ class StoreFaultPropertiesTest {
         }
     }
 
-    @Property(tries = 500)
+    @Property(tries = 700)
     void ephemeral(@ForAll("operations") List<Integer> operations, @ForAll long seed) throws IOException {
         new World(Mode.EPHEMERAL, seed).run(operations);
     }
 
-    @Property(tries = 500)
+    @Property(tries = 700)
     void perennial_systematic(@ForAll("operations") List<Integer> operations, @ForAll long seed)
             throws IOException {
         new World(Mode.SYSTEMATIC, seed).run(operations);
     }
 
-    @Property(tries = 500)
+    @Property(tries = 700)
     void perennial_rabin(@ForAll("operations") List<Integer> operations, @ForAll long seed) throws IOException {
         new World(Mode.RABIN, seed).run(operations);
     }

@@ -19,9 +19,11 @@ import io.github.volpex.testkit.Fault;
 import io.github.volpex.testkit.FaultSchedule;
 import io.github.volpex.testkit.FaultyRepository;
 import io.github.volpex.testkit.RepositoryCall;
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -162,5 +164,60 @@ class StoreScenariosTest {
                     collector.checkpoints(JOB).stream().map(FragmentIndex::sequence).toList());
             assertArrayEquals(A, collector.recover(collector.checkpoints(JOB).get(1)).toByteArray());
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void a_commit_skips_repositories_that_failed_to_list_and_re_places_failed_and_dropped_writes(Mode mode) {
+        CheckpointStore probe = mode.store(repositories(mode.repositories));
+        int n = probe.n();
+        List<FaultyRepository> repositories = repositories(n + 3);
+        CheckpointStore store = mode.store(repositories);
+        // The first choice in list order is unreachable: the commit goes to the repositories that listed.
+        repositories.get(0).setReachable(false);
+        FragmentIndex first = store.commit(JOB, A);
+        assertFalse(first.fragments().stream().anyMatch(f -> f.repositoryId().equals("r0")), first.toString());
+        repositories.get(0).setReachable(true);
+        // Writes to r1 fail and writes to r2 are dropped silently: both fragments land elsewhere.
+        repositories.forEach(r -> r.schedule((repositoryId, call, key) -> !key.endsWith(".f1") && !key.endsWith(".f2")
+                ? Fault.NONE
+                : repositoryId.equals("r1") && call == RepositoryCall.CREATE ? Fault.FAIL
+                : repositoryId.equals("r2") && call == RepositoryCall.COMMIT ? Fault.DROP : Fault.NONE));
+        FragmentIndex second = store.commit(JOB, B);
+        List<String> holders = second.fragments().stream().map(FragmentLocation::repositoryId).toList();
+        assertFalse(holders.contains("r1") || holders.contains("r2"), holders.toString());
+        assertEquals(n, holders.stream().distinct().count());
+        repositories.forEach(r -> r.schedule(FaultSchedule.none()));
+        assertArrayEquals(B, mode.store(repositories).recover(JOB).orElseThrow().toByteArray());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void a_commit_from_an_array_that_loses_too_many_writes_starts_over_on_other_repositories(Mode mode)
+            throws Exception {
+        CheckpointStore probe = mode.store(repositories(mode.repositories));
+        int n = probe.n();
+        List<FaultyRepository> repositories = repositories(2 * n);
+        CheckpointStore store = mode.store(repositories);
+        // Every fragment write to the first n repositories fails at its commit: nothing of the first attempt
+        // survives to regenerate from.
+        Set<String> failing = new HashSet<>();
+        for (int i = 0; i < n; i++) {
+            failing.add("r" + i);
+        }
+        repositories.forEach(r -> r.schedule((repositoryId, call, key) -> call == RepositoryCall.COMMIT
+                && failing.contains(repositoryId) ? Fault.FAIL : Fault.NONE));
+        FragmentIndex index = store.commit(JOB, A);
+        assertTrue(index.fragments().stream().noneMatch(f -> failing.contains(f.repositoryId())), index.toString());
+        repositories.forEach(r -> r.schedule(FaultSchedule.none()));
+        assertArrayEquals(A, mode.store(repositories).recover(JOB).orElseThrow().toByteArray());
+        // From a stream, the same commit cannot start over: it fails and leaves A in place.
+        repositories.forEach(r -> r.schedule((repositoryId, call, key) -> call == RepositoryCall.COMMIT
+                && failing.contains(repositoryId) ? Fault.FAIL : Fault.NONE));
+        CommitFailedException failed = assertThrows(CommitFailedException.class,
+                () -> store.commit(JOB, new ByteArrayInputStream(B)));
+        assertFalse(failed.reachedCommitPoint());
+        repositories.forEach(r -> r.schedule(FaultSchedule.none()));
+        assertArrayEquals(A, mode.store(repositories).recover(JOB).orElseThrow().toByteArray());
     }
 }
