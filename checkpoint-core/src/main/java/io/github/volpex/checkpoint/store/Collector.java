@@ -29,11 +29,11 @@ final class Collector {
 
     int collectGarbage(String jobId) {
         JobView view = context.view(jobId);
-        List<JobView.Trace> committed = view.committedNewestFirst();
-        if (committed.isEmpty()) {
+        Optional<JobView.Trace> newest = view.newestCommitted();
+        if (newest.isEmpty()) {
             return 0;
         }
-        JobView.Trace trace = committed.get(0);
+        JobView.Trace trace = newest.get();
         List<FragmentFailure> failures = new ArrayList<>();
         Optional<FragmentIndex> read = context.readIndex(jobId, trace, failures);
         if (read.isEmpty()) {
@@ -93,18 +93,12 @@ final class Collector {
     }
 
     Optional<FragmentIndex> renewLease(String jobId, Duration duration) {
-        JobView view = context.view(jobId);
-        List<JobView.Trace> committed = view.committedNewestFirst();
-        if (committed.isEmpty()) {
+        Optional<JobView.Trace> newest = context.view(jobId).newestCommitted();
+        if (newest.isEmpty()) {
             return Optional.empty();
         }
-        JobView.Trace trace = committed.get(0);
         List<FragmentFailure> failures = new ArrayList<>();
-        Optional<FragmentIndex> read = context.readIndex(jobId, trace, failures);
-        if (read.isEmpty()) {
-            throw new CheckpointUnavailableException(jobId, trace.id.sequence(), context.dispersal.m(), 0, failures);
-        }
-        FragmentIndex index = read.get();
+        FragmentIndex index = context.requireIndex(jobId, newest.get(), failures);
         FragmentIndex renewed = index.revised(index.fragments(),
                 StoreContext.leaseEnd(context.clock.instant(), duration));
         Set<String> copies = context.putAll(StoreContext.holders(renewed), renewed.indexKey(), renewed.toBytes(), -1,

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -102,6 +103,16 @@ final class JobView {
             }
         }
         return committed;
+    }
+
+    /** The newest committed checkpoint, if any. */
+    Optional<Trace> newestCommitted() {
+        for (Trace trace : traces.descendingMap().values()) {
+            if (trace.committed()) {
+                return Optional.of(trace);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The greatest epoch of any object of the job, or -1. */

@@ -39,7 +39,7 @@ final class Recovery {
     }
 
     private static Optional<CheckpointId> newestCommitted(JobView view) {
-        return view.committedNewestFirst().stream().findFirst().map(trace -> trace.id);
+        return view.newestCommitted().map(trace -> trace.id);
     }
 
     private Optional<RecoveredCheckpoint> recoverNewest(String jobId, JobView view) {
@@ -52,21 +52,12 @@ final class Recovery {
                     List.of());
         }
         // The newest committed checkpoint may be the last successful commit: never go back past it silently.
-        JobView.Trace trace = committed.get(0);
-        List<FragmentFailure> failures = new ArrayList<>();
-        Optional<FragmentIndex> index = context.readIndex(jobId, trace, failures);
-        if (index.isPresent()) {
-            try {
-                return Optional.of(reads.rebuild(index.get()));
-            } catch (CheckpointUnavailableException e) {
-                throw unavailable(jobId, view, committed.subList(1, committed.size()), e);
-            }
+        List<JobView.Trace> older = committed.subList(1, committed.size());
+        try {
+            return Optional.of(reads.rebuild(context.requireIndex(jobId, committed.get(0), new ArrayList<>())));
+        } catch (CheckpointUnavailableException e) {
+            throw unavailable(jobId, view, older, e);
         }
-        failures.add(new FragmentFailure(-1, trace.indexCopies.isEmpty() ? "any repository"
-                : String.join(", ", trace.indexCopies), FragmentFailure.Reason.MISSING,
-                "no readable copy of the index of " + trace.id));
-        throw unavailable(jobId, view, committed.subList(1, committed.size()),
-                new CheckpointUnavailableException(jobId, trace.id.sequence(), context.dispersal.m(), 0, failures));
     }
 
     /** The failure to report for the newest committed checkpoint that could not be rebuilt. */

@@ -31,17 +31,13 @@ final class Repairer {
 
     RepairReport repair(String jobId) {
         JobView view = context.view(jobId);
-        List<JobView.Trace> committed = view.committedNewestFirst();
-        if (committed.isEmpty()) {
+        Optional<JobView.Trace> newest = view.newestCommitted();
+        if (newest.isEmpty()) {
             return new RepairReport(RepairReport.Status.NO_CHECKPOINT, null, 0, 0, List.of(), List.of());
         }
-        JobView.Trace trace = committed.get(0);
+        JobView.Trace trace = newest.get();
         List<FragmentFailure> failures = new ArrayList<>();
-        Optional<FragmentIndex> read = context.readIndex(jobId, trace, failures);
-        if (read.isEmpty()) {
-            throw new CheckpointUnavailableException(jobId, trace.id.sequence(), context.dispersal.m(), 0, failures);
-        }
-        FragmentIndex index = read.get();
+        FragmentIndex index = context.requireIndex(jobId, trace, failures);
         if (index.isExpired(context.clock.instant())) {
             return new RepairReport(RepairReport.Status.EXPIRED, index, 0, 0, List.of(), List.of());
         }

@@ -113,6 +113,16 @@ final class StoreContext {
         return Optional.ofNullable(best);
     }
 
+    /** The index of a committed checkpoint, or the failure to rebuild it when no copy can be read. */
+    FragmentIndex requireIndex(String jobId, JobView.Trace trace, List<FragmentFailure> failures) {
+        return readIndex(jobId, trace, failures).orElseThrow(() -> {
+            failures.add(new FragmentFailure(-1, trace.indexCopies.isEmpty() ? "any repository"
+                    : String.join(", ", trace.indexCopies), FragmentFailure.Reason.MISSING,
+                    "no readable copy of the index of " + trace.id));
+            return new CheckpointUnavailableException(jobId, trace.id.sequence(), dispersal.m(), 0, failures);
+        });
+    }
+
     /** Puts {@code bytes} under {@code key} on every repository of {@code ids}, in parallel; returns those that took it. */
     Set<String> putAll(Collection<String> ids, String key, byte[] bytes, int fragmentIndex,
                        List<FragmentFailure> failures) {
