@@ -1,0 +1,645 @@
+package io.github.volpex.checkpoint.store.s3;
+
+import io.github.volpex.checkpoint.store.FragmentOutput;
+import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.store.RepositoryUnavailableException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.AbortedException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
+
+/**
+ * A {@link FragmentRepository} on Amazon S3 or any S3-compatible object store (MinIO, Ceph RGW, Garage, S3Proxy, …):
+ * one object per key, under a key prefix of one bucket. See the package documentation for how the checkpoint store's
+ * protocol maps onto S3.
+ *
+ * <pre>{@code
+ * S3Repository repository = S3Repository.builder("checkpoints")
+ *         .endpoint(URI.create("https://s3.example.org")).region("eu-west-1").pathStyle(true)
+ *         .credentials(accessKeyId, secretAccessKey)
+ *         .keyPrefix("grid-7/").id("s3-example")
+ *         .build();
+ * }</pre>
+ *
+ * <p>Or give it an {@link S3Client} configured as you already do ({@link Builder#client}): the repository then uses
+ * that client's timeouts and retries and does not close it.
+ *
+ * <p><b>Writes.</b> A value up to the multipart threshold is one {@code PutObject}; a longer streamed value becomes a
+ * multipart upload, one part buffered at a time, completed on {@link FragmentOutput#commit()} and aborted when the
+ * output is closed without it. Every upload carries a CRC32C checksum that S3 verifies ({@code x-amz-checksum-crc32c}),
+ * and downloads ask for it back so that the client verifies what it received. Either way a value appears whole or not
+ * at all.
+ *
+ * <p><b>Failures.</b> Transport failures, timeouts, throttling and server errors that outlast the client's retries,
+ * a missing bucket and refused credentials all become a {@link RepositoryUnavailableException} whose message says
+ * which; a body shorter than announced is an {@link IOException}. Nothing is returned that did not arrive whole.
+ *
+ * <p>Thread-safe. {@link #close()} closes the client only if the repository built it.
+ *
+ * @since 0.1
+ */
+public final class S3Repository implements FragmentRepository, AutoCloseable {
+
+    /** The default multipart threshold and part size: 8 MiB. */
+    public static final int DEFAULT_PART_BYTES = 8 << 20;
+    /** The smallest part S3 accepts (except the last): 5 MiB. */
+    public static final int MIN_PART_BYTES = 5 << 20;
+
+    private final String id;
+    private final S3Client client;
+    private final boolean ownsClient;
+    private final String bucket;
+    private final String keyPrefix;
+    private final int partBytes;
+
+    private S3Repository(Builder builder, S3Client client, boolean ownsClient) {
+        this.id = builder.id != null ? builder.id : builder.bucket + "/" + builder.keyPrefix;
+        this.client = client;
+        this.ownsClient = ownsClient;
+        this.bucket = builder.bucket;
+        this.keyPrefix = builder.keyPrefix;
+        this.partBytes = builder.partBytes;
+    }
+
+    /**
+     * Starts configuring a repository on {@code bucket}.
+     *
+     * @param bucket the bucket's name, which must exist
+     * @return a builder
+     * @throws NullPointerException     if {@code bucket} is null
+     * @throws IllegalArgumentException if {@code bucket} is empty
+     */
+    public static Builder builder(String bucket) {
+        Objects.requireNonNull(bucket, "bucket");
+        if (bucket.isEmpty()) {
+            throw new IllegalArgumentException("bucket must not be empty");
+        }
+        return new Builder(bucket);
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    /**
+     * Returns the bucket.
+     *
+     * @return the bucket's name
+     */
+    public String bucket() {
+        return bucket;
+    }
+
+    /**
+     * Returns the prefix of every object key this repository uses.
+     *
+     * @return the prefix, possibly empty
+     */
+    public String keyPrefix() {
+        return keyPrefix;
+    }
+
+    private String objectKey(String key) {
+        return keyPrefix + FragmentRepository.requireValidKey(key);
+    }
+
+    @Override
+    public void put(String key, byte[] content) throws IOException {
+        String objectKey = objectKey(key);
+        Objects.requireNonNull(content, "content");
+        if (content.length > partBytes) {
+            try (FragmentOutput out = create(key)) {
+                out.write(content);
+                out.commit();
+            }
+            return;
+        }
+        call("put " + key, () -> client.putObject(b -> b.bucket(bucket).key(objectKey)
+                .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromBytes(content)));
+    }
+
+    @Override
+    public Optional<byte[]> get(String key) throws IOException {
+        String objectKey = objectKey(key);
+        Optional<InputStream> in = open(key, objectKey);
+        if (in.isEmpty()) {
+            return Optional.empty();
+        }
+        try (InputStream stream = in.get()) {
+            return Optional.of(stream.readAllBytes());
+        }
+    }
+
+    @Override
+    public Optional<InputStream> open(String key) throws IOException {
+        return open(key, objectKey(key));
+    }
+
+    private Optional<InputStream> open(String key, String objectKey) throws IOException {
+        ResponseInputStream<GetObjectResponse> response;
+        try {
+            response = call("get " + key, () -> client.getObject(b -> b.bucket(bucket).key(objectKey)
+                    .checksumMode(ChecksumMode.ENABLED)));
+        } catch (NoSuchKeyIOException e) {
+            return Optional.empty();
+        }
+        Long length = response.response().contentLength();
+        return Optional.of(new CheckedStream(response, length == null ? -1 : length, key));
+    }
+
+    @Override
+    public boolean delete(String key) throws IOException {
+        String objectKey = objectKey(key);
+        try {
+            call("delete " + key, () -> client.headObject(b -> b.bucket(bucket).key(objectKey)));
+        } catch (NoSuchKeyIOException e) {
+            return false;
+        }
+        call("delete " + key, () -> client.deleteObject(b -> b.bucket(bucket).key(objectKey)));
+        return true;
+    }
+
+    @Override
+    public List<String> list(String prefix) throws IOException {
+        Objects.requireNonNull(prefix, "prefix");
+        TreeSet<String> keys = new TreeSet<>();
+        String token = null;
+        do {
+            String continuation = token;
+            ListObjectsV2Request request = ListObjectsV2Request.builder().bucket(bucket).prefix(keyPrefix + prefix)
+                    .continuationToken(continuation).build();
+            ListObjectsV2Response page = call("list " + prefix, () -> client.listObjectsV2(request));
+            for (S3Object object : page.contents()) {
+                String key = object.key().substring(keyPrefix.length());
+                if (FragmentRepository.isValidKey(key)) {
+                    keys.add(key);
+                }
+            }
+            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (token != null);
+        return Collections.unmodifiableList(new ArrayList<>(keys));
+    }
+
+    @Override
+    public FragmentOutput create(String key) throws IOException {
+        return new Upload(key, objectKey(key));
+    }
+
+    /**
+     * Closes the client if this repository built it; a client given to the builder is left open. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (ownsClient) {
+            client.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "S3Repository[" + id + ", s3://" + bucket + "/" + keyPrefix + "]";
+    }
+
+    /** An S3 call. */
+    @FunctionalInterface
+    private interface S3Call<T> {
+        T run();
+    }
+
+    /** "No such key", as an {@link IOException} the callers above turn into an empty answer. */
+    private static final class NoSuchKeyIOException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NoSuchKeyIOException(Throwable cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    /** Runs an S3 call, mapping the SDK's failures to what the store handles. */
+    private <T> T call(String what, S3Call<T> call) throws IOException {
+        try {
+            return call.run();
+        } catch (NoSuchKeyException e) {
+            throw new NoSuchKeyIOException(e);
+        } catch (S3Exception e) {
+            throw failure(what, e);
+        } catch (AbortedException e) {
+            InterruptedIOException interrupted = new InterruptedIOException(what + " on " + id + " was interrupted");
+            interrupted.initCause(e);
+            throw interrupted;
+        } catch (SdkClientException e) {
+            throw new RepositoryUnavailableException(id, what + " failed: " + e.getMessage(), e);
+        } catch (SdkException e) {
+            throw new IOException(what + " on " + id + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private IOException failure(String what, S3Exception e) {
+        int status = e.statusCode();
+        String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+        if (status == 404 && (what.startsWith("get ") || what.startsWith("delete ")) && !"NoSuchBucket".equals(code)) {
+            return new NoSuchKeyIOException(e);
+        }
+        if ("NoSuchBucket".equals(code)) {
+            return new RepositoryUnavailableException(id, "bucket " + bucket + " does not exist (" + what + ")", e);
+        }
+        if (status == 403 || "InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)) {
+            return new RepositoryUnavailableException(id, "access to bucket " + bucket + " was refused (" + code
+                    + "): check the credentials and the bucket's policy (" + what + ")", e);
+        }
+        if (status == 503 || status == 500 || status == 429) {
+            return new RepositoryUnavailableException(id, what + " failed after the client's retries: HTTP "
+                    + status + " " + code, e);
+        }
+        return new RepositoryUnavailableException(id, what + " failed: HTTP " + status + " " + code + ": "
+                + e.getMessage(), e);
+    }
+
+    /** A download that fails instead of ending early when the body is shorter than announced. */
+    private static final class CheckedStream extends FilterInputStream {
+        private final long expected;
+        private final String key;
+        private long read;
+
+        CheckedStream(InputStream in, long expected, String key) {
+            super(in);
+            this.expected = expected;
+            this.key = key;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b;
+            try {
+                b = super.read();
+            } catch (SdkException e) {
+                throw new IOException("reading " + key + " failed: " + e.getMessage(), e);
+            }
+            if (b < 0) {
+                checkEnd();
+            } else {
+                read++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n;
+            try {
+                n = super.read(b, off, len);
+            } catch (SdkException e) {
+                throw new IOException("reading " + key + " failed: " + e.getMessage(), e);
+            }
+            if (n < 0) {
+                checkEnd();
+            } else {
+                read += n;
+            }
+            return n;
+        }
+
+        private void checkEnd() throws IOException {
+            if (expected >= 0 && read != expected) {
+                throw new IOException(key + " ended after " + read + " of " + expected + " bytes");
+            }
+        }
+    }
+
+    /** A streaming write: one {@code PutObject}, or a multipart upload once more than a part is written. */
+    private final class Upload extends FragmentOutput {
+        private final String key;
+        private final String objectKey;
+        private byte[] buffer = new byte[Math.min(partBytes, 64 * 1024)];
+        private int buffered;
+        private String uploadId;
+        private final List<CompletedPart> parts = new ArrayList<>();
+
+        Upload(String key, String objectKey) {
+            this.key = key;
+            this.objectKey = objectKey;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            Objects.checkFromIndexSize(off, len, b.length);
+            while (len > 0) {
+                if (buffered == partBytes) {
+                    flushPart();
+                }
+                if (buffered == buffer.length) {
+                    buffer = Arrays.copyOf(buffer, (int) Math.min(partBytes, 2L * buffer.length));
+                }
+                int n = Math.min(len, buffer.length - buffered);
+                System.arraycopy(b, off, buffer, buffered, n);
+                buffered += n;
+                off += n;
+                len -= n;
+            }
+        }
+
+        /** Uploads the buffer as the next part, starting the multipart upload first if needed. */
+        private void flushPart() throws IOException {
+            if (uploadId == null) {
+                uploadId = call("create " + key, () -> client.createMultipartUpload(b -> b.bucket(bucket)
+                        .key(objectKey).checksumAlgorithm(ChecksumAlgorithm.CRC32_C))).uploadId();
+            }
+            int number = parts.size() + 1;
+            byte[] part = Arrays.copyOf(buffer, buffered);
+            UploadPartResponse response = call("write " + key, () -> client.uploadPart(b -> b.bucket(bucket)
+                    .key(objectKey).uploadId(uploadId).partNumber(number)
+                    .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromBytes(part)));
+            parts.add(CompletedPart.builder().partNumber(number).eTag(response.eTag())
+                    .checksumCRC32C(response.checksumCRC32C()).build());
+            buffered = 0;
+        }
+
+        @Override
+        protected void publish() throws IOException {
+            if (uploadId == null) {
+                byte[] content = Arrays.copyOf(buffer, buffered);
+                call("commit " + key, () -> client.putObject(b -> b.bucket(bucket).key(objectKey)
+                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromBytes(content)));
+                return;
+            }
+            if (buffered > 0 || parts.isEmpty()) {
+                flushPart();
+            }
+            List<CompletedPart> completed = List.copyOf(parts);
+            call("commit " + key, () -> client.completeMultipartUpload(b -> b.bucket(bucket).key(objectKey)
+                    .uploadId(uploadId).multipartUpload(u -> u.parts(completed))));
+            uploadId = null;
+        }
+
+        @Override
+        protected void discard() throws IOException {
+            buffer = null;
+            if (uploadId != null) {
+                String abandoned = uploadId;
+                uploadId = null;
+                call("discard " + key, () -> client.abortMultipartUpload(b -> b.bucket(bucket).key(objectKey)
+                        .uploadId(abandoned)));
+            }
+        }
+    }
+
+    /**
+     * Configures an {@link S3Repository}. Not thread-safe.
+     *
+     * @since 0.1
+     */
+    public static final class Builder {
+        private final String bucket;
+        private String id;
+        private String keyPrefix = "";
+        private S3Client client;
+        private URI endpoint;
+        private String region = "us-east-1";
+        private AwsCredentialsProvider credentials;
+        private boolean pathStyle;
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private Duration attemptTimeout = Duration.ofSeconds(60);
+        private Duration callTimeout = Duration.ofMinutes(3);
+        private int maxAttempts = 3;
+        private int partBytes = DEFAULT_PART_BYTES;
+
+        private Builder(String bucket) {
+            this.bucket = bucket;
+        }
+
+        /**
+         * Sets the identifier the checkpoint store records in fragment indexes; the default is
+         * {@code <bucket>/<key prefix>}. It must stay the same across restarts and differ from every other repository
+         * of the store.
+         *
+         * @param id 1 to 255 bytes of UTF-8
+         * @return this builder
+         * @throws NullPointerException     if {@code id} is null
+         * @throws IllegalArgumentException if {@code id} is empty or longer than 255 bytes of UTF-8
+         */
+        public Builder id(String id) {
+            Objects.requireNonNull(id, "id");
+            int bytes = id.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes == 0 || bytes > 255) {
+                throw new IllegalArgumentException("id must be 1 to 255 bytes of UTF-8: \"" + id + "\" has "
+                        + bytes);
+            }
+            this.id = id;
+            return this;
+        }
+
+        /**
+         * Sets the prefix of every object key, so that several repositories (or other data) share a bucket; the
+         * default is none.
+         *
+         * @param keyPrefix the prefix, at most 800 characters (S3 keys are at most 1,024 bytes)
+         * @return this builder
+         * @throws NullPointerException     if {@code keyPrefix} is null
+         * @throws IllegalArgumentException if it is longer than 800 characters
+         */
+        public Builder keyPrefix(String keyPrefix) {
+            Objects.requireNonNull(keyPrefix, "keyPrefix");
+            if (keyPrefix.length() > 800) {
+                throw new IllegalArgumentException("keyPrefix must be at most 800 characters: " + keyPrefix.length());
+            }
+            this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /**
+         * Uses a client configured elsewhere (its endpoint, credentials, timeouts and retries); the repository does
+         * not close it. The other connection settings of this builder must then be left alone.
+         *
+         * @param client the client
+         * @return this builder
+         * @throws NullPointerException if {@code client} is null
+         */
+        public Builder client(S3Client client) {
+            this.client = Objects.requireNonNull(client, "client");
+            return this;
+        }
+
+        /**
+         * Sets the endpoint of an S3-compatible store; the default is AWS's endpoint for the region.
+         *
+         * @param endpoint for example {@code http://127.0.0.1:9000}
+         * @return this builder
+         * @throws NullPointerException if {@code endpoint} is null
+         */
+        public Builder endpoint(URI endpoint) {
+            this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+            return this;
+        }
+
+        /**
+         * Sets the region; the default is {@code us-east-1}, which most S3-compatible stores accept.
+         *
+         * @param region the region's name
+         * @return this builder
+         * @throws NullPointerException if {@code region} is null
+         */
+        public Builder region(String region) {
+            this.region = Objects.requireNonNull(region, "region");
+            return this;
+        }
+
+        /**
+         * Sets static credentials; the default is the SDK's default chain (environment, profile files, instance
+         * role).
+         *
+         * @param accessKeyId     the access key id
+         * @param secretAccessKey the secret access key
+         * @return this builder
+         * @throws NullPointerException if an argument is null
+         */
+        public Builder credentials(String accessKeyId, String secretAccessKey) {
+            this.credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                    Objects.requireNonNull(accessKeyId, "accessKeyId"),
+                    Objects.requireNonNull(secretAccessKey, "secretAccessKey")));
+            return this;
+        }
+
+        /**
+         * Chooses path-style addressing ({@code endpoint/bucket/key}) instead of virtual hosts
+         * ({@code bucket.endpoint/key}); most self-hosted stores need it. The default is virtual hosts.
+         *
+         * @param pathStyle whether to use path-style addressing
+         * @return this builder
+         */
+        public Builder pathStyle(boolean pathStyle) {
+            this.pathStyle = pathStyle;
+            return this;
+        }
+
+        /**
+         * Sets the timeouts of the built client: to connect, per attempt (one HTTP exchange), and per call (all
+         * attempts with their backoff). The defaults are 5 s, 60 s and 3 min.
+         *
+         * @param connect the connection timeout, positive
+         * @param attempt the attempt timeout, positive
+         * @param call    the call timeout, positive and at least {@code attempt}
+         * @return this builder
+         * @throws NullPointerException     if an argument is null
+         * @throws IllegalArgumentException if a timeout is not positive or {@code call < attempt}
+         */
+        public Builder timeouts(Duration connect, Duration attempt, Duration call) {
+            for (Duration d : List.of(Objects.requireNonNull(connect, "connect"),
+                    Objects.requireNonNull(attempt, "attempt"), Objects.requireNonNull(call, "call"))) {
+                if (d.isNegative() || d.isZero()) {
+                    throw new IllegalArgumentException("timeouts must be positive: " + d);
+                }
+            }
+            if (call.compareTo(attempt) < 0) {
+                throw new IllegalArgumentException("the call timeout must be at least the attempt timeout: " + call
+                        + " < " + attempt);
+            }
+            this.connectTimeout = connect;
+            this.attemptTimeout = attempt;
+            this.callTimeout = call;
+            return this;
+        }
+
+        /**
+         * Sets how many attempts the built client makes per call, with exponential backoff and jitter between them
+         * (the SDK's standard strategy, which also retries throttling such as {@code 503 SlowDown}); the default is
+         * 3.
+         *
+         * @param attempts in {@code [1, 10]}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code attempts} is out of range
+         */
+        public Builder maxAttempts(int attempts) {
+            if (attempts < 1 || attempts > 10) {
+                throw new IllegalArgumentException("maxAttempts must be in [1, 10]: " + attempts);
+            }
+            this.maxAttempts = attempts;
+            return this;
+        }
+
+        /**
+         * Sets the part size of multipart uploads, which is also the threshold above which a value is uploaded in
+         * parts: a streaming write holds one part in memory. The default is {@link #DEFAULT_PART_BYTES}.
+         *
+         * @param bytes in {@code [5 MiB, 1 GiB]}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code bytes} is out of range
+         */
+        public Builder partBytes(int bytes) {
+            if (bytes < MIN_PART_BYTES || bytes > (1 << 30)) {
+                throw new IllegalArgumentException("partBytes must be in [" + MIN_PART_BYTES + ", " + (1 << 30)
+                        + "]: " + bytes);
+            }
+            this.partBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Builds the repository. It makes no call: a missing bucket or refused credentials show at the first call.
+         *
+         * @return the repository
+         * @throws IllegalStateException if both a client and connection settings were given
+         */
+        public S3Repository build() {
+            if (client != null) {
+                if (endpoint != null || credentials != null || pathStyle) {
+                    throw new IllegalStateException("a client was given: configure its endpoint, credentials and "
+                            + "addressing on it, not on this builder");
+                }
+                return new S3Repository(this, client, false);
+            }
+            var builder = S3Client.builder()
+                    .region(Region.of(region))
+                    .forcePathStyle(pathStyle)
+                    .httpClientBuilder(Apache5HttpClient.builder().connectionTimeout(connectTimeout)
+                            .socketTimeout(attemptTimeout))
+                    .overrideConfiguration(o -> o.apiCallTimeout(callTimeout).apiCallAttemptTimeout(attemptTimeout)
+                            .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                                    .maxAttempts(maxAttempts).build()));
+            if (endpoint != null) {
+                builder.endpointOverride(endpoint);
+            }
+            if (credentials != null) {
+                builder.credentialsProvider(credentials);
+            }
+            return new S3Repository(this, builder.build(), true);
+        }
+    }
+}

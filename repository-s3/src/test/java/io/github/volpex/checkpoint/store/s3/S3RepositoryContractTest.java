@@ -1,0 +1,36 @@
+package io.github.volpex.checkpoint.store.s3;
+
+import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.testkit.FragmentRepositoryContract;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The repository contract against S3 (S3Proxy in this JVM), with the smallest part size S3 allows, so that the
+ * contract's streamed value of several mebibytes is a multipart upload.
+ */
+class S3RepositoryContractTest extends FragmentRepositoryContract {
+
+    private static LocalS3 s3;
+    private static final List<S3Repository> OPENED = new ArrayList<>();
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        s3 = new LocalS3();
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        OPENED.forEach(S3Repository::close);
+        s3.close();
+    }
+
+    @Override
+    protected FragmentRepository newRepository(String id) {
+        S3Repository repository = s3.repository(id).partBytes(S3Repository.MIN_PART_BYTES).build();
+        OPENED.add(repository);
+        return repository;
+    }
+}

@@ -1,0 +1,278 @@
+package io.github.volpex.checkpoint.store.s3;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.volpex.checkpoint.store.FragmentOutput;
+import io.github.volpex.checkpoint.store.RepositoryUnavailableException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Bad input and bad answers: a missing bucket, refused credentials, throttling, a body cut short, a server that never
+ * answers, a listing that changes while it is paged, an abandoned multipart upload — each a typed failure or a retry,
+ * never a wrong object.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class S3RepositoryTest {
+
+    private static LocalS3 s3;
+    private static LocalS3 open;
+    private static FaultyS3Front front;
+
+    @BeforeAll
+    static void start() throws Exception {
+        s3 = new LocalS3();
+        open = new LocalS3(AuthenticationType.NONE);
+        front = new FaultyS3Front(open.endpoint());
+    }
+
+    @AfterAll
+    static void stop() {
+        try {
+            front.close();
+        } finally {
+            try {
+                open.close();
+            } finally {
+                s3.close();
+            }
+        }
+    }
+
+    private static S3Repository.Builder throughFront(String id) {
+        return S3Repository.builder(LocalS3.BUCKET).endpoint(front.endpoint()).pathStyle(true)
+                .credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY).keyPrefix(id + "/").id(id)
+                .timeouts(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(20));
+    }
+
+    @Test
+    void a_missing_bucket_is_a_typed_failure_that_names_it() {
+        try (S3Repository repository = S3Repository.builder("no-such-bucket").endpoint(s3.endpoint()).pathStyle(true)
+                .credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY).id("missing").build()) {
+            RepositoryUnavailableException e = assertThrows(RepositoryUnavailableException.class,
+                    () -> repository.put("k", new byte[] {1}));
+            assertEquals("missing", e.repositoryId());
+            assertTrue(e.getMessage().contains("bucket no-such-bucket does not exist"), e.getMessage());
+            assertThrows(RepositoryUnavailableException.class, () -> repository.list(""));
+            assertThrows(RepositoryUnavailableException.class, () -> repository.get("k"));
+        }
+    }
+
+    @Test
+    void refused_credentials_are_a_typed_failure_that_says_so() {
+        try (S3Repository repository = S3Repository.builder(LocalS3.BUCKET).endpoint(s3.endpoint()).pathStyle(true)
+                .credentials(LocalS3.ACCESS_KEY, "wrong secret").id("refused").build()) {
+            RepositoryUnavailableException e = assertThrows(RepositoryUnavailableException.class,
+                    () -> repository.put("k", new byte[] {1}));
+            assertTrue(e.getMessage().contains("was refused"), e.getMessage());
+        }
+    }
+
+    @Test
+    void throttling_is_retried_and_reported_once_the_retries_are_spent() throws IOException {
+        try (S3Repository repository = throughFront("throttled").maxAttempts(3).build()) {
+            front.throttleNext(2);
+            repository.put("k", new byte[] {1, 2, 3});
+            assertArrayEquals(new byte[] {1, 2, 3}, repository.get("k").orElseThrow());
+            front.throttleNext(3);
+            RepositoryUnavailableException e = assertThrows(RepositoryUnavailableException.class,
+                    () -> repository.put("k", new byte[] {4}));
+            assertTrue(e.getMessage().contains("503 SlowDown"), e.getMessage());
+            front.throttleNext(0);
+            assertArrayEquals(new byte[] {1, 2, 3}, repository.get("k").orElseThrow(), "the failed put changed nothing");
+        }
+    }
+
+    @Test
+    void a_body_cut_short_is_an_error_not_a_shorter_value() throws IOException {
+        try (S3Repository repository = throughFront("truncated").maxAttempts(1).build()) {
+            byte[] value = new byte[100_000];
+            new SplittableRandom(1).nextBytes(value);
+            repository.put("k", value);
+            front.truncateGets(true);
+            try {
+                assertThrows(IOException.class, () -> repository.get("k"));
+                assertThrows(IOException.class, () -> {
+                    try (InputStream in = repository.open("k").orElseThrow()) {
+                        in.readAllBytes();
+                    }
+                });
+            } finally {
+                front.truncateGets(false);
+            }
+            assertArrayEquals(value, repository.get("k").orElseThrow());
+        }
+    }
+
+    @Test
+    void a_server_that_never_answers_times_out_as_unavailable() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            List<Socket> accepted = Collections.synchronizedList(new ArrayList<>());
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        accepted.add(silent.accept());
+                    }
+                } catch (IOException closed) {
+                    // The test is over.
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            try (S3Repository repository = S3Repository.builder(LocalS3.BUCKET)
+                    .endpoint(URI.create("http://127.0.0.1:" + silent.getLocalPort())).pathStyle(true)
+                    .credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY).id("silent")
+                    .timeouts(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(2)).maxAttempts(2)
+                    .build()) {
+                RepositoryUnavailableException e = assertThrows(RepositoryUnavailableException.class,
+                        () -> repository.get("k"));
+                assertEquals("silent", e.repositoryId());
+            } finally {
+                for (Socket socket : accepted) {
+                    socket.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void a_listing_that_changes_while_it_is_paged_returns_sorted_distinct_keys_with_every_stable_one()
+            throws Exception {
+        try (S3Repository repository = s3.repository("paged").build()) {
+            Set<String> stable = new HashSet<>();
+            for (int i = 0; i < 2500; i += 2) {
+                String key = String.format("k%05d", i);
+                s3.putDirect(repository.keyPrefix() + key, new byte[] {1});
+                stable.add(key);
+            }
+            AtomicBoolean done = new AtomicBoolean();
+            ExecutorService churn = Executors.newSingleThreadExecutor();
+            try {
+                Future<?> changes = churn.submit(() -> {
+                    for (int round = 0; !done.get(); round++) {
+                        for (int i = 1; i < 2500 && !done.get(); i += 2) {
+                            String key = repository.keyPrefix() + String.format("k%05d", i);
+                            if (round % 2 == 0) {
+                                s3.putDirect(key, new byte[] {2});
+                            } else {
+                                s3.removeDirect(key);
+                            }
+                        }
+                    }
+                    return null;
+                });
+                for (int listing = 0; listing < 5; listing++) {
+                    List<String> keys = repository.list("k");
+                    assertEquals(keys.stream().sorted().distinct().toList(), keys);
+                    assertTrue(keys.containsAll(stable), "a stable key is missing");
+                    assertTrue(keys.size() >= stable.size());
+                }
+                done.set(true);
+                changes.get();
+            } finally {
+                done.set(true);
+                churn.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void a_multipart_upload_becomes_visible_whole_at_its_commit_and_an_abandoned_one_leaves_nothing()
+            throws IOException {
+        try (S3Repository repository = s3.repository("multipart").partBytes(S3Repository.MIN_PART_BYTES).build()) {
+            byte[] chunk = new byte[1 << 20];
+            new SplittableRandom(7).nextBytes(chunk);
+            try (FragmentOutput out = repository.create("big")) {
+                for (int i = 0; i < 12; i++) {
+                    out.write(chunk);
+                }
+                assertTrue(repository.list("").isEmpty(), "invisible before its commit");
+                out.commit();
+            }
+            byte[] stored = repository.get("big").orElseThrow();
+            assertEquals(12 << 20, stored.length);
+            for (int i = 0; i < 12; i++) {
+                assertArrayEquals(chunk, Arrays.copyOfRange(stored, i << 20, (i + 1) << 20));
+            }
+            try (FragmentOutput out = repository.create("abandoned")) {
+                for (int i = 0; i < 7; i++) {
+                    out.write(chunk);
+                }
+            }
+            assertEquals(List.of("big"), repository.list(""));
+            assertTrue(repository.delete("big"));
+            assertFalse(repository.delete("big"));
+        }
+    }
+
+    @Test
+    void a_client_given_to_it_is_used_and_left_open() throws IOException {
+        try (S3Client client = S3Client.builder().endpointOverride(s3.endpoint()).region(Region.US_EAST_1)
+                .forcePathStyle(true).credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY))).build()) {
+            S3Repository repository = S3Repository.builder(LocalS3.BUCKET).client(client).keyPrefix("given/")
+                    .build();
+            assertEquals("checkpoints/given/", repository.id());
+            repository.put("k", new byte[] {9});
+            repository.close();
+            assertArrayEquals(new byte[] {9}, S3Repository.builder(LocalS3.BUCKET).client(client)
+                    .keyPrefix("given/").build().get("k").orElseThrow(), "the client is still open");
+        }
+    }
+
+    @Test
+    void validates_its_configuration() {
+        assertEquals("bucket must not be empty",
+                assertThrows(IllegalArgumentException.class, () -> S3Repository.builder("")).getMessage());
+        assertThrows(NullPointerException.class, () -> S3Repository.builder(null));
+        S3Repository.Builder builder = S3Repository.builder("b");
+        assertEquals("partBytes must be in [5242880, 1073741824]: 1024",
+                assertThrows(IllegalArgumentException.class, () -> builder.partBytes(1024)).getMessage());
+        assertEquals("maxAttempts must be in [1, 10]: 0",
+                assertThrows(IllegalArgumentException.class, () -> builder.maxAttempts(0)).getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> builder.timeouts(Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(1)));
+        assertThrows(IllegalArgumentException.class, () -> builder.id(""));
+        assertThrows(IllegalArgumentException.class, () -> builder.keyPrefix("p".repeat(801)));
+        try (S3Client client = S3Client.builder().region(Region.US_EAST_1).build()) {
+            assertThrows(IllegalStateException.class, () -> S3Repository.builder("b").client(client)
+                    .endpoint(URI.create("http://127.0.0.1:1")).build());
+        }
+        try (S3Repository repository = S3Repository.builder("b").endpoint(URI.create("http://127.0.0.1:1"))
+                .pathStyle(true).credentials("a", "s").build()) {
+            assertThrows(IllegalArgumentException.class, () -> repository.put("bad/key", new byte[1]));
+            assertThrows(NullPointerException.class, () -> repository.put("k", null));
+            assertEquals("b/", repository.id());
+        }
+    }
+}
