@@ -3,7 +3,8 @@
  *
  * <p>Start from {@link io.github.volpex.testkit.DataspaceContract} or
  * {@link io.github.volpex.testkit.FragmentRepositoryContract}; inject storage faults with
- * {@link io.github.volpex.testkit.FaultyRepository}.
+ * {@link io.github.volpex.testkit.FaultyRepository}; generate volatile host pools with
+ * {@link io.github.volpex.testkit.HostPools}.
  *
  * @since 0.1
  */
@@ -11,7 +12,7 @@ module io.github.volpex.testkit {
     requires transitive io.github.volpex.dataspace;
     requires transitive io.github.volpex.checkpoint;
     requires transitive org.junit.jupiter.api;
-    requires net.jqwik.api;
+    requires transitive net.jqwik.api;
 
     exports io.github.volpex.testkit;
     // JUnit invokes the contracts' test methods reflectively.

@@ -14,6 +14,10 @@
  * such as {@link io.github.volpex.testkit.RandomFaults}. The checkpoint store's own fault-injection properties are
  * built from them.
  *
+ * <p>{@link io.github.volpex.testkit.HostPools} gives jqwik arbitraries of volatile host pools — up and down periods
+ * from exponential or Weibull laws (Ni and Harwood; Javadi et al.'s desktop-grid fits) or replayed from a real
+ * availability trace — for property tests of schedulers and middleware.
+ *
  * <p>The project runs the same classes against its own implementations: there is one copy of each contract.
  *
  * @since 0.1
