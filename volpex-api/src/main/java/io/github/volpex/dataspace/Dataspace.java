@@ -68,10 +68,19 @@ public interface Dataspace extends AutoCloseable {
     /**
      * Opens a replica of a process restarted from a checkpoint: its next request is {@code savedRequestNumber + 1}.
      *
+     * <p>One case resumes one request earlier. A checkpoint saved with {@link Replica#requestNumber()} always names a
+     * completed request; if request {@code savedRequestNumber} is instead still pending (the process's high-water
+     * mark, waiting for data), no replica has completed it, so the checkpoint was saved after issuing it and before
+     * its result — by middleware that counts issued requests, or by a system-level checkpoint of a process blocked in
+     * the call. Such a process resumes inside the call and must receive its result: the handle starts at
+     * {@code savedRequestNumber − 1} ({@link Replica#requestNumber()} says so), and its first call, which repeats that
+     * read or get, joins the pending request and receives exactly what a single run would. Any other first call is a
+     * {@link ReplicaDivergenceException}. Which case applies is decided when the handle is opened.
+     *
      * @param processId          the process, in {@code [0, processCount())}
      * @param savedRequestNumber the {@link Replica#requestNumber()} saved with the checkpoint, in
      *                           {@code [0, server().highWaterMark(processId)]}
-     * @return a new handle
+     * @return a new handle, at {@code savedRequestNumber}, or one before it when that request is still pending
      * @throws IllegalArgumentException  if an argument is out of range
      * @throws DataspaceClosedException  if the dataspace is closed
      */

@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -67,20 +68,26 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     @Override
     public Replica open(int processId, long savedRequestNumber) {
         checkProcessId(processId);
+        long position;
         acquire();
         try {
             if (closed) {
-                throw new DataspaceClosedException(processId, savedRequestNumber + 1, true);
+                throw new DataspaceClosedException(processId, Math.max(1, savedRequestNumber + 1), true);
             }
-            long issued = processes[processId].issued;
+            ProcessState process = processes[processId];
+            long issued = process.issued;
             if (savedRequestNumber < 0 || savedRequestNumber > issued) {
                 throw new IllegalArgumentException("savedRequestNumber must be in [0, " + issued
                         + "] (the high-water mark of process " + processId + "): " + savedRequestNumber);
             }
+            // A request still pending was completed by no replica: the checkpoint was taken inside it.
+            Pending pending = process.pending;
+            position = pending != null && pending.requestNumber == savedRequestNumber
+                    ? savedRequestNumber - 1 : savedRequestNumber;
         } finally {
             lock.unlock();
         }
-        return new ReplicaHandle(this, processId, savedRequestNumber);
+        return new ReplicaHandle(this, processId, position);
     }
 
     @Override
@@ -167,8 +174,33 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         Caller caller = new Caller();
         Outcome outcome = execute(request.operation(), request.processId(), request.requestNumber(), request.tag(),
                 request.dataUnsafe(), checkedTimeout, caller);
+        if (outcome.cancelled) {
+            throw outcome.cancellation(request.processId(), request.requestNumber());
+        }
         return new Reply(request.operation(), request.processId(), request.requestNumber(), outcome.data,
                 outcome.stored, caller.duplicate);
+    }
+
+    @Override
+    public Optional<Reply> cancel(int processId, long requestNumber) {
+        checkProcessId(processId);
+        Outcome outcome = cancel(processId, requestNumber, null);
+        return outcome.cancelled ? Optional.empty()
+                : Optional.of(new Reply(outcome.operation, processId, requestNumber, outcome.data, outcome.stored,
+                        true));
+    }
+
+    @Override
+    public Optional<Request> pendingRequest(int processId) {
+        checkProcessId(processId);
+        acquire();
+        try {
+            Pending pending = processes[processId].pending;
+            return pending == null ? Optional.empty()
+                    : Optional.of(Request.of(pending.operation, processId, pending.requestNumber, pending.tag, null));
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -389,6 +421,51 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         if (loggedOperation != operation || !loggedTag.equals(tag)) {
             throw new ReplicaDivergenceException(processId, requestNumber, loggedOperation, loggedTag, operation,
                     tag);
+        }
+    }
+
+    /**
+     * Cancels a request if it is still waiting; returns its final outcome (cancelled, or what it completed with).
+     * {@code caller} is the replica handle cancelling its own request, or null for middleware.
+     */
+    Outcome cancel(int processId, long requestNumber, Caller caller) {
+        acquire();
+        try {
+            if (closed) {
+                throw new DataspaceClosedException(processId, Math.max(1, requestNumber), true);
+            }
+            if (caller != null && caller.closed) {
+                throw new DataspaceClosedException(processId, requestNumber, false);
+            }
+            ProcessState process = processes[processId];
+            if (requestNumber < 1) {
+                throw new IllegalArgumentException("requestNumber must be >= 1: " + requestNumber);
+            }
+            if (requestNumber > process.issued) {
+                throw new IllegalArgumentException("requestNumber must be <= " + process.issued
+                        + " (the high-water mark of process " + processId + "): " + requestNumber);
+            }
+            Pending pending = process.pending;
+            if (pending != null && pending.requestNumber == requestNumber) {
+                ArrayDeque<Pending> queue = waiters.get(pending.tag);
+                queue.remove(pending);
+                if (queue.isEmpty()) {
+                    waiters.remove(pending.tag);
+                }
+                Outcome outcome = Outcome.cancelled(pending.operation, pending.tag);
+                pending.result = outcome;
+                process.pending = null;
+                log(process, requestNumber, outcome);
+                pending.done.signalAll();
+                return outcome;
+            }
+            Outcome logged = process.log.get(requestNumber);
+            if (logged == null) {
+                throw new ReadLogEvictedException(processId, requestNumber, process.log.oldest(), process.issued);
+            }
+            return logged;
+        } finally {
+            lock.unlock();
         }
     }
 

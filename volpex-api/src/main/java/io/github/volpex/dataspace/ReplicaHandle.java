@@ -25,6 +25,8 @@ final class ReplicaHandle extends Caller implements Replica {
     private final AtomicBoolean busy = new AtomicBoolean();
     /** Written by the thread that owns the call (see {@link #busy}); read by any thread. */
     private volatile long requestNumber;
+    /** Whether a call left request {@code requestNumber + 1} pending (a timeout or an interrupt). Guarded by busy. */
+    private boolean leftPending;
 
     ReplicaHandle(InProcessDataspace dataspace, int processId, long requestNumber) {
         this.dataspace = dataspace;
@@ -103,6 +105,27 @@ final class ReplicaHandle extends Caller implements Replica {
     }
 
     @Override
+    public Optional<byte[]> cancelPending() {
+        enter();
+        try {
+            long next = requestNumber + 1;
+            if (!leftPending) {
+                if (closed) {
+                    throw new DataspaceClosedException(processId, next, false);
+                }
+                throw new IllegalStateException("replica of process " + processId + " left no request pending to "
+                        + "cancel");
+            }
+            Outcome outcome = dataspace.cancel(processId, next, this);
+            leftPending = false;
+            REQUEST_NUMBER.setRelease(this, next);
+            return outcome.data == null ? Optional.empty() : Optional.of(outcome.data.clone());
+        } finally {
+            busy.setRelease(false);
+        }
+    }
+
+    @Override
     public boolean isClosed() {
         return closed;
     }
@@ -125,19 +148,34 @@ final class ReplicaHandle extends Caller implements Replica {
     /** Issues the next request; a put's {@code data} is the caller's array, copied here unless the put is a duplicate. */
     private Outcome call(Operation operation, String tag, byte[] data, Duration timeout)
             throws InterruptedException {
-        if (!busy.compareAndSet(false, true)) {
-            throw new IllegalStateException("replica of process " + processId
-                    + " is already running a call on another thread; a replica is one sequential process");
-        }
+        enter();
         try {
             long next = requestNumber + 1;
             // A duplicate put is ignored, so its data need not be copied (the paper's trailing puts send nothing).
             byte[] owned = data == null || dataspace.alreadyIssued(processId, next) ? null : data.clone();
-            Outcome outcome = dataspace.execute(operation, processId, next, tag, owned, timeout, this);
+            Outcome outcome;
+            try {
+                outcome = dataspace.execute(operation, processId, next, tag, owned, timeout, this);
+            } catch (DataspaceTimeoutException | InterruptedException stillPending) {
+                leftPending = true;
+                throw stillPending;
+            }
+            leftPending = false;
             REQUEST_NUMBER.setRelease(this, next);
+            if (outcome.cancelled) {
+                throw outcome.cancellation(processId, next);
+            }
             return outcome;
         } finally {
             busy.setRelease(false);
+        }
+    }
+
+    /** Claims the handle for one call on this thread. */
+    private void enter() {
+        if (!busy.compareAndSet(false, true)) {
+            throw new IllegalStateException("replica of process " + processId
+                    + " is already running a call on another thread; a replica is one sequential process");
         }
     }
 

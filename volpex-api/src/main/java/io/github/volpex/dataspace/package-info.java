@@ -32,6 +32,23 @@
  *       number); replicas issuing it at the same time join it and receive the one result, so two replicas racing at
  *       the same frontier consume one tuple. A timeout or an interrupt leaves the request pending with its place in
  *       the tag's queue; a retry or another replica receives the eventual result.</li>
+ *   <li><b>Cancelling is an outcome.</b> A caller that stops waiting abandons nothing, since its replicas may still
+ *       need the result. Giving a request up is an act of the process, so it is one step of the serial order:
+ *       {@link io.github.volpex.dataspace.DataspaceServer#cancel(int, long)} (and
+ *       {@link io.github.volpex.dataspace.Replica#cancelPending()} for the request a replica's own call left pending)
+ *       either finds the request still waiting — it leaves its tag's queue, consumes nothing, and completes with the
+ *       logged outcome "cancelled", which every replica receives as
+ *       {@link io.github.volpex.dataspace.DataspaceCancelledException} — or finds it completed and returns its
+ *       outcome, so data already taken is never lost. Either way the request is complete, the process's next request
+ *       follows it, and cancelling again returns the same answer. This is how middleware stops the pending get of a
+ *       process that will never restart from taking the next tuple
+ *       ({@link io.github.volpex.dataspace.DataspaceServer#pendingRequest(int)} says what it waits for).</li>
+ *   <li><b>A restart inside a call.</b> {@link io.github.volpex.dataspace.Replica#requestNumber()} counts completed
+ *       requests, so a checkpoint saved while a call waits carries the number before it and the restarted replica
+ *       repeats the call. A saved number whose request is still pending can only come from a checkpoint that counted
+ *       the call as issued (middleware that numbers requests itself, a system-level checkpoint of a blocked process):
+ *       {@link io.github.volpex.dataspace.Dataspace#open(int, long)} then opens the replica one request earlier, inside
+ *       the call, so that it receives the call's result instead of skipping it.</li>
  *   <li><b>Fair wake-up.</b> Each tag has a FIFO queue of pending requests; a put serves them in arrival order: the
  *       reads before the first get receive the data, the first get takes it.</li>
  *   <li><b>Every request is logged, puts included</b> (a put's entry holds its kind and tag but no data). The paper
