@@ -26,9 +26,10 @@ public interface Dataspace extends AutoCloseable {
     }
 
     /**
-     * Creates an in-process dataspace: all requests are executed in one global serial order under one lock, blocked
-     * callers wait on a condition of their own (no monitor is held while waiting), and each process keeps a ring-buffer
-     * read log.
+     * Creates an in-process dataspace: requests are linearizable (one global serial order) while requests of
+     * different processes on different tags run in parallel — each tag's state is one entry of a concurrent map and each
+     * process's state has a lock of its own (the package description explains the locking) — blocked callers hold no
+     * lock while they wait, and each process keeps a ring-buffer read log.
      *
      * @param processCount the number of logical processes, {@code ≥ 1}
      * @param options      the limits

@@ -17,7 +17,7 @@ import java.util.Optional;
  * with its place in the tag's queue, and handling it again receives its result. Only {@link #cancel(int, long)} ends
  * it without data, for every replica of its process.
  *
- * <p>Thread-safe. All requests of a dataspace are executed in one global serial order.
+ * <p>Thread-safe. The requests of a dataspace are linearizable: they take effect in one global serial order.
  *
  * @since 0.1
  */

@@ -133,7 +133,7 @@ final class ReplicaHandle extends Caller implements Replica {
     @Override
     public void close() {
         if (!closed) {
-            dataspace.closeCaller(this, processId);
+            InProcessDataspace.closeCaller(this);
         }
     }
 

@@ -84,9 +84,9 @@ public class LincheckCancelLinearizabilityTest {
     }
 
     @Test
-    @Timeout(120)
+    @Timeout(300)
     void cancels_model_checked_interleavings_are_linearizable() {
-        LincheckSupport.modelCheck(getClass(), Model.class, 8, 100, 2);
+        LincheckSupport.modelCheck(getClass(), Model.class, 40, 20, 2);
     }
 
     /** The sequential specification: {@link DataspaceModel} behind the same operations. */

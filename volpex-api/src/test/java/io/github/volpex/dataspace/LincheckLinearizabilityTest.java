@@ -95,9 +95,9 @@ public class LincheckLinearizabilityTest {
     }
 
     @Test
-    @Timeout(120)
+    @Timeout(300)
     void rule1_atomicity_model_checked_interleavings_are_linearizable() {
-        LincheckSupport.modelCheck(getClass(), Model.class, 8, 100, 1);
+        LincheckSupport.modelCheck(getClass(), Model.class, 40, 20, 1);
     }
 
     /** The sequential specification: {@link DataspaceModel} behind the same operations. */
