@@ -30,8 +30,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -39,7 +43,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The contract of a {@link Dataspace}: the semantic rules 2–9 of the Volpex execution model (single put, identical
  * get, read log and eviction, divergence, restarts, blocking and timeouts, FIFO wake-up, try-operations, close and
- * statistics), cancelling a waiting request and restarting inside one, one or more tests each. Extend it in your test sources with a factory for your implementation:
+ * statistics), cancelling a waiting request, restarting inside one, and the asynchronous
+ * {@link DataspaceServer#submit(Request)} (thousands of waiting requests with no thread each), one or more tests each. Extend it in your test sources with a factory for your implementation:
  *
  * <pre>{@code
  * class MyDataspaceTest extends DataspaceContract {
@@ -726,6 +731,144 @@ public abstract class DataspaceContract {
             assertTrue(server.pendingRequest(1).isEmpty(), "the put served it");
             assertEquals("processId must be in [0, 1]: 2", assertThrows(IllegalArgumentException.class,
                     () -> server.pendingRequest(2)).getMessage());
+        }
+    }
+
+    // ---- Submitting without waiting -----------------------------------------------------------------------------
+
+    @Test
+    void submit_answers_at_once_when_the_request_needs_no_wait() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            CompletableFuture<Reply> put = server.submit(Request.put(0, 1, "x", bytes("v")));
+            assertTrue(put.isDone());
+            assertTrue(put.get().stored());
+            CompletableFuture<Reply> get = server.submit(Request.get(1, 1, "x"));
+            assertTrue(get.isDone(), "the data was there");
+            assertEquals("v", text(get.get().data().orElseThrow()));
+            assertFalse(get.get().duplicate());
+            Reply again = server.submit(Request.get(1, 1, "x")).get(10, TimeUnit.SECONDS);
+            assertEquals("v", text(again.data().orElseThrow()));
+            assertTrue(again.duplicate(), "answered from the log");
+            assertTrue(server.submit(Request.tryGet(0, 2, "x")).get().data().isEmpty());
+        }
+    }
+
+    @Test
+    void a_submitted_get_completes_when_a_put_serves_it_and_every_replica_receives_the_same_data() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            CompletableFuture<Reply> leader = server.submit(Request.get(1, 1, "x"));
+            CompletableFuture<Reply> trailer = server.submit(Request.get(1, 1, "x"));
+            assertFalse(leader.isDone());
+            assertFalse(trailer.isDone());
+            assertEquals(1, server.pendingRequest(1).orElseThrow().requestNumber());
+            server.handle(Request.put(0, 1, "x", bytes("v")));
+            assertEquals("v", text(leader.get(10, TimeUnit.SECONDS).data().orElseThrow()));
+            assertFalse(leader.get().duplicate());
+            assertEquals("v", text(trailer.get(10, TimeUnit.SECONDS).data().orElseThrow()));
+            assertTrue(trailer.get().duplicate(), "the second submission joined the first");
+            assertTrue(server.handle(Request.tryRead(0, 2, "x")).data().isEmpty(), "one tuple was consumed");
+        }
+    }
+
+    @Test
+    void cancelling_a_submitted_future_stops_waiting_but_leaves_the_request_pending() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            CompletableFuture<Reply> gaveUp = server.submit(Request.get(1, 1, "x"));
+            assertTrue(gaveUp.cancel(true));
+            assertThrows(CancellationException.class, gaveUp::join);
+            CompletableFuture<Reply> timedOut = server.submit(Request.get(1, 1, "x"))
+                    .orTimeout(1, TimeUnit.MILLISECONDS);
+            ExecutionException late = assertThrows(ExecutionException.class,
+                    () -> timedOut.get(10, TimeUnit.SECONDS));
+            assertInstanceOf(java.util.concurrent.TimeoutException.class, late.getCause());
+            assertTrue(server.pendingRequest(1).isPresent(), "the request still waits, with its place in the queue");
+            CompletableFuture<Reply> retry = server.submit(Request.get(1, 1, "x"));
+            server.handle(Request.put(0, 1, "x", bytes("v")));
+            assertEquals("v", text(retry.get(10, TimeUnit.SECONDS).data().orElseThrow()));
+            assertTrue(gaveUp.isCancelled(), "a cancelled future stays cancelled");
+            assertTrue(server.handle(Request.tryRead(0, 2, "x")).data().isEmpty(), "the get took the tuple");
+        }
+    }
+
+    @Test
+    void a_submitted_get_fails_with_DataspaceCancelledException_when_its_request_is_cancelled() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            CompletableFuture<Reply> waiting = server.submit(Request.get(1, 1, "x"));
+            assertEquals(Optional.empty(), server.cancel(1, 1));
+            ExecutionException failure = assertThrows(ExecutionException.class,
+                    () -> waiting.get(10, TimeUnit.SECONDS));
+            DataspaceCancelledException cancelled = assertInstanceOf(DataspaceCancelledException.class,
+                    failure.getCause());
+            assertEquals(1, cancelled.requestNumber());
+            ExecutionException again = assertThrows(ExecutionException.class,
+                    () -> server.submit(Request.get(1, 1, "x")).get(10, TimeUnit.SECONDS));
+            assertInstanceOf(DataspaceCancelledException.class, again.getCause());
+        }
+    }
+
+    @Test
+    void submit_reports_typed_failures_in_the_future_and_throws_caller_mistakes() throws Exception {
+        Dataspace dataspace = create(2, capacity(1));
+        DataspaceServer server = dataspace.server();
+        server.handle(Request.put(0, 1, "x", bytes("v")));
+        server.handle(Request.put(0, 2, "x", bytes("w")));
+        ExecutionException evicted = assertThrows(ExecutionException.class,
+                () -> server.submit(Request.read(0, 1, "x")).get(10, TimeUnit.SECONDS));
+        assertInstanceOf(ReadLogEvictedException.class, evicted.getCause());
+        ExecutionException diverged = assertThrows(ExecutionException.class,
+                () -> server.submit(Request.put(0, 2, "y", bytes("w"))).get(10, TimeUnit.SECONDS));
+        assertInstanceOf(ReplicaDivergenceException.class, diverged.getCause());
+        assertEquals("requestNumber must be <= 3 (the next request of process 0): 5",
+                assertThrows(IllegalArgumentException.class,
+                        () -> server.submit(Request.tryRead(0, 5, "x"))).getMessage());
+        assertThrows(NullPointerException.class, () -> server.submit(null));
+        CompletableFuture<Reply> waiting = server.submit(Request.get(1, 1, "z"));
+        assertThrows(IllegalStateException.class, () -> server.submit(Request.tryRead(1, 2, "z")),
+                "request 1 of process 1 still waits");
+        dataspace.close();
+        ExecutionException closed = assertThrows(ExecutionException.class,
+                () -> waiting.get(10, TimeUnit.SECONDS));
+        assertTrue(assertInstanceOf(DataspaceClosedException.class, closed.getCause()).dataspaceClosed());
+        ExecutionException refused = assertThrows(ExecutionException.class,
+                () -> server.submit(Request.tryRead(0, 3, "x")).get(10, TimeUnit.SECONDS));
+        assertInstanceOf(DataspaceClosedException.class, refused.getCause());
+    }
+
+    @Test
+    void two_thousand_submitted_gets_wait_together_without_a_thread_each() throws Exception {
+        int waiters = 2_000;
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Dataspace dataspace = create(waiters + 1)) {
+            DataspaceServer server = dataspace.server();
+            List<CompletableFuture<CompletableFuture<Reply>>> submitted = new ArrayList<>();
+            int threadsBefore = Thread.getAllStackTraces().size();
+            for (int i = 0; i < waiters; i++) {
+                Request get = Request.get(i + 1, 1, "t" + i);
+                submitted.add(CompletableFuture.supplyAsync(() -> server.submit(get), pool));
+            }
+            List<CompletableFuture<Reply>> replies = new ArrayList<>();
+            for (CompletableFuture<CompletableFuture<Reply>> submission : submitted) {
+                replies.add(submission.get(10, TimeUnit.SECONDS));
+            }
+            int grown = Thread.getAllStackTraces().size() - threadsBefore;
+            assertTrue(grown < 50, "submitting " + waiters + " waiting gets started " + grown + " threads");
+            assertEquals(0, replies.stream().filter(CompletableFuture::isDone).count(), "no get had its data yet");
+            List<CompletableFuture<Reply>> puts = new ArrayList<>();
+            for (int i = 0; i < waiters; i++) {
+                Request put = Request.put(0, i + 1, "t" + i, bytes("v" + i));
+                puts.add(i == 0 ? CompletableFuture.completedFuture(server.handle(put))
+                        : puts.get(i - 1).thenComposeAsync(previous -> server.submit(put), pool));
+            }
+            puts.get(waiters - 1).get(30, TimeUnit.SECONDS);
+            for (int i = 0; i < waiters; i++) {
+                assertEquals("v" + i, text(replies.get(i).get(10, TimeUnit.SECONDS).data().orElseThrow()));
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 

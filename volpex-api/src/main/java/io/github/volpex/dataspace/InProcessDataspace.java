@@ -195,6 +195,60 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     }
 
     @Override
+    public CompletableFuture<Reply> submit(Request request) {
+        Objects.requireNonNull(request, "request");
+        int processId = request.processId();
+        long requestNumber = request.requestNumber();
+        checkProcessId(processId);
+        checkTag(request.tag());
+        if (request.operation().isPut()) {
+            checkData(request.dataUnsafe());
+        }
+        Caller caller = new Caller();
+        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        Object begun;
+        try {
+            begun = begin(request.operation(), processId, requestNumber, request.tag(), request.dataUnsafe(), caller);
+        } catch (DataspaceException failed) {
+            reply.completeExceptionally(failed);
+            return reply;
+        }
+        boolean duplicate = caller.duplicate;
+        if (begun instanceof Outcome) {
+            complete(reply, request, (Outcome) begun, duplicate);
+            return reply;
+        }
+        Pending pending = (Pending) begun;
+        CompletableFuture<Outcome> waiter = new CompletableFuture<>();
+        if (!pending.register(waiter)) {
+            complete(reply, request, pending.result, duplicate);
+            return reply;
+        }
+        waiter.whenComplete((outcome, closing) -> {
+            if (outcome != null) {
+                complete(reply, request, outcome, duplicate);
+            } else {
+                reply.completeExceptionally(new DataspaceClosedException(processId, requestNumber, true));
+            }
+        });
+        // However the reply completes (served, cancelled by the caller, timed out), the dataspace forgets the waiter.
+        reply.whenComplete((done, failure) -> pending.deregister(waiter));
+        if (closed) {
+            waiter.completeExceptionally(CLOSED);
+        }
+        return reply;
+    }
+
+    private static void complete(CompletableFuture<Reply> reply, Request request, Outcome outcome, boolean duplicate) {
+        if (outcome.cancelled) {
+            reply.completeExceptionally(outcome.cancellation(request.processId(), request.requestNumber()));
+        } else {
+            reply.complete(new Reply(request.operation(), request.processId(), request.requestNumber(), outcome.data,
+                    outcome.stored, duplicate));
+        }
+    }
+
+    @Override
     public Optional<Reply> cancel(int processId, long requestNumber) {
         checkProcessId(processId);
         Outcome outcome = cancel(processId, requestNumber, null);
@@ -288,9 +342,25 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
      */
     Outcome execute(Operation operation, int processId, long requestNumber, String tag, byte[] data,
             Duration timeout, Caller caller) throws InterruptedException {
+        Object begun = begin(operation, processId, requestNumber, tag, data, caller);
+        if (begun instanceof Outcome) {
+            return (Outcome) begun;
+        }
+        Pending waitFor = (Pending) begun;
+        if (!caller.duplicate && timeout != null && timeout.isZero()) {
+            // It found no data at its step: a put that serves it afterwards answers the retry, not this call.
+            throw timeout(waitFor, timeout);
+        }
+        return await(waitFor, timeout, caller);
+    }
+
+    /**
+     * Runs a validated request up to the point where it would wait: returns its {@link Outcome}, or the {@link Pending}
+     * request to wait for (issued by this call when {@code caller.duplicate} is false, joined otherwise).
+     */
+    private Object begin(Operation operation, int processId, long requestNumber, String tag, byte[] data,
+            Caller caller) {
         ProcessState process = processes[processId];
-        Pending waitFor;
-        boolean issuedNow = false;
         Pending[] served = null;
         process.acquire();
         try {
@@ -322,20 +392,16 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                 if (step.waiting == null) {
                     return process.log(requestNumber, step.outcome(tag));
                 }
-                process.pending = step.waiting;
-                waitFor = step.waiting;
+                Pending waiting = step.waiting;
+                process.pending = waiting;
                 step.waiting = null;
-                issuedNow = true;
+                return waiting;
             } else if (requestNumber > next) {
                 throw new IllegalArgumentException("requestNumber must be <= " + next
                         + " (the next request of process " + processId + "): " + requestNumber);
             } else {
                 caller.duplicate = true;
-                Object replayed = process.replay(operation, processId, requestNumber, tag);
-                if (replayed instanceof Outcome) {
-                    return (Outcome) replayed;
-                }
-                waitFor = (Pending) replayed;
+                return process.replay(operation, processId, requestNumber, tag);
             }
         } finally {
             process.lock.unlock();
@@ -343,11 +409,6 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                 fire(served);
             }
         }
-        if (issuedNow && timeout != null && timeout.isZero()) {
-            // It found no data at its step: a put that serves it afterwards answers the retry, not this call.
-            throw timeout(waitFor, timeout);
-        }
-        return await(waitFor, timeout, caller);
     }
 
     /**

@@ -10,7 +10,8 @@
  * {@link io.github.volpex.dataspace.Dataspace#open(int)} and calls {@code put}, {@code read}, {@code get} and the
  * rest. Middleware that numbers requests itself (a network front) uses
  * {@link io.github.volpex.dataspace.DataspaceServer} with {@link io.github.volpex.dataspace.Request} and
- * {@link io.github.volpex.dataspace.Reply}.
+ * {@link io.github.volpex.dataspace.Reply} — {@code submit} to serve waiting callers without a thread each — and
+ * carries them in the wire form that interface documents.
  *
  * <h2>The execution model (§II-B) and how it is implemented (§III-A)</h2>
  * Every request carries (process id, request number); replicas of one process issue identical sequences, so equal
