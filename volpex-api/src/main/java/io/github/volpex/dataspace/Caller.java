@@ -4,9 +4,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Who issues a request: a replica handle, or a one-off caller of the request-level interface. Carries the closed flag
- * that wakes the caller's blocked thread and reports whether the last request was a duplicate.
+ * that wakes the caller's blocked thread and reports whether the last request was a duplicate. Padded before, since a
+ * replica handle lives long and its thread writes these fields on every request.
  */
-class Caller {
+class Caller extends PaddedBefore {
 
     /** Set once by {@code close()}; read by the caller's thread and racily by {@code isClosed()}. */
     volatile boolean closed;

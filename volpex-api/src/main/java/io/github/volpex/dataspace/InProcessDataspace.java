@@ -13,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 
 /**
@@ -25,8 +24,11 @@ import java.util.function.BiFunction;
  */
 final class InProcessDataspace implements Dataspace, DataspaceServer {
 
-    /** Attempts at a process lock before parking: its critical sections are a few operations long. */
+    /** Attempts at a process lock before yielding the processor: its critical sections are a few operations long. */
     private static final int SPINS = 64;
+    /** How many maps hold the tags: {@code 1 << TAG_MAP_BITS}. */
+    private static final int TAG_MAP_BITS = 6;
+    private static final int TAG_MAPS = 1 << TAG_MAP_BITS;
     /** Waits at least this long are treated as unbounded (about 292 years of nanoseconds). */
     private static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L - 1;
     /** Completes a waiting caller's future when its handle or the dataspace closes; the caller reads the flags. */
@@ -37,8 +39,13 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     private final int maxTagLength;
     private final int maxDataBytes;
 
-    /** Per tag: its data ({@code byte[]}), or the requests waiting for it ({@link Waiters}); absent when neither. */
-    private final ConcurrentHashMap<String, Object> tags = new ConcurrentHashMap<>();
+    /**
+     * Per tag: its data ({@code byte[]}), or the requests waiting for it ({@link Waiters}); absent when neither. A tag
+     * lives in one of {@link #TAG_MAPS} maps, chosen by a mixed hash of its name ({@link #tags(String)}), so that tags
+     * with similar names (whose string hashes are consecutive, and would sit in one cache line of one map's table)
+     * and the maps' size counters are spread over separate memory.
+     */
+    private final ConcurrentHashMap<String, Object>[] tagMaps;
     private final ProcessState[] processes;
     private volatile boolean closed;
 
@@ -50,9 +57,15 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         this.options = Objects.requireNonNull(options, "options");
         this.maxTagLength = options.maxTagLength();
         this.maxDataBytes = options.maxDataBytes();
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        ConcurrentHashMap<String, Object>[] maps = new ConcurrentHashMap[TAG_MAPS];
+        for (int i = 0; i < TAG_MAPS; i++) {
+            maps[i] = new ConcurrentHashMap<>();
+        }
+        this.tagMaps = maps;
         this.processes = new ProcessState[processCount];
         for (int i = 0; i < processCount; i++) {
-            processes[i] = new ProcessState(new ReadLog(options.readLogCapacity(), options.budgetOrNegative()));
+            processes[i] = new ProcessState(ReadLog.create(options.readLogCapacity(), options.budgetOrNegative()));
         }
     }
 
@@ -94,7 +107,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             position = pending != null && pending.requestNumber == savedRequestNumber
                     ? savedRequestNumber - 1 : savedRequestNumber;
         } finally {
-            process.lock.unlock();
+            process.release();
         }
         return new ReplicaHandle(this, processId, position);
     }
@@ -117,8 +130,8 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             process.acquire();
             try {
                 process.settle();
-                for (int i = 0; i < requests.length; i++) {
-                    requests[i] += process.requests[i];
+                for (Operation operation : Operation.values()) {
+                    requests[operation.ordinal()] += process.requests(operation);
                 }
                 duplicatesIgnored += process.duplicatesIgnored;
                 servedFromLog += process.servedFromLog;
@@ -127,7 +140,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                 evictedRequests += process.evictedRequests;
                 maxReplicaLag = Math.max(maxReplicaLag, process.maxReplicaLag);
             } finally {
-                process.lock.unlock();
+                process.release();
             }
         }
         EnumMap<Operation, Long> byOperation = new EnumMap<>(Operation.class);
@@ -156,7 +169,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             try {
                 pending = process.pending;
             } finally {
-                process.lock.unlock();
+                process.release();
             }
             if (pending != null) {
                 pending.failWaiters(CLOSED);
@@ -268,7 +281,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             return pending == null ? Optional.empty()
                     : Optional.of(Request.of(pending.operation, processId, pending.requestNumber, pending.tag, null));
         } finally {
-            process.lock.unlock();
+            process.release();
         }
     }
 
@@ -287,7 +300,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             process.settle();
             return process.log.oldest();
         } finally {
-            process.lock.unlock();
+            process.release();
         }
     }
 
@@ -365,7 +378,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         process.acquire();
         try {
             caller.duplicate = false;
-            process.requests[operation.ordinal()]++;
+            process.count(operation);
             if (closed) {
                 throw new DataspaceClosedException(processId, requestNumber, true);
             }
@@ -387,7 +400,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                 }
                 TagStep step = process.step;
                 step.prepare(operation, processId, requestNumber, data, null);
-                tags.compute(tag, step);
+                tags(tag).compute(tag, step);
                 served = step.takeServed();
                 if (step.waiting == null) {
                     return process.log(requestNumber, step.outcome(tag));
@@ -404,11 +417,16 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                 return process.replay(operation, processId, requestNumber, tag);
             }
         } finally {
-            process.lock.unlock();
+            process.release();
             if (served != null) {
                 fire(served);
             }
         }
+    }
+
+    /** The map that holds a tag: picked by the string hash, mixed (Fibonacci hashing) so that similar names part. */
+    private ConcurrentHashMap<String, Object> tags(String tag) {
+        return tagMaps[(tag.hashCode() * 0x9E3779B9) >>> (Integer.SIZE - TAG_MAP_BITS)];
     }
 
     /**
@@ -418,6 +436,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
      * concurrent change made the map's conditional operation fail.
      */
     private Outcome executeDirectly(Operation operation, String tag, byte[] data) {
+        ConcurrentHashMap<String, Object> tags = tags(tag);
         Object state;
         switch (operation) {
             case PUT:
@@ -473,11 +492,11 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             }
             TagStep step = process.step;
             step.prepare(null, processId, requestNumber, null, pending);
-            tags.compute(pending.tag, step);
+            tags(pending.tag).compute(pending.tag, step);
             // Cancelled by the step, or served by a put just before it: settled either way.
             process.settle();
         } finally {
-            process.lock.unlock();
+            process.release();
         }
         pending.fire();
         return pending.result;
@@ -687,22 +706,16 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     }
 
     /**
-     * Per-process state, counters included (so that processes on different threads write no common cache line).
-     * Guarded by {@link #lock}.
+     * Per-process state, counters included, laid out between padding (before, from {@link PaddedBefore}, and after,
+     * from {@link ProcessState}) so that processes on different threads write no common cache line wherever the
+     * collector moves them. Guarded by {@link #locked}.
      */
-    private static final class ProcessState extends PaddedBefore {
-        /** Stores need only release order: the lock orders them for readers under it, and hints may be stale. */
-        static final VarHandle ISSUED;
-
-        static {
-            try {
-                ISSUED = MethodHandles.lookup().findVarHandle(ProcessState.class, "issued", long.class);
-            } catch (ReflectiveOperationException ex) {
-                throw new ExceptionInInitializerError(ex);
-            }
-        }
-
-        final ReentrantLock lock = new ReentrantLock();
+    private abstract static class ProcessFields extends PaddedBefore {
+        /**
+         * The process's lock: 1 while held. A field here rather than a lock object of its own, so that it stays
+         * between this state's padding wherever the collector moves it. See {@link ProcessState#acquire()}.
+         */
+        volatile int locked;
         /**
          * The highest request number issued: the leading front. Written under the lock; volatile so that a replica
          * can tell, without the lock, that its put is a duplicate and skip copying its data (it never decreases).
@@ -715,8 +728,13 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         Pending pending;
         final ReadLog log;
         final TagStep step = new TagStep();
-        /** Requests handled, by {@link Operation#ordinal()}. */
-        final long[] requests = new long[Operation.values().length];
+        /** Requests handled, by kind. */
+        long puts;
+        long putsIfAbsent;
+        long reads;
+        long gets;
+        long tryReads;
+        long tryGets;
         long duplicatesIgnored;
         long servedFromLog;
         long joinedPending;
@@ -724,22 +742,108 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         long evictedRequests;
         long maxReplicaLag;
 
-        ProcessState(ReadLog log) {
+        ProcessFields(ReadLog log) {
             this.log = log;
         }
+    }
 
+    /** The per-process state with its methods; its own fields are the padding after {@link ProcessFields}. */
+    private static final class ProcessState extends ProcessFields {
+        /** Stores need only release order: the lock orders them for readers under it, and hints may be stale. */
+        static final VarHandle ISSUED;
+        /** Acquired by compare-and-set, released by a release store. */
+        static final VarHandle LOCKED;
+
+        static {
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                ISSUED = lookup.findVarHandle(ProcessFields.class, "issued", long.class);
+                LOCKED = lookup.findVarHandle(ProcessFields.class, "locked", int.class);
+            } catch (ReflectiveOperationException ex) {
+                throw new ExceptionInInitializerError(ex);
+            }
+        }
+
+        long q00;
+        long q01;
+        long q02;
+        long q03;
+        long q04;
+        long q05;
+        long q06;
+        long q07;
+
+        ProcessState(ReadLog log) {
+            super(log);
+        }
+
+        void count(Operation operation) {
+            switch (operation) {
+                case PUT:
+                    puts++;
+                    break;
+                case PUT_IF_ABSENT:
+                    putsIfAbsent++;
+                    break;
+                case READ:
+                    reads++;
+                    break;
+                case GET:
+                    gets++;
+                    break;
+                case TRY_READ:
+                    tryReads++;
+                    break;
+                case TRY_GET:
+                    tryGets++;
+                    break;
+                default:
+                    throw new AssertionError(operation);
+            }
+        }
+
+        long requests(Operation operation) {
+            switch (operation) {
+                case PUT:
+                    return puts;
+                case PUT_IF_ABSENT:
+                    return putsIfAbsent;
+                case READ:
+                    return reads;
+                case GET:
+                    return gets;
+                case TRY_READ:
+                    return tryReads;
+                case TRY_GET:
+                    return tryGets;
+                default:
+                    throw new AssertionError(operation);
+            }
+        }
+
+        /**
+         * Takes the process's lock. It is held only for a few operations and never while waiting (no request waits
+         * under it), so a contender spins briefly, then yields its processor to the holder, instead of parking; it
+         * is not reentrant, and no code path takes it twice.
+         */
         void acquire() {
-            ReentrantLock l = lock;
-            if (l.tryLock()) {
+            if (LOCKED.compareAndSet(this, 0, 1)) {
                 return;
             }
-            for (int i = 0; i < SPINS; i++) {
-                Thread.onSpinWait();
-                if (l.tryLock()) {
+            for (int spins = 0; ; spins++) {
+                if (locked == 0 && LOCKED.compareAndSet(this, 0, 1)) {
                     return;
                 }
+                if (spins < SPINS) {
+                    Thread.onSpinWait();
+                } else {
+                    Thread.yield();
+                }
             }
-            l.lock();
+        }
+
+        void release() {
+            LOCKED.setRelease(this, 0);
         }
 
         /** Moves the pending request into the log once it has an outcome. Under the lock. */

@@ -4,29 +4,39 @@ import java.time.Duration;
 import java.util.Optional;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.AtomicBoolean;
 
-/** A replica of one logical process: numbers its calls and forwards them to the dataspace. */
-final class ReplicaHandle extends Caller implements Replica {
+/**
+ * A replica of one logical process: numbers its calls and forwards them to the dataspace. Its fields that every call
+ * writes ({@link Caller}'s and {@link ReplicaFields}'s) lie between padding: {@link PaddedBefore}'s, and this class's
+ * own {@code long} fields, which the JVM lays out after every superclass field.
+ */
+final class ReplicaHandle extends ReplicaFields implements Replica {
 
-    private final InProcessDataspace dataspace;
-    private final int processId;
     /** Stores to the request number need only release order (no full fence): its readers only need a recent value. */
     private static final VarHandle REQUEST_NUMBER;
+    /** 1 while a thread runs a call on this handle: set by compare-and-set, cleared with a release store. */
+    private static final VarHandle BUSY;
 
     static {
         try {
-            REQUEST_NUMBER = MethodHandles.lookup().findVarHandle(ReplicaHandle.class, "requestNumber", long.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            REQUEST_NUMBER = lookup.findVarHandle(ReplicaFields.class, "requestNumber", long.class);
+            BUSY = lookup.findVarHandle(ReplicaFields.class, "busy", int.class);
         } catch (ReflectiveOperationException ex) {
             throw new ExceptionInInitializerError(ex);
         }
     }
 
-    private final AtomicBoolean busy = new AtomicBoolean();
-    /** Written by the thread that owns the call (see {@link #busy}); read by any thread. */
-    private volatile long requestNumber;
-    /** Whether a call left request {@code requestNumber + 1} pending (a timeout or an interrupt). Guarded by busy. */
-    private boolean leftPending;
+    long q00;
+    long q01;
+    long q02;
+    long q03;
+    long q04;
+    long q05;
+    long q06;
+    long q07;
+    private final InProcessDataspace dataspace;
+    private final int processId;
 
     ReplicaHandle(InProcessDataspace dataspace, int processId, long requestNumber) {
         this.dataspace = dataspace;
@@ -121,7 +131,7 @@ final class ReplicaHandle extends Caller implements Replica {
             REQUEST_NUMBER.setRelease(this, next);
             return outcome.data == null ? Optional.empty() : Optional.of(outcome.data.clone());
         } finally {
-            busy.setRelease(false);
+            BUSY.setRelease(this, 0);
         }
     }
 
@@ -167,13 +177,13 @@ final class ReplicaHandle extends Caller implements Replica {
             }
             return outcome;
         } finally {
-            busy.setRelease(false);
+            BUSY.setRelease(this, 0);
         }
     }
 
     /** Claims the handle for one call on this thread. */
     private void enter() {
-        if (!busy.compareAndSet(false, true)) {
+        if (!BUSY.compareAndSet(this, 0, 1)) {
             throw new IllegalStateException("replica of process " + processId
                     + " is already running a call on another thread; a replica is one sequential process");
         }

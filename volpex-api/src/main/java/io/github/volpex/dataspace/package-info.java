@@ -81,7 +81,10 @@
  *       the conditional {@code remove}, {@code compute}). A step on a tag is atomic, steps on one tag are totally
  *       ordered, and steps on different tags touch disjoint state.</li>
  *   <li><b>Per process:</b> its high-water mark, its request that waits, its read log and its counters, guarded by
- *       the process's own lock.</li>
+ *       the process's own lock — a lock word inside the process's state, taken by compare-and-set (a contender spins,
+ *       then yields: the lock is held for a few operations and never while anything waits). Everything a request
+ *       writes on its process's behalf, the replica handle included, lies between cache-line padding, so that two
+ *       processes on two threads never write one cache line wherever the collector moves their objects.</li>
  * </ul>
  * Which requests need which:
  * <ul>
