@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.dataspace.Dataspace;
+import io.github.volpex.dataspace.DataspaceCancelledException;
 import io.github.volpex.dataspace.DataspaceClosedException;
 import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.dataspace.DataspaceServer;
@@ -29,8 +30,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,7 +43,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The contract of a {@link Dataspace}: the semantic rules 2–9 of the Volpex execution model (single put, identical
  * get, read log and eviction, divergence, restarts, blocking and timeouts, FIFO wake-up, try-operations, close and
- * statistics), one or more tests each. Extend it in your test sources with a factory for your implementation:
+ * statistics), cancelling a waiting request, restarting inside one, and the asynchronous
+ * {@link DataspaceServer#submit(Request)} (thousands of waiting requests with no thread each), one or more tests each. Extend it in your test sources with a factory for your implementation:
  *
  * <pre>{@code
  * class MyDataspaceTest extends DataspaceContract {
@@ -511,6 +517,400 @@ public abstract class DataspaceContract {
 
     private static byte[] getOrRead(Replica replica, String tag) throws InterruptedException {
         return replica.processId() % 2 == 0 ? replica.get(tag) : replica.read(tag);
+    }
+
+    // ---- Cancelling a waiting request ---------------------------------------------------------------------------
+
+    @Test
+    void cancel_ends_a_waiting_get_for_every_replica_and_consumes_nothing() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            Replica writer = dataspace.open(0);
+            Replica leader = dataspace.open(1);
+            Replica trailer = dataspace.open(1);
+            assertThrows(DataspaceTimeoutException.class, () -> leader.get("x", Duration.ZERO));
+            Started<byte[]> blocked = start("trailer", () -> trailer.get("x"));
+            awaitBlocked(blocked.thread());
+            assertEquals(Optional.empty(), server.cancel(1, 1));
+            ExecutionException failure = assertThrows(ExecutionException.class,
+                    () -> blocked.future().get(10, TimeUnit.SECONDS));
+            DataspaceCancelledException cancelled = assertInstanceOf(DataspaceCancelledException.class,
+                    failure.getCause());
+            assertEquals(1, cancelled.processId());
+            assertEquals(1, cancelled.requestNumber());
+            assertEquals(Operation.GET, cancelled.operation());
+            assertEquals("x", cancelled.tag());
+            assertEquals(1, trailer.requestNumber(), "a cancelled request is complete: the replica goes past it");
+            assertTrue(server.pendingRequest(1).isEmpty());
+            writer.put("x", bytes("v"));
+            assertEquals("v", text(writer.tryRead("x").orElseThrow()), "the cancelled get took nothing");
+            assertThrows(DataspaceCancelledException.class, () -> leader.get("x"), "the retry learns the outcome");
+            assertEquals(1, leader.requestNumber());
+            assertThrows(DataspaceCancelledException.class, () -> dataspace.open(1).get("x", Duration.ZERO),
+                    "a late replica reads the outcome from the log");
+            assertThrows(DataspaceCancelledException.class, () -> server.handle(Request.get(1, 1, "x")));
+            assertThrows(ReplicaDivergenceException.class, () -> server.handle(Request.read(1, 1, "x")));
+            leader.put("y", bytes("w"));
+            assertEquals(2, server.highWaterMark(1), "the process goes on with its next request");
+            assertEquals("v", text(writer.tryRead("x").orElseThrow()));
+        }
+    }
+
+    @Test
+    void cancel_is_idempotent_and_a_late_cancel_returns_the_completed_outcome() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            assertThrows(DataspaceTimeoutException.class,
+                    () -> server.handle(Request.read(1, 1, "x"), Duration.ZERO));
+            assertEquals(Optional.empty(), server.cancel(1, 1));
+            assertEquals(Optional.empty(), server.cancel(1, 1), "cancelling again changes nothing");
+            assertThrows(DataspaceTimeoutException.class,
+                    () -> server.handle(Request.get(1, 2, "y"), Duration.ZERO));
+            server.handle(Request.put(0, 1, "y", bytes("w")));
+            Reply late = server.cancel(1, 2).orElseThrow();
+            assertEquals("w", text(late.data().orElseThrow()), "the get had received the data: it is not lost");
+            assertEquals(Operation.GET, late.operation());
+            assertEquals(1, late.processId());
+            assertEquals(2, late.requestNumber());
+            assertTrue(late.duplicate());
+            assertEquals("w", text(server.cancel(1, 2).orElseThrow().data().orElseThrow()));
+            assertEquals("w", text(server.handle(Request.get(1, 2, "y")).data().orElseThrow()));
+            assertTrue(server.handle(Request.tryRead(0, 2, "y")).data().isEmpty(), "the get consumed the tuple");
+            assertTrue(server.cancel(0, 1).orElseThrow().stored(), "a put completes at once: cancel changes nothing");
+        }
+    }
+
+    @Test
+    void cancel_refuses_requests_not_issued_and_reports_evicted_ones() throws Exception {
+        try (Dataspace dataspace = create(2, capacity(2))) {
+            DataspaceServer server = dataspace.server();
+            server.handle(Request.put(1, 1, "x", bytes("v")));
+            assertEquals("requestNumber must be <= 1 (the high-water mark of process 1): 2",
+                    assertThrows(IllegalArgumentException.class, () -> server.cancel(1, 2)).getMessage());
+            assertEquals("requestNumber must be >= 1: 0",
+                    assertThrows(IllegalArgumentException.class, () -> server.cancel(1, 0)).getMessage());
+            assertEquals("processId must be in [0, 1]: 2",
+                    assertThrows(IllegalArgumentException.class, () -> server.cancel(2, 1)).getMessage());
+            server.handle(Request.put(1, 2, "x", bytes("v")));
+            server.handle(Request.put(1, 3, "x", bytes("v")));
+            ReadLogEvictedException evicted = assertThrows(ReadLogEvictedException.class, () -> server.cancel(1, 1));
+            assertEquals(1, evicted.requestNumber());
+            assertEquals(2, evicted.oldestRetained());
+            assertEquals(3, evicted.highWaterMark());
+        }
+        Dataspace closed = create(1);
+        closed.close();
+        assertThrows(DataspaceClosedException.class, () -> closed.server().cancel(0, 1));
+    }
+
+    @Test
+    void cancel_and_put_racing_for_a_waiting_get_neither_lose_nor_duplicate_the_tuple() throws Exception {
+        int rounds = 200;
+        try (Dataspace dataspace = create(3)) {
+            DataspaceServer server = dataspace.server();
+            CyclicBarrier start = new CyclicBarrier(2);
+            for (int round = 1; round <= rounds; round++) {
+                long request = round;
+                String tag = "t" + round;
+                assertThrows(DataspaceTimeoutException.class,
+                        () -> server.handle(Request.get(1, request, tag), Duration.ZERO));
+                Started<Reply> put = start("put-" + round, () -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    return server.handle(Request.put(0, request, tag, bytes("v" + request)));
+                });
+                start.await(10, TimeUnit.SECONDS);
+                Optional<Reply> cancelled = server.cancel(1, request);
+                put.future().get(10, TimeUnit.SECONDS);
+                Optional<byte[]> left = server.handle(Request.tryRead(2, request, tag)).data();
+                if (cancelled.isEmpty()) {
+                    assertEquals("v" + round, text(left.orElseThrow()), "round " + round + ": the put was kept");
+                    assertThrows(DataspaceCancelledException.class, () -> server.handle(Request.get(1, request, tag)));
+                } else {
+                    assertEquals("v" + round, text(cancelled.get().data().orElseThrow()), "round " + round);
+                    assertTrue(left.isEmpty(), "round " + round + ": the get took the tuple");
+                }
+            }
+        }
+    }
+
+    @Test
+    void a_replica_cancels_the_get_it_left_pending_and_goes_on_with_another_call() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            Replica writer = dataspace.open(0);
+            Replica leader = dataspace.open(1);
+            Replica trailer = dataspace.open(1);
+            assertEquals("replica of process 1 left no request pending to cancel",
+                    assertThrows(IllegalStateException.class, leader::cancelPending).getMessage());
+            assertThrows(DataspaceTimeoutException.class, () -> leader.get("x", Duration.ofMillis(1)));
+            assertEquals(Optional.empty(), leader.cancelPending());
+            assertEquals(1, leader.requestNumber());
+            leader.put("gave-up", bytes("1"));
+            assertThrows(IllegalStateException.class, leader::cancelPending, "nothing is left pending");
+            writer.put("x", bytes("v"));
+            assertEquals("v", text(writer.tryRead("x").orElseThrow()), "nothing was consumed");
+            assertThrows(DataspaceCancelledException.class, () -> trailer.get("x"), "every replica sees the cancel");
+            trailer.put("gave-up", bytes("1"));
+            assertEquals(2, trailer.requestNumber());
+            assertEquals(1, dataspace.statistics().duplicatesIgnored());
+        }
+    }
+
+    @Test
+    void a_replica_cancelling_too_late_receives_the_data_its_get_took() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            Replica writer = dataspace.open(0);
+            Replica leader = dataspace.open(1);
+            Replica trailer = dataspace.open(1);
+            assertThrows(DataspaceTimeoutException.class, () -> leader.get("x", Duration.ZERO));
+            writer.put("x", bytes("v"));
+            assertEquals("v", text(leader.cancelPending().orElseThrow()));
+            assertEquals(1, leader.requestNumber());
+            assertEquals("v", text(trailer.get("x")), "the trailing replica receives the same data");
+            assertTrue(writer.tryRead("x").isEmpty(), "the get consumed the tuple once");
+        }
+    }
+
+    @Test
+    void a_replica_interrupted_while_waiting_may_cancel_and_a_closed_one_may_not() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            Replica replica = dataspace.open(1);
+            Started<Optional<byte[]>> call = start("getter", () -> {
+                try {
+                    replica.get("x");
+                    throw new AssertionError("no data was put");
+                } catch (InterruptedException interrupted) {
+                    return replica.cancelPending();
+                }
+            });
+            awaitBlocked(call.thread());
+            call.thread().interrupt();
+            assertEquals(Optional.empty(), call.future().get(10, TimeUnit.SECONDS));
+            assertEquals(1, replica.requestNumber());
+            assertThrows(DataspaceTimeoutException.class, () -> replica.read("y", Duration.ZERO));
+            replica.close();
+            assertThrows(DataspaceClosedException.class, replica::cancelPending);
+            assertTrue(dataspace.server().pendingRequest(1).isPresent(), "closing a replica cancels nothing");
+        }
+    }
+
+    @Test
+    void cancelling_the_get_of_an_abandoned_process_leaves_the_tuple_to_the_next_waiter() throws Exception {
+        try (Dataspace dataspace = create(3)) {
+            DataspaceServer server = dataspace.server();
+            Replica doomed = dataspace.open(1);
+            Replica survivor = dataspace.open(2);
+            assertThrows(DataspaceTimeoutException.class, () -> doomed.get("x", Duration.ZERO));
+            Started<byte[]> waiting = start("survivor", () -> survivor.get("x"));
+            awaitRequests(dataspace, 2);
+            awaitBlocked(waiting.thread());
+            doomed.close();
+            Request abandoned = server.pendingRequest(1).orElseThrow();
+            assertEquals(Optional.empty(), server.cancel(abandoned.processId(), abandoned.requestNumber()));
+            dataspace.open(0).put("x", bytes("v"));
+            assertEquals("v", text(waiting.future().get(10, TimeUnit.SECONDS)), "first in line once the get is gone");
+        }
+    }
+
+    @Test
+    void pendingRequest_names_the_read_or_get_a_process_waits_for() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            assertTrue(server.pendingRequest(1).isEmpty());
+            server.handle(Request.put(1, 1, "y", bytes("w")));
+            assertTrue(server.pendingRequest(1).isEmpty(), "a put never waits");
+            assertThrows(DataspaceTimeoutException.class,
+                    () -> server.handle(Request.get(1, 2, "x"), Duration.ZERO));
+            Request pending = server.pendingRequest(1).orElseThrow();
+            assertEquals(Operation.GET, pending.operation());
+            assertEquals(1, pending.processId());
+            assertEquals(2, pending.requestNumber());
+            assertEquals("x", pending.tag());
+            assertTrue(pending.data().isEmpty());
+            assertTrue(server.pendingRequest(0).isEmpty());
+            server.handle(Request.put(0, 1, "x", bytes("v")));
+            assertTrue(server.pendingRequest(1).isEmpty(), "the put served it");
+            assertEquals("processId must be in [0, 1]: 2", assertThrows(IllegalArgumentException.class,
+                    () -> server.pendingRequest(2)).getMessage());
+        }
+    }
+
+    // ---- Submitting without waiting -----------------------------------------------------------------------------
+
+    @Test
+    void submit_answers_at_once_when_the_request_needs_no_wait() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            CompletableFuture<Reply> put = server.submit(Request.put(0, 1, "x", bytes("v")));
+            assertTrue(put.isDone());
+            assertTrue(put.get().stored());
+            CompletableFuture<Reply> get = server.submit(Request.get(1, 1, "x"));
+            assertTrue(get.isDone(), "the data was there");
+            assertEquals("v", text(get.get().data().orElseThrow()));
+            assertFalse(get.get().duplicate());
+            Reply again = server.submit(Request.get(1, 1, "x")).get(10, TimeUnit.SECONDS);
+            assertEquals("v", text(again.data().orElseThrow()));
+            assertTrue(again.duplicate(), "answered from the log");
+            assertTrue(server.submit(Request.tryGet(0, 2, "x")).get().data().isEmpty());
+        }
+    }
+
+    @Test
+    void a_submitted_get_completes_when_a_put_serves_it_and_every_replica_receives_the_same_data() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            CompletableFuture<Reply> leader = server.submit(Request.get(1, 1, "x"));
+            CompletableFuture<Reply> trailer = server.submit(Request.get(1, 1, "x"));
+            assertFalse(leader.isDone());
+            assertFalse(trailer.isDone());
+            assertEquals(1, server.pendingRequest(1).orElseThrow().requestNumber());
+            server.handle(Request.put(0, 1, "x", bytes("v")));
+            assertEquals("v", text(leader.get(10, TimeUnit.SECONDS).data().orElseThrow()));
+            assertFalse(leader.get().duplicate());
+            assertEquals("v", text(trailer.get(10, TimeUnit.SECONDS).data().orElseThrow()));
+            assertTrue(trailer.get().duplicate(), "the second submission joined the first");
+            assertTrue(server.handle(Request.tryRead(0, 2, "x")).data().isEmpty(), "one tuple was consumed");
+        }
+    }
+
+    @Test
+    void cancelling_a_submitted_future_stops_waiting_but_leaves_the_request_pending() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            CompletableFuture<Reply> gaveUp = server.submit(Request.get(1, 1, "x"));
+            assertTrue(gaveUp.cancel(true));
+            assertThrows(CancellationException.class, gaveUp::join);
+            CompletableFuture<Reply> timedOut = server.submit(Request.get(1, 1, "x"))
+                    .orTimeout(1, TimeUnit.MILLISECONDS);
+            ExecutionException late = assertThrows(ExecutionException.class,
+                    () -> timedOut.get(10, TimeUnit.SECONDS));
+            assertInstanceOf(java.util.concurrent.TimeoutException.class, late.getCause());
+            assertTrue(server.pendingRequest(1).isPresent(), "the request still waits, with its place in the queue");
+            CompletableFuture<Reply> retry = server.submit(Request.get(1, 1, "x"));
+            server.handle(Request.put(0, 1, "x", bytes("v")));
+            assertEquals("v", text(retry.get(10, TimeUnit.SECONDS).data().orElseThrow()));
+            assertTrue(gaveUp.isCancelled(), "a cancelled future stays cancelled");
+            assertTrue(server.handle(Request.tryRead(0, 2, "x")).data().isEmpty(), "the get took the tuple");
+        }
+    }
+
+    @Test
+    void a_submitted_get_fails_with_DataspaceCancelledException_when_its_request_is_cancelled() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            CompletableFuture<Reply> waiting = server.submit(Request.get(1, 1, "x"));
+            assertEquals(Optional.empty(), server.cancel(1, 1));
+            ExecutionException failure = assertThrows(ExecutionException.class,
+                    () -> waiting.get(10, TimeUnit.SECONDS));
+            DataspaceCancelledException cancelled = assertInstanceOf(DataspaceCancelledException.class,
+                    failure.getCause());
+            assertEquals(1, cancelled.requestNumber());
+            ExecutionException again = assertThrows(ExecutionException.class,
+                    () -> server.submit(Request.get(1, 1, "x")).get(10, TimeUnit.SECONDS));
+            assertInstanceOf(DataspaceCancelledException.class, again.getCause());
+        }
+    }
+
+    @Test
+    void submit_reports_typed_failures_in_the_future_and_throws_caller_mistakes() throws Exception {
+        Dataspace dataspace = create(2, capacity(1));
+        DataspaceServer server = dataspace.server();
+        server.handle(Request.put(0, 1, "x", bytes("v")));
+        server.handle(Request.put(0, 2, "x", bytes("w")));
+        ExecutionException evicted = assertThrows(ExecutionException.class,
+                () -> server.submit(Request.read(0, 1, "x")).get(10, TimeUnit.SECONDS));
+        assertInstanceOf(ReadLogEvictedException.class, evicted.getCause());
+        ExecutionException diverged = assertThrows(ExecutionException.class,
+                () -> server.submit(Request.put(0, 2, "y", bytes("w"))).get(10, TimeUnit.SECONDS));
+        assertInstanceOf(ReplicaDivergenceException.class, diverged.getCause());
+        assertEquals("requestNumber must be <= 3 (the next request of process 0): 5",
+                assertThrows(IllegalArgumentException.class,
+                        () -> server.submit(Request.tryRead(0, 5, "x"))).getMessage());
+        assertThrows(NullPointerException.class, () -> server.submit(null));
+        CompletableFuture<Reply> waiting = server.submit(Request.get(1, 1, "z"));
+        assertThrows(IllegalStateException.class, () -> server.submit(Request.tryRead(1, 2, "z")),
+                "request 1 of process 1 still waits");
+        dataspace.close();
+        ExecutionException closed = assertThrows(ExecutionException.class,
+                () -> waiting.get(10, TimeUnit.SECONDS));
+        assertTrue(assertInstanceOf(DataspaceClosedException.class, closed.getCause()).dataspaceClosed());
+        ExecutionException refused = assertThrows(ExecutionException.class,
+                () -> server.submit(Request.tryRead(0, 3, "x")).get(10, TimeUnit.SECONDS));
+        assertInstanceOf(DataspaceClosedException.class, refused.getCause());
+    }
+
+    @Test
+    void two_thousand_submitted_gets_wait_together_without_a_thread_each() throws Exception {
+        int waiters = 2_000;
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Dataspace dataspace = create(waiters + 1)) {
+            DataspaceServer server = dataspace.server();
+            List<CompletableFuture<CompletableFuture<Reply>>> submitted = new ArrayList<>();
+            int threadsBefore = Thread.getAllStackTraces().size();
+            for (int i = 0; i < waiters; i++) {
+                Request get = Request.get(i + 1, 1, "t" + i);
+                submitted.add(CompletableFuture.supplyAsync(() -> server.submit(get), pool));
+            }
+            List<CompletableFuture<Reply>> replies = new ArrayList<>();
+            for (CompletableFuture<CompletableFuture<Reply>> submission : submitted) {
+                replies.add(submission.get(10, TimeUnit.SECONDS));
+            }
+            int grown = Thread.getAllStackTraces().size() - threadsBefore;
+            assertTrue(grown < 50, "submitting " + waiters + " waiting gets started " + grown + " threads");
+            assertEquals(0, replies.stream().filter(CompletableFuture::isDone).count(), "no get had its data yet");
+            List<CompletableFuture<Reply>> puts = new ArrayList<>();
+            for (int i = 0; i < waiters; i++) {
+                Request put = Request.put(0, i + 1, "t" + i, bytes("v" + i));
+                puts.add(i == 0 ? CompletableFuture.completedFuture(server.handle(put))
+                        : puts.get(i - 1).thenComposeAsync(previous -> server.submit(put), pool));
+            }
+            puts.get(waiters - 1).get(30, TimeUnit.SECONDS);
+            for (int i = 0; i < waiters; i++) {
+                assertEquals("v" + i, text(replies.get(i).get(10, TimeUnit.SECONDS).data().orElseThrow()));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    // ---- Restarting inside a pending request --------------------------------------------------------------------
+
+    @Test
+    void restart_at_the_high_water_mark_while_that_request_waits_resumes_inside_it() throws Exception {
+        try (Dataspace dataspace = create(2)) {
+            DataspaceServer server = dataspace.server();
+            Replica writer = dataspace.open(0);
+            Replica original = dataspace.open(1);
+            original.put("mine", bytes("m"));
+            assertThrows(DataspaceTimeoutException.class, () -> original.get("x", Duration.ZERO));
+            original.close();
+            assertEquals(2, server.highWaterMark(1));
+            Replica restarted = dataspace.open(1, 2);
+            assertEquals(1, restarted.requestNumber(), "request 2 is still pending: the replica resumes inside it");
+            assertThrows(DataspaceTimeoutException.class, () -> restarted.get("x", Duration.ZERO),
+                    "the repeated get joins the pending request");
+            writer.put("x", bytes("v"));
+            assertEquals("v", text(restarted.get("x")));
+            assertEquals(2, restarted.requestNumber());
+            restarted.put("next", bytes("n"));
+            assertEquals(3, server.highWaterMark(1), "the process goes on with request 3");
+            assertEquals(2, dataspace.open(1, 2).requestNumber(), "request 2 completed: a restart at 2 follows it");
+            assertTrue(writer.tryRead("x").isEmpty(), "the get consumed the tuple once");
+        }
+    }
+
+    @Test
+    void a_replica_resumed_inside_a_pending_request_that_issues_another_call_diverges() {
+        try (Dataspace dataspace = create(1)) {
+            Replica original = dataspace.open(0);
+            assertThrows(DataspaceTimeoutException.class, () -> original.read("x", Duration.ZERO));
+            Replica restarted = dataspace.open(0, 1);
+            ReplicaDivergenceException divergence = assertThrows(ReplicaDivergenceException.class,
+                    () -> restarted.put("y", bytes("v")));
+            assertEquals(1, divergence.requestNumber());
+            assertEquals(Operation.READ, divergence.loggedOperation());
+            assertEquals(Operation.PUT, divergence.requestedOperation());
+            assertEquals(0, restarted.requestNumber());
+        }
     }
 
     // ---- Restarts, request numbers and the request-level interface --------------------------------------------

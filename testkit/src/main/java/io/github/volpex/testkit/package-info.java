@@ -4,7 +4,8 @@
  * <p>Start from {@link io.github.volpex.testkit.DataspaceContract}: extend it with a factory for your
  * {@link io.github.volpex.dataspace.Dataspace} implementation and JUnit runs every rule of the execution model (Kanna
  * et al., §II–III: single put, identical get, the read log and its eviction, divergence detection, restarts from a
- * saved request number, blocking with timeouts and FIFO wake-up, try-operations, close and statistics) against it.
+ * saved request number, blocking with timeouts and FIFO wake-up, try-operations, cancelling a waiting request,
+ * asynchronous submission with thousands of waiting requests, close and statistics) against it.
  * {@link io.github.volpex.testkit.FragmentRepositoryContract} does the same for a
  * {@link io.github.volpex.checkpoint.store.FragmentRepository} (a storage backend for checkpoint fragments).
  *

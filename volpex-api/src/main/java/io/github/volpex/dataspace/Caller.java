@@ -1,13 +1,18 @@
 package io.github.volpex.dataspace;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * Who issues a request: a replica handle, or a one-off caller of the request-level interface. Carries the closed flag
- * that wakes the caller's blocked threads and reports whether the last request was a duplicate.
+ * that wakes the caller's blocked thread and reports whether the last request was a duplicate. Padded before, since a
+ * replica handle lives long and its thread writes these fields on every request.
  */
-class Caller {
+class Caller extends PaddedBefore {
 
-    /** Written under the dataspace lock; read under it, or racily by {@code isClosed()}. */
+    /** Set once by {@code close()}; read by the caller's thread and racily by {@code isClosed()}. */
     volatile boolean closed;
-    /** Whether the last request was answered from an earlier execution. Written under the dataspace lock. */
+    /** Whether the last request was answered from an earlier execution. Written and read by the calling thread. */
     boolean duplicate;
+    /** What the caller's thread waits on, if anything: closing completes it so that the thread wakes. */
+    volatile CompletableFuture<Outcome> waiting;
 }

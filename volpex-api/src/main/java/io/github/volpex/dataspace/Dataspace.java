@@ -26,9 +26,10 @@ public interface Dataspace extends AutoCloseable {
     }
 
     /**
-     * Creates an in-process dataspace: all requests are executed in one global serial order under one lock, blocked
-     * callers wait on a condition of their own (no monitor is held while waiting), and each process keeps a ring-buffer
-     * read log.
+     * Creates an in-process dataspace: requests are linearizable (one global serial order) while requests of
+     * different processes on different tags run in parallel — each tag's state is one entry of a concurrent map and each
+     * process's state has a lock of its own (the package description explains the locking) — blocked callers hold no
+     * lock while they wait, and each process keeps a ring-buffer read log.
      *
      * @param processCount the number of logical processes, {@code ≥ 1}
      * @param options      the limits
@@ -68,10 +69,19 @@ public interface Dataspace extends AutoCloseable {
     /**
      * Opens a replica of a process restarted from a checkpoint: its next request is {@code savedRequestNumber + 1}.
      *
+     * <p>One case resumes one request earlier. A checkpoint saved with {@link Replica#requestNumber()} always names a
+     * completed request; if request {@code savedRequestNumber} is instead still pending (the process's high-water
+     * mark, waiting for data), no replica has completed it, so the checkpoint was saved after issuing it and before
+     * its result — by middleware that counts issued requests, or by a system-level checkpoint of a process blocked in
+     * the call. Such a process resumes inside the call and must receive its result: the handle starts at
+     * {@code savedRequestNumber − 1} ({@link Replica#requestNumber()} says so), and its first call, which repeats that
+     * read or get, joins the pending request and receives exactly what a single run would. Any other first call is a
+     * {@link ReplicaDivergenceException}. Which case applies is decided when the handle is opened.
+     *
      * @param processId          the process, in {@code [0, processCount())}
      * @param savedRequestNumber the {@link Replica#requestNumber()} saved with the checkpoint, in
      *                           {@code [0, server().highWaterMark(processId)]}
-     * @return a new handle
+     * @return a new handle, at {@code savedRequestNumber}, or one before it when that request is still pending
      * @throws IllegalArgumentException  if an argument is out of range
      * @throws DataspaceClosedException  if the dataspace is closed
      */

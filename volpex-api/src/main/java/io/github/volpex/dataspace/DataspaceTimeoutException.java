@@ -7,7 +7,8 @@ import java.util.Objects;
  * A {@link Operation#READ read} or {@link Operation#GET get} with a timeout found no data in time. The request stays
  * pending in the dataspace, keeping its place in the tag's queue: retrying the same request (the same operation on the
  * same tag, as a {@link Replica} does on its next call) or another replica issuing it receives the eventual result,
- * and nothing is consumed twice or lost.
+ * and nothing is consumed twice or lost. To give it up instead, cancel it ({@link Replica#cancelPending()},
+ * {@link DataspaceServer#cancel(int, long)}).
  *
  * @since 0.1
  */
@@ -37,7 +38,8 @@ public final class DataspaceTimeoutException extends DataspaceException {
     public DataspaceTimeoutException(int processId, long requestNumber, Operation operation, String tag,
             Duration timeout) {
         super(operation + " \"" + tag + "\" (process " + processId + ", request " + requestNumber
-                + ") found no data within " + timeout + "; the request stays pending: retry it to receive the result",
+                + ") found no data within " + timeout + "; the request stays pending: retry it to receive the result, or "
+                + "cancel it",
                 processId, requestNumber);
         this.operation = Objects.requireNonNull(operation, "operation");
         this.tag = Objects.requireNonNull(tag, "tag");

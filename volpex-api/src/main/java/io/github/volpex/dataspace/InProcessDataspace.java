@@ -4,34 +4,50 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.Objects;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
 
 /**
- * The in-process dataspace: one lock gives the global serial order; a table of current data by tag; per tag, a FIFO
- * queue of pending reads and gets; per process, its high-water mark, its one pending request and its read log.
+ * The in-process dataspace. Per tag, its state — the data, or the FIFO queue of reads and gets waiting for it — is one
+ * entry of a {@link ConcurrentHashMap}, changed only inside {@code compute} on that tag (atomic per key). Per process,
+ * its high-water mark, its pending request, its read log and its counters are guarded by the process's own lock. A new
+ * request holds its process's lock around the one atomic step on its tag; a replayed request needs only its process's
+ * lock. See the package description for why this is linearizable.
  */
 final class InProcessDataspace implements Dataspace, DataspaceServer {
 
-    /** Attempts at the lock before parking: the critical sections are a few hash-map operations long. */
-    private static final int SPINS = 100;
+    /** Attempts at a process lock before yielding the processor: its critical sections are a few operations long. */
+    private static final int SPINS = 64;
+    /** How many maps hold the tags: {@code 1 << TAG_MAP_BITS}. */
+    private static final int TAG_MAP_BITS = 6;
+    private static final int TAG_MAPS = 1 << TAG_MAP_BITS;
     /** Waits at least this long are treated as unbounded (about 292 years of nanoseconds). */
     private static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L - 1;
+    /** Completes a waiting caller's future when its handle or the dataspace closes; the caller reads the flags. */
+    private static final Throwable CLOSED = new IllegalStateException("closed");
 
     private final int processCount;
     private final DataspaceOptions options;
     private final int maxTagLength;
     private final int maxDataBytes;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    private final HashMap<String, byte[]> table = new HashMap<>();
-    private final HashMap<String, ArrayDeque<Pending>> waiters = new HashMap<>();
+    /**
+     * Per tag: its data ({@code byte[]}), or the requests waiting for it ({@link Waiters}); absent when neither. A tag
+     * lives in one of {@link #TAG_MAPS} maps, chosen by a mixed hash of its name ({@link #tags(String)}), so that tags
+     * with similar names (whose string hashes are consecutive, and would sit in one cache line of one map's table)
+     * and the maps' size counters are spread over separate memory.
+     */
+    private final ConcurrentHashMap<String, Object>[] tagMaps;
     private final ProcessState[] processes;
     private volatile boolean closed;
-
 
     InProcessDataspace(int processCount, DataspaceOptions options) {
         if (processCount < 1) {
@@ -41,9 +57,15 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         this.options = Objects.requireNonNull(options, "options");
         this.maxTagLength = options.maxTagLength();
         this.maxDataBytes = options.maxDataBytes();
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        ConcurrentHashMap<String, Object>[] maps = new ConcurrentHashMap[TAG_MAPS];
+        for (int i = 0; i < TAG_MAPS; i++) {
+            maps[i] = new ConcurrentHashMap<>();
+        }
+        this.tagMaps = maps;
         this.processes = new ProcessState[processCount];
         for (int i = 0; i < processCount; i++) {
-            processes[i] = new ProcessState(new ReadLog(options.readLogCapacity(), options.budgetOrNegative()));
+            processes[i] = new ProcessState(ReadLog.create(options.readLogCapacity(), options.budgetOrNegative()));
         }
     }
 
@@ -67,20 +89,27 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     @Override
     public Replica open(int processId, long savedRequestNumber) {
         checkProcessId(processId);
-        acquire();
+        ProcessState process = processes[processId];
+        long position;
+        process.acquire();
         try {
             if (closed) {
-                throw new DataspaceClosedException(processId, savedRequestNumber + 1, true);
+                throw new DataspaceClosedException(processId, Math.max(1, savedRequestNumber + 1), true);
             }
-            long issued = processes[processId].issued;
+            long issued = process.issued;
             if (savedRequestNumber < 0 || savedRequestNumber > issued) {
                 throw new IllegalArgumentException("savedRequestNumber must be in [0, " + issued
                         + "] (the high-water mark of process " + processId + "): " + savedRequestNumber);
             }
+            process.settle();
+            // A request still pending was completed by no replica: the checkpoint was taken inside it.
+            Pending pending = process.pending;
+            position = pending != null && pending.requestNumber == savedRequestNumber
+                    ? savedRequestNumber - 1 : savedRequestNumber;
         } finally {
-            lock.unlock();
+            process.release();
         }
-        return new ReplicaHandle(this, processId, savedRequestNumber);
+        return new ReplicaHandle(this, processId, position);
     }
 
     @Override
@@ -90,18 +119,19 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public DataspaceStatistics statistics() {
-        acquire();
-        try {
-            long[] requests = new long[Operation.values().length];
-            long duplicatesIgnored = 0;
-            long servedFromLog = 0;
-            long joinedPending = 0;
-            long evictions = 0;
-            long evictedRequests = 0;
-            long maxReplicaLag = 0;
-            for (ProcessState process : processes) {
-                for (int i = 0; i < requests.length; i++) {
-                    requests[i] += process.requests[i];
+        long[] requests = new long[Operation.values().length];
+        long duplicatesIgnored = 0;
+        long servedFromLog = 0;
+        long joinedPending = 0;
+        long evictions = 0;
+        long evictedRequests = 0;
+        long maxReplicaLag = 0;
+        for (ProcessState process : processes) {
+            process.acquire();
+            try {
+                process.settle();
+                for (Operation operation : Operation.values()) {
+                    requests[operation.ordinal()] += process.requests(operation);
                 }
                 duplicatesIgnored += process.duplicatesIgnored;
                 servedFromLog += process.servedFromLog;
@@ -109,16 +139,16 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                 evictions += process.evictions;
                 evictedRequests += process.evictedRequests;
                 maxReplicaLag = Math.max(maxReplicaLag, process.maxReplicaLag);
+            } finally {
+                process.release();
             }
-            EnumMap<Operation, Long> byOperation = new EnumMap<>(Operation.class);
-            for (Operation operation : Operation.values()) {
-                byOperation.put(operation, requests[operation.ordinal()]);
-            }
-            return new DataspaceStatistics(byOperation, duplicatesIgnored, servedFromLog, joinedPending, evictions,
-                    evictedRequests, maxReplicaLag);
-        } finally {
-            lock.unlock();
         }
+        EnumMap<Operation, Long> byOperation = new EnumMap<>(Operation.class);
+        for (Operation operation : Operation.values()) {
+            byOperation.put(operation, requests[operation.ordinal()]);
+        }
+        return new DataspaceStatistics(byOperation, duplicatesIgnored, servedFromLog, joinedPending, evictions,
+                evictedRequests, maxReplicaLag);
     }
 
     @Override
@@ -128,19 +158,22 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public void close() {
-        acquire();
-        try {
-            if (closed) {
-                return;
+        if (closed) {
+            return;
+        }
+        closed = true;
+        // Every caller waits on the pending request of its process; callers registering from now on see the flag.
+        for (ProcessState process : processes) {
+            Pending pending;
+            process.acquire();
+            try {
+                pending = process.pending;
+            } finally {
+                process.release();
             }
-            closed = true;
-            for (ProcessState process : processes) {
-                if (process.pending != null) {
-                    process.pending.done.signalAll();
-                }
+            if (pending != null) {
+                pending.failWaiters(CLOSED);
             }
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -167,29 +200,107 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         Caller caller = new Caller();
         Outcome outcome = execute(request.operation(), request.processId(), request.requestNumber(), request.tag(),
                 request.dataUnsafe(), checkedTimeout, caller);
+        if (outcome.cancelled) {
+            throw outcome.cancellation(request.processId(), request.requestNumber());
+        }
         return new Reply(request.operation(), request.processId(), request.requestNumber(), outcome.data,
                 outcome.stored, caller.duplicate);
     }
 
     @Override
+    public CompletableFuture<Reply> submit(Request request) {
+        Objects.requireNonNull(request, "request");
+        int processId = request.processId();
+        long requestNumber = request.requestNumber();
+        checkProcessId(processId);
+        checkTag(request.tag());
+        if (request.operation().isPut()) {
+            checkData(request.dataUnsafe());
+        }
+        Caller caller = new Caller();
+        CompletableFuture<Reply> reply = new CompletableFuture<>();
+        Object begun;
+        try {
+            begun = begin(request.operation(), processId, requestNumber, request.tag(), request.dataUnsafe(), caller);
+        } catch (DataspaceException failed) {
+            reply.completeExceptionally(failed);
+            return reply;
+        }
+        boolean duplicate = caller.duplicate;
+        if (begun instanceof Outcome) {
+            complete(reply, request, (Outcome) begun, duplicate);
+            return reply;
+        }
+        Pending pending = (Pending) begun;
+        CompletableFuture<Outcome> waiter = new CompletableFuture<>();
+        if (!pending.register(waiter)) {
+            complete(reply, request, pending.result, duplicate);
+            return reply;
+        }
+        waiter.whenComplete((outcome, closing) -> {
+            if (outcome != null) {
+                complete(reply, request, outcome, duplicate);
+            } else {
+                reply.completeExceptionally(new DataspaceClosedException(processId, requestNumber, true));
+            }
+        });
+        // However the reply completes (served, cancelled by the caller, timed out), the dataspace forgets the waiter.
+        reply.whenComplete((done, failure) -> pending.deregister(waiter));
+        if (closed) {
+            waiter.completeExceptionally(CLOSED);
+        }
+        return reply;
+    }
+
+    private static void complete(CompletableFuture<Reply> reply, Request request, Outcome outcome, boolean duplicate) {
+        if (outcome.cancelled) {
+            reply.completeExceptionally(outcome.cancellation(request.processId(), request.requestNumber()));
+        } else {
+            reply.complete(new Reply(request.operation(), request.processId(), request.requestNumber(), outcome.data,
+                    outcome.stored, duplicate));
+        }
+    }
+
+    @Override
+    public Optional<Reply> cancel(int processId, long requestNumber) {
+        checkProcessId(processId);
+        Outcome outcome = cancel(processId, requestNumber, null);
+        return outcome.cancelled ? Optional.empty()
+                : Optional.of(new Reply(outcome.operation, processId, requestNumber, outcome.data, outcome.stored,
+                        true));
+    }
+
+    @Override
+    public Optional<Request> pendingRequest(int processId) {
+        checkProcessId(processId);
+        ProcessState process = processes[processId];
+        process.acquire();
+        try {
+            process.settle();
+            Pending pending = process.pending;
+            return pending == null ? Optional.empty()
+                    : Optional.of(Request.of(pending.operation, processId, pending.requestNumber, pending.tag, null));
+        } finally {
+            process.release();
+        }
+    }
+
+    @Override
     public long highWaterMark(int processId) {
         checkProcessId(processId);
-        acquire();
-        try {
-            return processes[processId].issued;
-        } finally {
-            lock.unlock();
-        }
+        return processes[processId].issued;
     }
 
     @Override
     public long oldestRetained(int processId) {
         checkProcessId(processId);
-        acquire();
+        ProcessState process = processes[processId];
+        process.acquire();
         try {
-            return processes[processId].log.oldest();
+            process.settle();
+            return process.log.oldest();
         } finally {
-            lock.unlock();
+            process.release();
         }
     }
 
@@ -201,7 +312,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         return requestNumber <= processes[processId].issued;
     }
 
-    // ---- argument checks (outside the lock) ---------------------------------------------------------------------
+    // ---- argument checks (outside the locks) --------------------------------------------------------------------
 
     void checkProcessId(int processId) {
         if (processId < 0 || processId >= processCount) {
@@ -235,7 +346,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         return timeout.getSeconds() >= MAX_TIMEOUT_SECONDS ? null : timeout;
     }
 
-    // ---- the serial order -----------------------------------------------------------------------------------------
+    // ---- requests -------------------------------------------------------------------------------------------------
 
     /**
      * Executes one validated request. {@code data} is owned by the dataspace from here on (callers copy first); it may
@@ -244,17 +355,37 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
      */
     Outcome execute(Operation operation, int processId, long requestNumber, String tag, byte[] data,
             Duration timeout, Caller caller) throws InterruptedException {
-        acquire();
+        Object begun = begin(operation, processId, requestNumber, tag, data, caller);
+        if (begun instanceof Outcome) {
+            return (Outcome) begun;
+        }
+        Pending waitFor = (Pending) begun;
+        if (!caller.duplicate && timeout != null && timeout.isZero()) {
+            // It found no data at its step: a put that serves it afterwards answers the retry, not this call.
+            throw timeout(waitFor, timeout);
+        }
+        return await(waitFor, timeout, caller);
+    }
+
+    /**
+     * Runs a validated request up to the point where it would wait: returns its {@link Outcome}, or the {@link Pending}
+     * request to wait for (issued by this call when {@code caller.duplicate} is false, joined otherwise).
+     */
+    private Object begin(Operation operation, int processId, long requestNumber, String tag, byte[] data,
+            Caller caller) {
+        ProcessState process = processes[processId];
+        Pending[] served = null;
+        process.acquire();
         try {
             caller.duplicate = false;
-            ProcessState process = processes[processId];
-            process.requests[operation.ordinal()]++;
+            process.count(operation);
             if (closed) {
                 throw new DataspaceClosedException(processId, requestNumber, true);
             }
             if (caller.closed) {
                 throw new DataspaceClosedException(processId, requestNumber, false);
             }
+            process.settle();
             long next = process.issued + 1;
             if (requestNumber == next) {
                 if (process.pending != null) {
@@ -263,218 +394,347 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                             + process.pending.operation + " \"" + process.pending.tag + "\") is still pending");
                 }
                 ProcessState.ISSUED.setRelease(process, requestNumber);
-                Outcome outcome = executeNew(operation, process, processId, requestNumber, tag, data);
-                return outcome != null ? outcome : await(process.pending, timeout, caller);
-            }
-            if (requestNumber > next) {
+                Outcome direct = executeDirectly(operation, tag, data);
+                if (direct != null) {
+                    return process.log(requestNumber, direct);
+                }
+                TagStep step = process.step;
+                step.prepare(operation, processId, requestNumber, data, null);
+                tags(tag).compute(tag, step);
+                served = step.takeServed();
+                if (step.waiting == null) {
+                    return process.log(requestNumber, step.outcome(tag));
+                }
+                Pending waiting = step.waiting;
+                process.pending = waiting;
+                step.waiting = null;
+                return waiting;
+            } else if (requestNumber > next) {
                 throw new IllegalArgumentException("requestNumber must be <= " + next
                         + " (the next request of process " + processId + "): " + requestNumber);
+            } else {
+                caller.duplicate = true;
+                return process.replay(operation, processId, requestNumber, tag);
             }
-            return replay(operation, process, processId, requestNumber, tag, timeout, caller);
         } finally {
-            lock.unlock();
+            process.release();
+            if (served != null) {
+                fire(served);
+            }
         }
     }
 
-    /** Executes a request at the leading front. Returns null when the request is left pending. */
-    private Outcome executeNew(Operation operation, ProcessState process, int processId, long requestNumber,
-            String tag, byte[] data) {
-        assert !operation.isPut() || data != null : "a new put carries its data";
-        byte[] value;
+    /** The map that holds a tag: picked by the string hash, mixed (Fibonacci hashing) so that similar names part. */
+    private ConcurrentHashMap<String, Object> tags(String tag) {
+        return tagMaps[(tag.hashCode() * 0x9E3779B9) >>> (Integer.SIZE - TAG_MAP_BITS)];
+    }
+
+    /**
+     * Executes a new request with one of the map's own atomic operations when no request waits for its tag (the
+     * common case, and the same operations a plain {@link ConcurrentHashMap} user pays for); returns null when the
+     * request needs the general step ({@link TagStep}): the tag has waiters, or the request must wait, or a
+     * concurrent change made the map's conditional operation fail.
+     */
+    private Outcome executeDirectly(Operation operation, String tag, byte[] data) {
+        ConcurrentHashMap<String, Object> tags = tags(tag);
+        Object state;
         switch (operation) {
             case PUT:
-                deliver(tag, data);
-                return log(process, requestNumber, new Outcome(operation, tag, null, true));
+                return tags.putIfAbsent(tag, data) == null ? new Outcome(operation, tag, null, true) : null;
             case PUT_IF_ABSENT:
-                if (table.containsKey(tag)) {
-                    return log(process, requestNumber, new Outcome(operation, tag, null, false));
-                }
-                deliver(tag, data);
-                return log(process, requestNumber, new Outcome(operation, tag, null, true));
+                state = tags.putIfAbsent(tag, data);
+                return state == null ? new Outcome(operation, tag, null, true)
+                        : state instanceof byte[] ? new Outcome(operation, tag, null, false) : null;
             case TRY_READ:
-                return log(process, requestNumber, new Outcome(operation, tag, table.get(tag), false));
-            case TRY_GET:
-                return log(process, requestNumber, new Outcome(operation, tag, table.remove(tag), false));
+                state = tags.get(tag);
+                return new Outcome(operation, tag, state instanceof byte[] ? (byte[]) state : null, false);
             case READ:
-                value = table.get(tag);
-                break;
+                state = tags.get(tag);
+                return state instanceof byte[] ? new Outcome(operation, tag, (byte[]) state, false) : null;
+            case TRY_GET:
             case GET:
-                value = table.remove(tag);
-                break;
+                state = tags.get(tag);
+                if (state instanceof byte[]) {
+                    return tags.remove(tag, state) ? new Outcome(operation, tag, (byte[]) state, false) : null;
+                }
+                return operation == Operation.TRY_GET ? new Outcome(operation, tag, null, false) : null;
             default:
                 throw new AssertionError(operation);
         }
-        if (value != null) {
-            return log(process, requestNumber, new Outcome(operation, tag, value, false));
-        }
-        Pending pending = new Pending(operation, processId, requestNumber, tag, lock.newCondition());
-        process.pending = pending;
-        waiters.computeIfAbsent(tag, t -> new ArrayDeque<>()).addLast(pending);
-        return null;
     }
 
     /**
-     * Puts {@code data} under {@code tag}: the tag's waiters are served in arrival order — every read before the
-     * first get receives the data, the first get takes it — and the data stays in the table unless a get took it.
+     * Cancels a request if it is still waiting; returns its final outcome (cancelled, or what it completed with).
+     * {@code caller} is the replica handle cancelling its own request, or null for middleware.
      */
-    private void deliver(String tag, byte[] data) {
-        if (!waiters.isEmpty()) {
-            ArrayDeque<Pending> queue = waiters.get(tag);
-            if (queue != null) {
-                Pending pending;
-                while ((pending = queue.pollFirst()) != null) {
-                    complete(pending, data);
-                    if (pending.operation == Operation.GET) {
-                        if (queue.isEmpty()) {
-                            waiters.remove(tag);
-                        }
-                        return;
-                    }
-                }
-                waiters.remove(tag);
-            }
-        }
-        table.put(tag, data);
-    }
-
-    private void complete(Pending pending, byte[] data) {
-        ProcessState process = processes[pending.processId];
-        Outcome outcome = new Outcome(pending.operation, pending.tag, data, false);
-        pending.result = outcome;
-        process.pending = null;
-        log(process, pending.requestNumber, outcome);
-        pending.done.signalAll();
-    }
-
-    private Outcome log(ProcessState process, long requestNumber, Outcome outcome) {
-        process.evictions += process.log.append(requestNumber, outcome);
-        return outcome;
-    }
-
-    /** Answers a request the process has issued before, from its pending request or its read log. */
-    private Outcome replay(Operation operation, ProcessState process, int processId, long requestNumber, String tag,
-            Duration timeout, Caller caller) throws InterruptedException {
-        caller.duplicate = true;
-        long lag = process.issued - requestNumber;
-        if (lag > process.maxReplicaLag) {
-            process.maxReplicaLag = lag;
-        }
-        Pending pending = process.pending;
-        if (pending != null && pending.requestNumber == requestNumber) {
-            checkSame(processId, requestNumber, pending.operation, pending.tag, operation, tag);
-            process.joinedPending++;
-            return await(pending, timeout, caller);
-        }
-        Outcome logged = process.log.get(requestNumber);
-        if (logged == null) {
-            if (operation == Operation.PUT) {
-                // The single-put rule needs no outcome: the first replica's put took effect long ago.
-                process.duplicatesIgnored++;
-                return new Outcome(operation, tag, null, true);
-            }
-            process.evictedRequests++;
-            throw new ReadLogEvictedException(processId, requestNumber, process.log.oldest(), process.issued);
-        }
-        checkSame(processId, requestNumber, logged.operation, logged.tag, operation, tag);
-        if (operation.isPut()) {
-            process.duplicatesIgnored++;
-        } else {
-            process.servedFromLog++;
-        }
-        return logged;
-    }
-
-    private static void checkSame(int processId, long requestNumber, Operation loggedOperation, String loggedTag,
-            Operation operation, String tag) {
-        if (loggedOperation != operation || !loggedTag.equals(tag)) {
-            throw new ReplicaDivergenceException(processId, requestNumber, loggedOperation, loggedTag, operation,
-                    tag);
-        }
-    }
-
-    /** Waits, under the lock, until the pending request completes, the timeout elapses or the caller is closed. */
-    private Outcome await(Pending pending, Duration timeout, Caller caller) throws InterruptedException {
-        long nanos = timeout == null ? -1 : timeout.toNanos();
+    Outcome cancel(int processId, long requestNumber, Caller caller) {
+        ProcessState process = processes[processId];
+        Pending pending;
+        process.acquire();
         try {
-            while (pending.result == null) {
-                if (closed) {
-                    throw new DataspaceClosedException(pending.processId, pending.requestNumber, true);
-                }
-                if (caller.closed) {
-                    throw new DataspaceClosedException(pending.processId, pending.requestNumber, false);
-                }
-                if (nanos < 0) {
-                    pending.done.await();
-                } else if (nanos == 0) {
-                    throw new DataspaceTimeoutException(pending.processId, pending.requestNumber, pending.operation,
-                            pending.tag, timeout);
-                } else {
-                    nanos = Math.max(0, pending.done.awaitNanos(nanos));
-                }
+            if (closed) {
+                throw new DataspaceClosedException(processId, Math.max(1, requestNumber), true);
             }
-        } catch (InterruptedException ex) {
-            if (pending.result == null) {
-                throw ex;
+            if (caller != null && caller.closed) {
+                throw new DataspaceClosedException(processId, requestNumber, false);
             }
-            Thread.currentThread().interrupt();
+            if (requestNumber < 1) {
+                throw new IllegalArgumentException("requestNumber must be >= 1: " + requestNumber);
+            }
+            if (requestNumber > process.issued) {
+                throw new IllegalArgumentException("requestNumber must be <= " + process.issued
+                        + " (the high-water mark of process " + processId + "): " + requestNumber);
+            }
+            process.settle();
+            pending = process.pending;
+            if (pending == null || pending.requestNumber != requestNumber) {
+                return process.logged(processId, requestNumber);
+            }
+            TagStep step = process.step;
+            step.prepare(null, processId, requestNumber, null, pending);
+            tags(pending.tag).compute(pending.tag, step);
+            // Cancelled by the step, or served by a put just before it: settled either way.
+            process.settle();
+        } finally {
+            process.release();
         }
+        pending.fire();
         return pending.result;
     }
 
-    /** Marks a replica handle closed and wakes its blocked calls. */
-    void closeCaller(Caller caller, int processId) {
-        acquire();
+    /** Waits, holding no lock, until the request completes, the timeout elapses or the caller is closed. */
+    private Outcome await(Pending pending, Duration timeout, Caller caller) throws InterruptedException {
+        Outcome outcome = pending.result;
+        if (outcome != null) {
+            return outcome;
+        }
+        long nanos = timeout == null ? -1 : timeout.toNanos();
+        if (nanos == 0) {
+            throw timeout(pending, timeout);
+        }
+        CompletableFuture<Outcome> waiter = new CompletableFuture<>();
+        if (!pending.register(waiter)) {
+            return pending.result;
+        }
+        caller.waiting = waiter;
         try {
-            caller.closed = true;
-            Pending pending = processes[processId].pending;
-            if (pending != null) {
-                pending.done.signalAll();
+            if (closed || caller.closed) {
+                waiter.completeExceptionally(CLOSED);
             }
+            return nanos < 0 ? waiter.get() : waiter.get(nanos, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException failed) {
+            pending.deregister(waiter);
+            throw new DataspaceClosedException(pending.processId, pending.requestNumber, closed || !caller.closed);
+        } catch (TimeoutException late) {
+            pending.deregister(waiter);
+            outcome = pending.result;
+            if (outcome != null) {
+                return outcome;
+            }
+            throw timeout(pending, timeout);
+        } catch (InterruptedException interrupted) {
+            pending.deregister(waiter);
+            outcome = pending.result;
+            if (outcome == null) {
+                throw interrupted;
+            }
+            Thread.currentThread().interrupt();
+            return outcome;
         } finally {
-            lock.unlock();
+            caller.waiting = null;
         }
     }
 
-    private void acquire() {
-        ReentrantLock l = lock;
-        if (l.tryLock()) {
-            return;
+    private static DataspaceTimeoutException timeout(Pending pending, Duration timeout) {
+        return new DataspaceTimeoutException(pending.processId, pending.requestNumber, pending.operation, pending.tag,
+                timeout);
+    }
+
+    private static void fire(Pending[] served) {
+        for (Pending pending : served) {
+            pending.fire();
         }
-        for (int i = 0; i < SPINS; i++) {
-            Thread.onSpinWait();
-            if (l.tryLock()) {
-                return;
-            }
+    }
+
+    /** Marks a replica handle closed and wakes its blocked call. */
+    static void closeCaller(Caller caller) {
+        caller.closed = true;
+        CompletableFuture<Outcome> waiting = caller.waiting;
+        if (waiting != null) {
+            waiting.completeExceptionally(CLOSED);
         }
-        l.lock();
     }
 
     /**
-     * Per-process state, counters included (so that processes on different threads write no common cache line apart
-     * from the lock's and the table's). Guarded by the lock.
+     * A tag's queue of waiting requests, in arrival order. Only ever non-empty: an empty queue leaves the map.
      */
-    private static final class ProcessState extends PaddedBefore {
-        /** Stores need only release order: the lock orders them for readers under it, and hints may be stale. */
-        static final VarHandle ISSUED;
+    private static final class Waiters extends ArrayDeque<Pending> {
+        private static final long serialVersionUID = 1L;
 
-        static {
-            try {
-                ISSUED = MethodHandles.lookup().findVarHandle(ProcessState.class, "issued", long.class);
-            } catch (ReflectiveOperationException ex) {
-                throw new ExceptionInInitializerError(ex);
+        Waiters() {
+            super(4);
+        }
+    }
+
+    /**
+     * One request's atomic step on its tag, run by {@link ConcurrentHashMap#compute}: maps the tag's state (null,
+     * {@code byte[]} data, or {@link Waiters}) to its next state and records what the request received. One instance
+     * per process, reused under the process's lock; not thread-safe otherwise.
+     */
+    private static final class TagStep implements BiFunction<String, Object, Object> {
+        // Inputs.
+        private Operation operation;
+        private int processId;
+        private long requestNumber;
+        private byte[] data;
+        /** For a cancel: the waiting request to remove (the operation is then null). */
+        private Pending target;
+        // Outputs.
+        private byte[] received;
+        private boolean stored;
+        /** The request itself, when it had to wait. */
+        Pending waiting;
+        /** Waiting requests of other processes this step served; fired once the locks are released. */
+        private final ArrayList<Pending> served = new ArrayList<>();
+
+        void prepare(Operation operation, int processId, long requestNumber, byte[] data, Pending target) {
+            this.operation = operation;
+            this.processId = processId;
+            this.requestNumber = requestNumber;
+            this.data = data;
+            this.target = target;
+            this.received = null;
+            this.stored = false;
+            this.waiting = null;
+        }
+
+        /** The outcome of a request that did not wait. */
+        Outcome outcome(String tag) {
+            Outcome outcome = new Outcome(operation, tag, received, stored);
+            data = null;
+            received = null;
+            return outcome;
+        }
+
+        /** The requests this step served, or null; clears them. */
+        Pending[] takeServed() {
+            data = null;
+            if (served.isEmpty()) {
+                return null;
+            }
+            Pending[] taken = served.toArray(new Pending[0]);
+            served.clear();
+            return taken;
+        }
+
+        @Override
+        public Object apply(String tag, Object state) {
+            if (operation == null) {
+                return cancel(state);
+            }
+            switch (operation) {
+                case PUT:
+                    stored = true;
+                    return deliver(tag, state);
+                case PUT_IF_ABSENT:
+                    if (state instanceof byte[]) {
+                        return state;
+                    }
+                    stored = true;
+                    return deliver(tag, state);
+                case TRY_READ:
+                    received = state instanceof byte[] ? (byte[]) state : null;
+                    return state;
+                case TRY_GET:
+                    if (state instanceof byte[]) {
+                        received = (byte[]) state;
+                        return null;
+                    }
+                    return state;
+                case READ:
+                    if (state instanceof byte[]) {
+                        received = (byte[]) state;
+                        return state;
+                    }
+                    return enqueue(tag, state);
+                case GET:
+                    if (state instanceof byte[]) {
+                        received = (byte[]) state;
+                        return null;
+                    }
+                    return enqueue(tag, state);
+                default:
+                    throw new AssertionError(operation);
             }
         }
 
+        /** The request waits: it joins the end of the tag's queue. */
+        private Object enqueue(String tag, Object state) {
+            Waiters queue = state == null ? new Waiters() : (Waiters) state;
+            waiting = new Pending(operation, processId, requestNumber, tag);
+            queue.addLast(waiting);
+            return queue;
+        }
+
+        /**
+         * Puts the data: the waiting requests are served in arrival order — every read before the first get receives
+         * it, the first get takes it — and the data stays unless a get took it.
+         */
+        private Object deliver(String tag, Object state) {
+            if (state instanceof Waiters) {
+                Waiters queue = (Waiters) state;
+                Pending pending;
+                while ((pending = queue.pollFirst()) != null) {
+                    pending.result = new Outcome(pending.operation, tag, data, false);
+                    served.add(pending);
+                    if (pending.operation == Operation.GET) {
+                        return queue.isEmpty() ? null : queue;
+                    }
+                }
+            }
+            return data;
+        }
+
+        /** Removes the target from its tag's queue and cancels it, unless a put has served it already. */
+        private Object cancel(Object state) {
+            if (state instanceof Waiters && ((Waiters) state).remove(target)) {
+                target.result = Outcome.cancelled(target.operation, target.tag);
+                return ((Waiters) state).isEmpty() ? null : state;
+            }
+            return state;
+        }
+    }
+
+    /**
+     * Per-process state, counters included, laid out between padding (before, from {@link PaddedBefore}, and after,
+     * from {@link ProcessState}) so that processes on different threads write no common cache line wherever the
+     * collector moves them. Guarded by {@link #locked}.
+     */
+    private abstract static class ProcessFields extends PaddedBefore {
+        /**
+         * The process's lock: 1 while held. A field here rather than a lock object of its own, so that it stays
+         * between this state's padding wherever the collector moves it. See {@link ProcessState#acquire()}.
+         */
+        volatile int locked;
         /**
          * The highest request number issued: the leading front. Written under the lock; volatile so that a replica
          * can tell, without the lock, that its put is a duplicate and skip copying its data (it never decreases).
          */
         volatile long issued;
-        /** The request at {@code issued} while it waits for data; null otherwise. */
+        /**
+         * The request at {@code issued} that had to wait, until it is settled into the log; it may have been served or
+         * cancelled since (its result is then set) by a step on its tag that did not take this lock.
+         */
         Pending pending;
         final ReadLog log;
-        /** Requests handled, by {@link Operation#ordinal()}. */
-        final long[] requests = new long[Operation.values().length];
+        final TagStep step = new TagStep();
+        /** Requests handled, by kind. */
+        long puts;
+        long putsIfAbsent;
+        long reads;
+        long gets;
+        long tryReads;
+        long tryGets;
         long duplicatesIgnored;
         long servedFromLog;
         long joinedPending;
@@ -482,26 +742,176 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         long evictedRequests;
         long maxReplicaLag;
 
-        ProcessState(ReadLog log) {
+        ProcessFields(ReadLog log) {
             this.log = log;
         }
     }
 
-    /** A read or get waiting for its tag; every replica issuing the same request waits on it. Guarded by the lock. */
-    private static final class Pending {
-        final Operation operation;
-        final int processId;
-        final long requestNumber;
-        final String tag;
-        final Condition done;
-        Outcome result;
+    /** The per-process state with its methods; its own fields are the padding after {@link ProcessFields}. */
+    private static final class ProcessState extends ProcessFields {
+        /** Stores need only release order: the lock orders them for readers under it, and hints may be stale. */
+        static final VarHandle ISSUED;
+        /** Acquired by compare-and-set, released by a release store. */
+        static final VarHandle LOCKED;
 
-        Pending(Operation operation, int processId, long requestNumber, String tag, Condition done) {
-            this.operation = operation;
-            this.processId = processId;
-            this.requestNumber = requestNumber;
-            this.tag = tag;
-            this.done = done;
+        static {
+            try {
+                MethodHandles.Lookup lookup = MethodHandles.lookup();
+                ISSUED = lookup.findVarHandle(ProcessFields.class, "issued", long.class);
+                LOCKED = lookup.findVarHandle(ProcessFields.class, "locked", int.class);
+            } catch (ReflectiveOperationException ex) {
+                throw new ExceptionInInitializerError(ex);
+            }
+        }
+
+        long q00;
+        long q01;
+        long q02;
+        long q03;
+        long q04;
+        long q05;
+        long q06;
+        long q07;
+
+        ProcessState(ReadLog log) {
+            super(log);
+        }
+
+        void count(Operation operation) {
+            switch (operation) {
+                case PUT:
+                    puts++;
+                    break;
+                case PUT_IF_ABSENT:
+                    putsIfAbsent++;
+                    break;
+                case READ:
+                    reads++;
+                    break;
+                case GET:
+                    gets++;
+                    break;
+                case TRY_READ:
+                    tryReads++;
+                    break;
+                case TRY_GET:
+                    tryGets++;
+                    break;
+                default:
+                    throw new AssertionError(operation);
+            }
+        }
+
+        long requests(Operation operation) {
+            switch (operation) {
+                case PUT:
+                    return puts;
+                case PUT_IF_ABSENT:
+                    return putsIfAbsent;
+                case READ:
+                    return reads;
+                case GET:
+                    return gets;
+                case TRY_READ:
+                    return tryReads;
+                case TRY_GET:
+                    return tryGets;
+                default:
+                    throw new AssertionError(operation);
+            }
+        }
+
+        /**
+         * Takes the process's lock. It is held only for a few operations and never while waiting (no request waits
+         * under it), so a contender spins briefly, then yields its processor to the holder, instead of parking; it
+         * is not reentrant, and no code path takes it twice.
+         */
+        void acquire() {
+            if (LOCKED.compareAndSet(this, 0, 1)) {
+                return;
+            }
+            for (int spins = 0; ; spins++) {
+                if (locked == 0 && LOCKED.compareAndSet(this, 0, 1)) {
+                    return;
+                }
+                if (spins < SPINS) {
+                    Thread.onSpinWait();
+                } else {
+                    Thread.yield();
+                }
+            }
+        }
+
+        void release() {
+            LOCKED.setRelease(this, 0);
+        }
+
+        /** Moves the pending request into the log once it has an outcome. Under the lock. */
+        void settle() {
+            Pending p = pending;
+            if (p != null) {
+                Outcome outcome = p.result;
+                if (outcome != null) {
+                    pending = null;
+                    log(p.requestNumber, outcome);
+                }
+            }
+        }
+
+        Outcome log(long requestNumber, Outcome outcome) {
+            evictions += log.append(requestNumber, outcome);
+            return outcome;
+        }
+
+        /** The logged outcome of an issued request that is not pending. Under the lock, settled. */
+        Outcome logged(int processId, long requestNumber) {
+            Outcome logged = log.get(requestNumber);
+            if (logged == null) {
+                throw new ReadLogEvictedException(processId, requestNumber, log.oldest(), issued);
+            }
+            return logged;
+        }
+
+        /**
+         * Answers a request the process has issued before: its logged outcome, or the pending request to wait for.
+         * Under the lock, settled.
+         */
+        Object replay(Operation operation, int processId, long requestNumber, String tag) {
+            long lag = issued - requestNumber;
+            if (lag > maxReplicaLag) {
+                maxReplicaLag = lag;
+            }
+            Pending p = pending;
+            if (p != null && p.requestNumber == requestNumber) {
+                checkSame(processId, requestNumber, p.operation, p.tag, operation, tag);
+                joinedPending++;
+                return p;
+            }
+            Outcome logged = log.get(requestNumber);
+            if (logged == null) {
+                if (operation == Operation.PUT) {
+                    // The single-put rule needs no outcome: the first replica's put took effect long ago.
+                    duplicatesIgnored++;
+                    return new Outcome(operation, tag, null, true);
+                }
+                evictedRequests++;
+                throw new ReadLogEvictedException(processId, requestNumber, log.oldest(), issued);
+            }
+            checkSame(processId, requestNumber, logged.operation, logged.tag, operation, tag);
+            if (operation.isPut()) {
+                duplicatesIgnored++;
+            } else {
+                servedFromLog++;
+            }
+            return logged;
+        }
+
+        private static void checkSame(int processId, long requestNumber, Operation loggedOperation, String loggedTag,
+                Operation operation, String tag) {
+            if (loggedOperation != operation || !loggedTag.equals(tag)) {
+                throw new ReplicaDivergenceException(processId, requestNumber, loggedOperation, loggedTag, operation,
+                        tag);
+            }
         }
     }
 }

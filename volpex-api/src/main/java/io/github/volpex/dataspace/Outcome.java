@@ -12,12 +12,29 @@ final class Outcome {
     final byte[] data;
     /** Whether a put took effect. */
     final boolean stored;
+    /** Whether a read or get was cancelled while it waited: it received nothing. */
+    final boolean cancelled;
 
     Outcome(Operation operation, String tag, byte[] data, boolean stored) {
+        this(operation, tag, data, stored, false);
+    }
+
+    private Outcome(Operation operation, String tag, byte[] data, boolean stored, boolean cancelled) {
         this.operation = operation;
         this.tag = tag;
         this.data = data;
         this.stored = stored;
+        this.cancelled = cancelled;
+    }
+
+    /** The outcome of a read or get cancelled while it waited. */
+    static Outcome cancelled(Operation operation, String tag) {
+        return new Outcome(operation, tag, null, false, true);
+    }
+
+    /** The failure a caller of a cancelled request receives. */
+    DataspaceCancelledException cancellation(int processId, long requestNumber) {
+        return new DataspaceCancelledException(processId, requestNumber, operation, tag);
     }
 
     long bytes() {

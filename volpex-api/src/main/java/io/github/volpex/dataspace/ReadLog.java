@@ -2,9 +2,11 @@ package io.github.volpex.dataspace;
 
 /**
  * One process's read log: the outcomes of its most recent requests, in request order, in a ring buffer that grows on
- * demand up to the capacity. Not thread-safe: guarded by the dataspace lock.
+ * demand up to the capacity. Not thread-safe: guarded by its process's lock. Its fields lie between padding (before,
+ * from {@link PaddedBefore}; after, from the subclass {@link #create} returns), since every request of its process
+ * writes them.
  */
-final class ReadLog extends PaddedBefore {
+abstract class ReadLog extends PaddedBefore {
 
     private static final int INITIAL_SLOTS = 16;
 
@@ -17,10 +19,15 @@ final class ReadLog extends PaddedBefore {
     private long first = 1;
     private long bytes;
 
-    ReadLog(int capacity, long budgetBytesOrNegative) {
+    private ReadLog(int capacity, long budgetBytesOrNegative) {
         this.capacity = capacity;
         this.budgetBytes = budgetBytesOrNegative;
         this.ring = new Outcome[Math.min(capacity, INITIAL_SLOTS)];
+    }
+
+    /** Creates an empty log of at most {@code capacity} outcomes and, unless negative, {@code budgetBytes} of data. */
+    static ReadLog create(int capacity, long budgetBytesOrNegative) {
+        return new Padded(capacity, budgetBytesOrNegative);
     }
 
     /**
@@ -99,5 +106,21 @@ final class ReadLog extends PaddedBefore {
         }
         ring = bigger;
         head = 0;
+    }
+
+    /** The log with sixty-four bytes of padding after its fields. */
+    private static final class Padded extends ReadLog {
+        long q00;
+        long q01;
+        long q02;
+        long q03;
+        long q04;
+        long q05;
+        long q06;
+        long q07;
+
+        Padded(int capacity, long budgetBytesOrNegative) {
+            super(capacity, budgetBytesOrNegative);
+        }
     }
 }

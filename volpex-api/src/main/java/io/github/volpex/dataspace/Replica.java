@@ -15,12 +15,16 @@ import java.util.Optional;
  * <p>A handle is a sequential process: use it from one thread at a time (a call made while another thread's call on
  * the same handle is running fails with {@link IllegalStateException}); {@link #close()} may be called from any thread.
  * When a call fails with {@link DataspaceTimeoutException} or {@link InterruptedException}, the request stays pending
- * and the handle's request number does not advance: the next call must be the same operation on the same tag (anything
- * else is a {@link ReplicaDivergenceException}), and it receives the pending result.
+ * and the handle's request number does not advance: the next call must either be the same operation on the same tag
+ * (anything else is a {@link ReplicaDivergenceException}), which receives the pending result, or
+ * {@link #cancelPending()}, which ends the request for the whole process so that it can go on with something else.
  *
  * <p>Every call may also throw {@link ReadLogEvictedException} (this replica trails too far behind),
  * {@link ReplicaDivergenceException} (it issued something else than its process did at this position) and
  * {@link DataspaceClosedException} (the handle or the dataspace was closed); none of them advances the request number.
+ * A {@code read} or {@code get} may throw {@link DataspaceCancelledException}: the request was cancelled (by a replica
+ * of the process or by middleware) and that is its outcome, the same for every replica; the request number advances
+ * past it.
  *
  * @since 0.1
  */
@@ -42,7 +46,9 @@ public interface Replica extends AutoCloseable {
 
     /**
      * Returns how many requests this replica has completed: the number of its last completed request. Save it with the
-     * process's checkpoint and pass it to {@link Dataspace#open(int, long)} to restart from that checkpoint.
+     * process's checkpoint and pass it to {@link Dataspace#open(int, long)} to restart from that checkpoint. While a
+     * call is in progress (or left its request pending) the number is that of the request before it: a checkpoint
+     * taken then restarts into the call, which receives its result.
      *
      * @return the request number, {@code ≥ 0}
      */
@@ -140,6 +146,37 @@ public interface Replica extends AutoCloseable {
      * @throws IllegalArgumentException if the tag is empty or too long
      */
     Optional<byte[]> tryGet(String tag);
+
+    /**
+     * Cancels the read or get this handle left pending — its last call failed with {@link DataspaceTimeoutException}
+     * or {@link InterruptedException} — so that the process can go on without its result: this is
+     * {@link DataspaceServer#cancel(int, long)} on that request. If the request was still waiting, it ends cancelled
+     * for the whole process: it consumed nothing, the next put on its tag goes to the next waiter or to the table, and
+     * every other replica of the process that issues it gets {@link DataspaceCancelledException}. If it had already
+     * received its data (the cancel came too late), nothing changes and the data is returned here, so it is never
+     * lost. Either way the request is complete and the handle's request number advances past it; cancelling is
+     * idempotent, and every replica learns the same outcome.
+     *
+     * <p>Replicas must stay identical programs, so handle both outcomes the same way in every replica:
+     * <pre>{@code
+     * Optional<byte[]> token;
+     * try {
+     *     token = Optional.of(replica.get("token", Duration.ofSeconds(30)));
+     * } catch (DataspaceTimeoutException late) {
+     *     token = replica.cancelPending();           // empty: cancelled for every replica of the process
+     * } catch (DataspaceCancelledException cancelled) {
+     *     token = Optional.empty();                   // another replica, or the middleware, cancelled it
+     * }
+     * }</pre>
+     *
+     * @return empty if the request ended cancelled (now, or earlier by another replica or the middleware); otherwise a
+     *         copy of the data it received
+     * @throws IllegalStateException      if no call of this handle left a request pending since its last completed
+     *                                    request, or another thread is running a call on it
+     * @throws ReadLogEvictedException    if the request completed long ago and its outcome has left the read log
+     * @throws DataspaceClosedException   if the handle or the dataspace is closed
+     */
+    Optional<byte[]> cancelPending();
 
     /**
      * Tells whether this handle was closed.

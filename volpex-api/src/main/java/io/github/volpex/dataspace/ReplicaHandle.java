@@ -4,27 +4,39 @@ import java.time.Duration;
 import java.util.Optional;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.AtomicBoolean;
 
-/** A replica of one logical process: numbers its calls and forwards them to the dataspace. */
-final class ReplicaHandle extends Caller implements Replica {
+/**
+ * A replica of one logical process: numbers its calls and forwards them to the dataspace. Its fields that every call
+ * writes ({@link Caller}'s and {@link ReplicaFields}'s) lie between padding: {@link PaddedBefore}'s, and this class's
+ * own {@code long} fields, which the JVM lays out after every superclass field.
+ */
+final class ReplicaHandle extends ReplicaFields implements Replica {
 
-    private final InProcessDataspace dataspace;
-    private final int processId;
     /** Stores to the request number need only release order (no full fence): its readers only need a recent value. */
     private static final VarHandle REQUEST_NUMBER;
+    /** 1 while a thread runs a call on this handle: set by compare-and-set, cleared with a release store. */
+    private static final VarHandle BUSY;
 
     static {
         try {
-            REQUEST_NUMBER = MethodHandles.lookup().findVarHandle(ReplicaHandle.class, "requestNumber", long.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            REQUEST_NUMBER = lookup.findVarHandle(ReplicaFields.class, "requestNumber", long.class);
+            BUSY = lookup.findVarHandle(ReplicaFields.class, "busy", int.class);
         } catch (ReflectiveOperationException ex) {
             throw new ExceptionInInitializerError(ex);
         }
     }
 
-    private final AtomicBoolean busy = new AtomicBoolean();
-    /** Written by the thread that owns the call (see {@link #busy}); read by any thread. */
-    private volatile long requestNumber;
+    long q00;
+    long q01;
+    long q02;
+    long q03;
+    long q04;
+    long q05;
+    long q06;
+    long q07;
+    private final InProcessDataspace dataspace;
+    private final int processId;
 
     ReplicaHandle(InProcessDataspace dataspace, int processId, long requestNumber) {
         this.dataspace = dataspace;
@@ -103,6 +115,27 @@ final class ReplicaHandle extends Caller implements Replica {
     }
 
     @Override
+    public Optional<byte[]> cancelPending() {
+        enter();
+        try {
+            long next = requestNumber + 1;
+            if (!leftPending) {
+                if (closed) {
+                    throw new DataspaceClosedException(processId, next, false);
+                }
+                throw new IllegalStateException("replica of process " + processId + " left no request pending to "
+                        + "cancel");
+            }
+            Outcome outcome = dataspace.cancel(processId, next, this);
+            leftPending = false;
+            REQUEST_NUMBER.setRelease(this, next);
+            return outcome.data == null ? Optional.empty() : Optional.of(outcome.data.clone());
+        } finally {
+            BUSY.setRelease(this, 0);
+        }
+    }
+
+    @Override
     public boolean isClosed() {
         return closed;
     }
@@ -110,7 +143,7 @@ final class ReplicaHandle extends Caller implements Replica {
     @Override
     public void close() {
         if (!closed) {
-            dataspace.closeCaller(this, processId);
+            InProcessDataspace.closeCaller(this);
         }
     }
 
@@ -125,19 +158,34 @@ final class ReplicaHandle extends Caller implements Replica {
     /** Issues the next request; a put's {@code data} is the caller's array, copied here unless the put is a duplicate. */
     private Outcome call(Operation operation, String tag, byte[] data, Duration timeout)
             throws InterruptedException {
-        if (!busy.compareAndSet(false, true)) {
-            throw new IllegalStateException("replica of process " + processId
-                    + " is already running a call on another thread; a replica is one sequential process");
-        }
+        enter();
         try {
             long next = requestNumber + 1;
             // A duplicate put is ignored, so its data need not be copied (the paper's trailing puts send nothing).
             byte[] owned = data == null || dataspace.alreadyIssued(processId, next) ? null : data.clone();
-            Outcome outcome = dataspace.execute(operation, processId, next, tag, owned, timeout, this);
+            Outcome outcome;
+            try {
+                outcome = dataspace.execute(operation, processId, next, tag, owned, timeout, this);
+            } catch (DataspaceTimeoutException | InterruptedException stillPending) {
+                leftPending = true;
+                throw stillPending;
+            }
+            leftPending = false;
             REQUEST_NUMBER.setRelease(this, next);
+            if (outcome.cancelled) {
+                throw outcome.cancellation(processId, next);
+            }
             return outcome;
         } finally {
-            busy.setRelease(false);
+            BUSY.setRelease(this, 0);
+        }
+    }
+
+    /** Claims the handle for one call on this thread. */
+    private void enter() {
+        if (!BUSY.compareAndSet(this, 0, 1)) {
+            throw new IllegalStateException("replica of process " + processId
+                    + " is already running a call on another thread; a replica is one sequential process");
         }
     }
 

@@ -10,15 +10,17 @@
  * {@link io.github.volpex.dataspace.Dataspace#open(int)} and calls {@code put}, {@code read}, {@code get} and the
  * rest. Middleware that numbers requests itself (a network front) uses
  * {@link io.github.volpex.dataspace.DataspaceServer} with {@link io.github.volpex.dataspace.Request} and
- * {@link io.github.volpex.dataspace.Reply}.
+ * {@link io.github.volpex.dataspace.Reply} — {@code submit} to serve waiting callers without a thread each — and
+ * carries them in the wire form that interface documents.
  *
  * <h2>The execution model (§II-B) and how it is implemented (§III-A)</h2>
  * Every request carries (process id, request number); replicas of one process issue identical sequences, so equal
  * pairs name the same logical request. The dataspace keeps, per process, the high-water mark (the highest request
  * number issued) and a read log of recent outcomes.
  * <ol>
- *   <li><b>Atomicity.</b> All requests run in one global serial order: one {@code ReentrantLock}, held for a few
- *       hash-map operations (the paper uses a single-threaded server).</li>
+ *   <li><b>Atomicity.</b> All requests are linearizable: they behave as if run one at a time in one global serial
+ *       order (the paper uses a single-threaded server); requests on different tags of different processes run in
+ *       parallel (see "Locking" below).</li>
  *   <li><b>Single put.</b> A put above the high-water mark is applied; one at or below it is a duplicate and is
  *       ignored — also when its log entry has been evicted, since ignoring needs no outcome.</li>
  *   <li><b>Identical get.</b> A read-type request above the high-water mark runs against the table and its outcome is
@@ -32,6 +34,23 @@
  *       number); replicas issuing it at the same time join it and receive the one result, so two replicas racing at
  *       the same frontier consume one tuple. A timeout or an interrupt leaves the request pending with its place in
  *       the tag's queue; a retry or another replica receives the eventual result.</li>
+ *   <li><b>Cancelling is an outcome.</b> A caller that stops waiting abandons nothing, since its replicas may still
+ *       need the result. Giving a request up is an act of the process, so it is one step of the serial order:
+ *       {@link io.github.volpex.dataspace.DataspaceServer#cancel(int, long)} (and
+ *       {@link io.github.volpex.dataspace.Replica#cancelPending()} for the request a replica's own call left pending)
+ *       either finds the request still waiting — it leaves its tag's queue, consumes nothing, and completes with the
+ *       logged outcome "cancelled", which every replica receives as
+ *       {@link io.github.volpex.dataspace.DataspaceCancelledException} — or finds it completed and returns its
+ *       outcome, so data already taken is never lost. Either way the request is complete, the process's next request
+ *       follows it, and cancelling again returns the same answer. This is how middleware stops the pending get of a
+ *       process that will never restart from taking the next tuple
+ *       ({@link io.github.volpex.dataspace.DataspaceServer#pendingRequest(int)} says what it waits for).</li>
+ *   <li><b>A restart inside a call.</b> {@link io.github.volpex.dataspace.Replica#requestNumber()} counts completed
+ *       requests, so a checkpoint saved while a call waits carries the number before it and the restarted replica
+ *       repeats the call. A saved number whose request is still pending can only come from a checkpoint that counted
+ *       the call as issued (middleware that numbers requests itself, a system-level checkpoint of a blocked process):
+ *       {@link io.github.volpex.dataspace.Dataspace#open(int, long)} then opens the replica one request earlier, inside
+ *       the call, so that it receives the call's result instead of skipping it.</li>
  *   <li><b>Fair wake-up.</b> Each tag has a FIFO queue of pending requests; a put serves them in arrival order: the
  *       reads before the first get receive the data, the first get takes it.</li>
  *   <li><b>Every request is logged, puts included</b> (a put's entry holds its kind and tag but no data). The paper
@@ -53,10 +72,53 @@
  *       byte with the first one (that would cost the copy the paper's design avoids).</li>
  * </ul>
  *
+ * <h2>Locking, and why it is linearizable</h2>
+ * One lock for everything made every request of every process wait for every other one. The in-process dataspace
+ * splits its state in two:
+ * <ul>
+ *   <li><b>Per tag:</b> its data, or the FIFO queue of reads and gets waiting for it (never both). Each tag is one
+ *       entry of a {@code ConcurrentHashMap}, changed only by the map's atomic per-key operations ({@code putIfAbsent},
+ *       the conditional {@code remove}, {@code compute}). A step on a tag is atomic, steps on one tag are totally
+ *       ordered, and steps on different tags touch disjoint state.</li>
+ *   <li><b>Per process:</b> its high-water mark, its request that waits, its read log and its counters, guarded by
+ *       the process's own lock — a lock word inside the process's state, taken by compare-and-set (a contender spins,
+ *       then yields: the lock is held for a few operations and never while anything waits). Everything a request
+ *       writes on its process's behalf, the replica handle included, lies between cache-line padding, so that two
+ *       processes on two threads never write one cache line wherever the collector moves their objects.</li>
+ * </ul>
+ * Which requests need which:
+ * <ul>
+ *   <li>A <b>new request</b> (the leading replica's) takes its process's lock, claims the next request number
+ *       (checking that the previous one completed), runs <em>one</em> step on its tag — the step is the request's
+ *       linearization point — logs the outcome and releases the lock. When no request waits for the tag, the step is
+ *       the map operation a plain map user would make ({@code putIfAbsent} for a put, {@code get} then the conditional
+ *       {@code remove} for a get); otherwise it is a {@code compute} that serves the queue.</li>
+ *   <li>A put that <b>serves waiting requests of other processes</b> decides their outcomes inside its own step (it
+ *       writes each one's result into its pending request) without taking their process locks. Each such process
+ *       moves the outcome into its log the next time its lock is taken, before anything under that lock reads its
+ *       state, so the deferred move is never observed; the outcome itself was fixed at the put's step.</li>
+ *   <li>A <b>replayed request</b> (a trailing replica, a retry) takes only its process's lock: it joins the waiting
+ *       request or reads the log, and changes no tag.</li>
+ *   <li>A <b>cancel</b> takes the process's lock, then runs a step on the waiting request's tag that removes it from
+ *       the queue and writes "cancelled" — unless a put's step served it first, which the cancel then reports.</li>
+ *   <li><b>Waiting</b> holds no lock: a caller waits on a {@code CompletableFuture} of its own, registered with the
+ *       waiting request and completed once the step that decided the outcome has released its locks.</li>
+ * </ul>
+ * Locks are taken in one order only: a process's lock, then (inside it) the map's lock on one tag's entry. Nothing
+ * inside a step on a tag takes another lock, and a waiting request's own monitor, which guards its list of waiting
+ * callers, is only ever taken with no other lock held; so there is no cycle and no deadlock. Linearizability follows:
+ * every request changes shared state in exactly one atomic step on one tag, so ordering the requests by those steps
+ * (and replays by their read of the log under the process lock) gives one serial order that respects real time; the
+ * per-process rules — single put, identical get, requests in sequence — hold because the process lock is held from
+ * the claim of a request number through its step to the logging of its outcome, so two replicas never both execute
+ * one request and a replay sees either the waiting request or its logged outcome.
+ * {@link io.github.volpex.dataspace.Dataspace#statistics()} reads one process at a time, so its counters of different
+ * processes may be read at slightly different moments.
+ *
  * <h2>Threads</h2>
- * Everything is thread-safe. A blocked caller waits on a {@code Condition} of its pending request (never on a
- * monitor), so virtual threads do not pin; it is interruptible, and closing its replica handle or the dataspace wakes
- * it with {@link io.github.volpex.dataspace.DataspaceClosedException}. The library starts no thread.
+ * Everything is thread-safe. A blocked caller waits on a {@code CompletableFuture} of its own (never on a monitor),
+ * so virtual threads do not pin; it is interruptible, and closing its replica handle or the dataspace wakes it with
+ * {@link io.github.volpex.dataspace.DataspaceClosedException}. The library starts no thread.
  *
  * @since 0.1
  */

@@ -4,9 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -93,29 +91,13 @@ public class LincheckLinearizabilityTest {
     @Test
     @Timeout(120)
     void rule1_atomicity_stress_histories_are_linearizable() {
-        new StressOptions()
-                .iterations(10)
-                .invocationsPerIteration(500)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(1)
-                .sequentialSpecification(Model.class)
-                .check(getClass());
+        LincheckSupport.stress(getClass(), Model.class, 10, 500, 1);
     }
 
     @Test
-    @Timeout(120)
+    @Timeout(300)
     void rule1_atomicity_model_checked_interleavings_are_linearizable() {
-        new ModelCheckingOptions()
-                .iterations(8)
-                .invocationsPerIteration(100)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(1)
-                .sequentialSpecification(Model.class)
-                .check(getClass());
+        LincheckSupport.modelCheck(getClass(), Model.class, 40, 20, 1);
     }
 
     /** The sequential specification: {@link DataspaceModel} behind the same operations. */

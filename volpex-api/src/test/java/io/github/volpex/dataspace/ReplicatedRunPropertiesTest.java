@@ -23,14 +23,15 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * The paper's guarantee as a property: random per-process programs run with 1–3 replicas per process under a random
- * schedule — replicas die (at least one survives per process), save checkpoints and restart from a saved request
- * number — and every replica's observations equal those of a run with one replica per process; a replica that trails
- * by more than the read log holds gets {@link ReadLogEvictedException}, never a wrong value.
+ * schedule — replicas die (at least one survives per process), save checkpoints (also in the middle of a call that
+ * waits, numbered as issued) and restart from a saved request number, and middleware cancels requests that wait — and
+ * every replica's observations equal those of a run with one replica per process; a replica that trails by more than
+ * the read log holds gets {@link ReadLogEvictedException}, never a wrong value.
  *
  * <p>The scheduler is deterministic and single-threaded (every call uses a zero timeout; a read or get that must wait
  * stays pending and is retried when the dataspace has changed), so a failing case replays from its seed. Programs race
  * with each other for tags, so the single-replica run follows the process-level order of the replicated run: the order
- * in which each (process, request number) was first issued by any replica.
+ * in which each (process, request number) was first issued by any replica, and where the middleware cancelled.
  */
 class ReplicatedRunPropertiesTest {
 
@@ -38,6 +39,10 @@ class ReplicatedRunPropertiesTest {
 
     /** One call of a program; a put's data is derived from its position. */
     record Step(Operation operation, String tag) {
+    }
+
+    /** A process-level event of the replicated run: a request first issued, or the middleware's cancel. */
+    record Event(int processId, boolean cancel) {
     }
 
     @Provide
@@ -74,11 +79,15 @@ class ReplicatedRunPropertiesTest {
         Statistics.label("a trailing replica was served from the log")
                 .collect(run.dataspace.statistics().servedFromLog() > 0);
         Statistics.label("a request stayed pending").collect(run.dataspace.statistics().joinedPending() > 0);
+        Statistics.label("the middleware cancelled a request").collect(run.cancels > 0);
+        Statistics.label("a replica restarted inside a call").collect(run.restartsInsideCalls > 0);
         Statistics.label("a replica was evicted").coverage(c -> c.check(true).percentage(p -> p >= 3));
         Statistics.label("a replica restarted").coverage(c -> c.check(true).percentage(p -> p >= 20));
         Statistics.label("a trailing replica was served from the log")
                 .coverage(c -> c.check(true).percentage(p -> p >= 50));
         Statistics.label("a request stayed pending").coverage(c -> c.check(true).percentage(p -> p >= 10));
+        Statistics.label("the middleware cancelled a request").coverage(c -> c.check(true).percentage(p -> p >= 10));
+        Statistics.label("a replica restarted inside a call").coverage(c -> c.check(true).percentage(p -> p >= 2));
         for (int process = 0; process < processCount; process++) {
             int p = process;
             assertTrue(run.replicas.stream().anyMatch(r -> r.processId == p && !r.dead),
@@ -103,8 +112,8 @@ class ReplicatedRunPropertiesTest {
         }
     }
 
-    /** The reference: one replica per process, issuing each process's requests in the given order. */
-    private static List<List<String>> singleReplicaRun(List<List<Step>> programs, List<Integer> freshOrder) {
+    /** The reference: one replica per process, issuing each process's requests and cancels in the given order. */
+    private static List<List<String>> singleReplicaRun(List<List<Step>> programs, List<Event> freshOrder) {
         int processCount = programs.size();
         List<List<String>> observations = new ArrayList<>();
         try (Dataspace dataspace = Dataspace.inProcess(processCount)) {
@@ -114,7 +123,14 @@ class ReplicatedRunPropertiesTest {
                 replicas[process] = dataspace.open(process);
                 observations.add(new ArrayList<>());
             }
-            for (int process : freshOrder) {
+            for (Event event : freshOrder) {
+                int process = event.processId();
+                if (event.cancel()) {
+                    assertTrue(pending[process], "the middleware cancels only a request that waits");
+                    assertEquals(Optional.empty(),
+                            dataspace.server().cancel(process, replicas[process].requestNumber() + 1));
+                    continue;
+                }
                 if (pending[process]) {
                     Optional<String> completed = call(replicas[process], programs.get(process));
                     observations.get(process).add(completed.orElseThrow(() -> new AssertionError(
@@ -160,6 +176,8 @@ class ReplicatedRunPropertiesTest {
             }
         } catch (DataspaceTimeoutException stillPending) {
             return Optional.empty();
+        } catch (DataspaceCancelledException cancelled) {
+            return Optional.of("cancelled");
         } catch (InterruptedException ex) {
             throw new AssertionError("a zero timeout never waits", ex);
         }
@@ -174,6 +192,8 @@ class ReplicatedRunPropertiesTest {
         final List<List<String>> checkpointObservations = new ArrayList<>();
         boolean dead;
         boolean evicted;
+        /** Whether the replica's last call left its request pending. */
+        boolean waiting;
         long stuckAtVersion = -1;
 
         Sim(int processId, Replica replica, List<String> observations) {
@@ -195,9 +215,11 @@ class ReplicatedRunPropertiesTest {
         final SplittableRandom random;
         final Dataspace dataspace;
         final List<Sim> replicas = new ArrayList<>();
-        final List<Integer> freshOrder = new ArrayList<>();
+        final List<Event> freshOrder = new ArrayList<>();
         int replicasPerProcess = -1;
         int restarts;
+        int restartsInsideCalls;
+        int cancels;
         boolean failures = true;
         private long version;
 
@@ -237,13 +259,24 @@ class ReplicatedRunPropertiesTest {
                 } else if (event < 16 && restartsLeft > 0) {
                     restartsLeft -= restart(sim.processId) ? 1 : 0;
                 } else if (event < 22) {
-                    sim.checkpoints.add(new long[] {sim.replica.requestNumber()});
+                    // Inside a call that waits, a checkpoint may count the call as issued (as middleware counting
+                    // issued requests would); a restart from it must still receive the call's result.
+                    boolean insideCall = sim.waiting && random.nextBoolean();
+                    long saved = sim.replica.requestNumber() + (insideCall ? 1 : 0);
+                    sim.checkpoints.add(new long[] {saved, insideCall ? 1 : 0});
                     sim.checkpointObservations.add(List.copyOf(sim.observations));
+                    if (insideCall && restartsLeft > 0 && random.nextBoolean() && kill(sim)) {
+                        // The host fails right after the checkpoint; the middleware restarts the replica at once.
+                        restartFrom(sim, sim.checkpoints.size() - 1);
+                        restartsLeft--;
+                    }
+                } else if (event < 25) {
+                    cancelPending(sim.processId);
                 } else {
                     long next = sim.replica.requestNumber() + 1;
                     if (next > maxIssued[sim.processId]) {
                         maxIssued[sim.processId] = next;
-                        freshOrder.add(sim.processId);
+                        freshOrder.add(new Event(sim.processId, false));
                     }
                     advance(sim);
                 }
@@ -254,6 +287,7 @@ class ReplicatedRunPropertiesTest {
         private void advance(Sim sim) {
             try {
                 Optional<String> observed = call(sim.replica, programs.get(sim.processId));
+                sim.waiting = observed.isEmpty();
                 if (observed.isPresent()) {
                     sim.observations.add(observed.get());
                     version++;
@@ -269,14 +303,27 @@ class ReplicatedRunPropertiesTest {
             }
         }
 
-        /** Kills a replica if another live, unevicted replica of its process remains. */
-        private void kill(Sim sim) {
+        /** The middleware cancels the request the process waits for, if any. */
+        private void cancelPending(int processId) {
+            DataspaceServer server = dataspace.server();
+            Optional<Request> pending = server.pendingRequest(processId);
+            if (pending.isPresent()) {
+                assertEquals(Optional.empty(), server.cancel(processId, pending.get().requestNumber()));
+                freshOrder.add(new Event(processId, true));
+                cancels++;
+                version++;
+            }
+        }
+
+        /** Kills a replica if another live, unevicted replica of its process remains; tells whether it did. */
+        private boolean kill(Sim sim) {
             boolean survivor = replicas.stream()
                     .anyMatch(r -> r != sim && r.processId == sim.processId && !r.dead && !r.evicted);
             if (survivor) {
                 sim.dead = true;
                 sim.replica.close();
             }
+            return survivor;
         }
 
         /** Restarts a dead replica of the process from one of its checkpoints, or from the start. */
@@ -291,12 +338,29 @@ class ReplicatedRunPropertiesTest {
                 return false;
             }
             Sim old = dead.get(random.nextInt(dead.size()));
-            int choice = random.nextInt(old.checkpoints.size() + 1);
-            long saved = choice == old.checkpoints.size() ? 0 : old.checkpoints.get(choice)[0];
-            List<String> prefix = choice == old.checkpoints.size() ? List.of() : old.checkpointObservations.get(choice);
-            replicas.add(new Sim(processId, dataspace.open(processId, saved), new ArrayList<>(prefix)));
-            restarts++;
+            restartFrom(old, random.nextInt(old.checkpoints.size() + 1));
             return true;
+        }
+
+        /** Restarts a dead replica from its checkpoint {@code choice}, or from the start if there is no such one. */
+        private void restartFrom(Sim old, int choice) {
+            int processId = old.processId;
+            long saved = choice == old.checkpoints.size() ? 0 : old.checkpoints.get(choice)[0];
+            boolean insideCall = choice < old.checkpoints.size() && old.checkpoints.get(choice)[1] == 1;
+            List<String> prefix = choice == old.checkpoints.size() ? List.of() : old.checkpointObservations.get(choice);
+            if (insideCall) {
+                boolean stillWaiting = dataspace.server().pendingRequest(processId)
+                        .filter(r -> r.requestNumber() == saved).isPresent();
+                // Once the call has completed, the number such a checkpoint stands for is the one before it.
+                long resumeAt = stillWaiting ? saved : saved - 1;
+                Replica restarted = dataspace.open(processId, resumeAt);
+                assertEquals(saved - 1, restarted.requestNumber(), "a restart inside a call resumes inside it");
+                replicas.add(new Sim(processId, restarted, new ArrayList<>(prefix)));
+                restartsInsideCalls += stillWaiting ? 1 : 0;
+            } else {
+                replicas.add(new Sim(processId, dataspace.open(processId, saved), new ArrayList<>(prefix)));
+            }
+            restarts++;
         }
     }
 }

@@ -67,6 +67,12 @@ class WireFormsTest {
         assertEquals("t", timeout.tag());
         assertEquals(Duration.ofMillis(5), timeout.timeout());
 
+        DataspaceCancelledException cancelled = new DataspaceCancelledException(4, 8, Operation.GET, "c");
+        assertEquals(4, cancelled.processId());
+        assertEquals(8, cancelled.requestNumber());
+        assertEquals(Operation.GET, cancelled.operation());
+        assertEquals("c", cancelled.tag());
+
         assertTrue(new DataspaceClosedException(0, 1, true).dataspaceClosed());
         assertFalse(new DataspaceClosedException(0, 1, false).dataspaceClosed());
     }
@@ -83,5 +89,9 @@ class WireFormsTest {
                 () -> new DataspaceTimeoutException(0, 1, Operation.GET, null, Duration.ZERO)).getMessage());
         assertEquals("loggedOperation", assertThrows(NullPointerException.class,
                 () -> new ReplicaDivergenceException(0, 1, null, "a", Operation.GET, "a")).getMessage());
+        assertEquals("operation must be READ or GET: PUT", assertThrows(IllegalArgumentException.class,
+                () -> new DataspaceCancelledException(0, 1, Operation.PUT, "a")).getMessage());
+        assertEquals("tag", assertThrows(NullPointerException.class,
+                () -> new DataspaceCancelledException(0, 1, Operation.READ, null)).getMessage());
     }
 }

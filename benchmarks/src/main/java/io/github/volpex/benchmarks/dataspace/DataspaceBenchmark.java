@@ -23,7 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * One put and one get of a 64-byte item by the leading replica, and the same pair replayed by a trailing replica from
  * the read log, against a {@link ConcurrentHashMap} put+remove of the same item as the baseline. Two threads, each its
- * own logical process and tag.
+ * own logical process and tag. {@link #harnessOverhead} takes the same states and returns the same item without any
+ * map or dataspace call: what JMH's loop, the state arguments and the result sink cost by themselves, to be taken off
+ * every figure before comparing them ({@link DataspaceContentionReport} does).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -96,6 +98,18 @@ public class DataspaceBenchmark {
                 trailer = shared.dataspace.open(processId, windowStart);
             }
         }
+    }
+
+    /**
+     * The harness alone: the baseline's state arguments and result, with no map call.
+     *
+     * @param shared  the shared map (read, as the baseline reads it)
+     * @param process the thread's key and data
+     * @return the thread's item
+     */
+    @Benchmark
+    public byte[] harnessOverhead(Shared shared, Process process) {
+        return shared.map == null ? null : process.data;
     }
 
     /**

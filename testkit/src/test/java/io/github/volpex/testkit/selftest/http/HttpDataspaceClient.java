@@ -1,0 +1,603 @@
+package io.github.volpex.testkit.selftest.http;
+
+import io.github.volpex.dataspace.Dataspace;
+import io.github.volpex.dataspace.DataspaceCancelledException;
+import io.github.volpex.dataspace.DataspaceClosedException;
+import io.github.volpex.dataspace.DataspaceException;
+import io.github.volpex.dataspace.DataspaceOptions;
+import io.github.volpex.dataspace.DataspaceServer;
+import io.github.volpex.dataspace.DataspaceStatistics;
+import io.github.volpex.dataspace.DataspaceTimeoutException;
+import io.github.volpex.dataspace.Operation;
+import io.github.volpex.dataspace.Replica;
+import io.github.volpex.dataspace.Reply;
+import io.github.volpex.dataspace.Request;
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The client side of {@link HttpDataspaceFront}: a {@link Dataspace} and {@link DataspaceServer} whose every call
+ * travels over HTTP, and whose replicas number their calls themselves, as a network client of the dataspace would.
+ * Waiting calls wait on a future completed by one poller thread that long-polls the front's completions; the typed
+ * failures are raised again from their facts on the wire.
+ */
+final class HttpDataspaceClient implements Dataspace, DataspaceServer {
+
+    /** The longest any single HTTP exchange may take; the waits themselves happen on futures, not exchanges. */
+    private static final Duration EXCHANGE_TIMEOUT = Duration.ofSeconds(30);
+    /** Waits at least this long are treated as unbounded, as the in-process dataspace does. */
+    private static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L - 1;
+    /** Completes a replica's waiting future when the replica handle is closed. */
+    private static final Throwable HANDLE_CLOSED = new IllegalStateException("replica handle closed");
+
+    private final int processCount;
+    private final DataspaceOptions options;
+    private final URI base;
+    private final ExecutorService httpThreads = Executors.newFixedThreadPool(2, daemon("http-client"));
+    private final HttpClient http;
+    private final Thread poller;
+    private final Runnable onClose;
+    private final ConcurrentHashMap<Long, CompletableFuture<Reply>> tickets = new ConcurrentHashMap<>();
+    /** The request of every ticket still waiting, so that closing can fail its caller with the facts. */
+    private final ConcurrentHashMap<Long, Request> ticketRequests = new ConcurrentHashMap<>();
+    /** Outcomes that arrived before their ticket was registered (the poll overtook the submit's answer). */
+    private final ConcurrentHashMap<Long, byte[]> early = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+    private volatile boolean stopped;
+
+    /**
+     * Starts a client of the front at {@code base}; {@code onClose} runs once the client has closed the remote
+     * dataspace (its owner stops the front there).
+     */
+    HttpDataspaceClient(URI base, int processCount, DataspaceOptions options, Runnable onClose) {
+        this.base = base;
+        this.onClose = onClose;
+        this.processCount = processCount;
+        this.options = options;
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
+                .connectTimeout(EXCHANGE_TIMEOUT).build();
+        this.poller = daemon("completions").newThread(this::poll);
+        poller.start();
+    }
+
+    /** Stops the poller and the HTTP client's threads (the front is stopped by its owner). Idempotent. */
+    void stop() {
+        stopped = true;
+        poller.interrupt();
+        try {
+            poller.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        httpThreads.shutdownNow();
+    }
+
+    // ---- Dataspace ------------------------------------------------------------------------------------------------
+
+    @Override
+    public int processCount() {
+        return processCount;
+    }
+
+    @Override
+    public DataspaceOptions options() {
+        return options;
+    }
+
+    @Override
+    public Replica open(int processId) {
+        return open(processId, 0);
+    }
+
+    @Override
+    public Replica open(int processId, long savedRequestNumber) {
+        if (closed) {
+            throw new DataspaceClosedException(processId, Math.max(1, savedRequestNumber + 1), true);
+        }
+        long mark = highWaterMark(processId);
+        if (savedRequestNumber < 0 || savedRequestNumber > mark) {
+            throw new IllegalArgumentException("savedRequestNumber must be in [0, " + mark
+                    + "] (the high-water mark of process " + processId + "): " + savedRequestNumber);
+        }
+        boolean inside = pendingRequest(processId).filter(r -> r.requestNumber() == savedRequestNumber).isPresent();
+        return new HttpReplica(processId, inside ? savedRequestNumber - 1 : savedRequestNumber);
+    }
+
+    @Override
+    public DataspaceServer server() {
+        return this;
+    }
+
+    @Override
+    public DataspaceStatistics statistics() {
+        DataInputStream in = call("statistics", Wire.bytes(out -> { }));
+        try {
+            EnumMap<Operation, Long> requests = new EnumMap<>(Operation.class);
+            for (Operation operation : Operation.values()) {
+                requests.put(operation, in.readLong());
+            }
+            return new DataspaceStatistics(requests, in.readLong(), in.readLong(), in.readLong(), in.readLong(),
+                    in.readLong(), in.readLong());
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Closes the remote dataspace, fails every call still waiting here with {@link DataspaceClosedException} (as the
+     * dataspace does), stops this client and runs the owner's {@code onClose}. Later calls fail here, at once.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            send("close", new byte[0]);
+        } finally {
+            for (Long ticket : tickets.keySet()) {
+                CompletableFuture<Reply> reply = tickets.remove(ticket);
+                Request request = ticketRequests.remove(ticket);
+                if (reply != null && request != null) {
+                    reply.completeExceptionally(
+                            new DataspaceClosedException(request.processId(), request.requestNumber(), true));
+                }
+            }
+            stop();
+            onClose.run();
+        }
+    }
+
+    // ---- DataspaceServer ------------------------------------------------------------------------------------------
+
+    @Override
+    public Reply handle(Request request) throws InterruptedException {
+        return await(request, null, null);
+    }
+
+    @Override
+    public Reply handle(Request request, Duration timeout) throws InterruptedException {
+        return await(request, checkTimeout(timeout), null);
+    }
+
+    /** Submits the request and waits for its reply, as long as {@code timeout} allows (null: unbounded). */
+    private Reply await(Request request, Duration timeout, HttpReplica replica) throws InterruptedException {
+        CompletableFuture<Reply> reply = submit(request);
+        if (replica != null) {
+            replica.waiting = reply;
+            if (replica.closed) {
+                reply.completeExceptionally(HANDLE_CLOSED);
+            }
+        }
+        try {
+            if (timeout == null) {
+                return reply.get();
+            }
+            if (timeout.isZero() && !reply.isDone()) {
+                throw new TimeoutException();
+            }
+            return reply.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException late) {
+            reply.cancel(false);
+            throw new DataspaceTimeoutException(request.processId(), request.requestNumber(), request.operation(),
+                    request.tag(), timeout);
+        } catch (InterruptedException interrupted) {
+            reply.cancel(false);
+            throw interrupted;
+        } catch (ExecutionException failed) {
+            if (failed.getCause() == HANDLE_CLOSED) {
+                throw new DataspaceClosedException(request.processId(), request.requestNumber(), false);
+            }
+            throw (RuntimeException) failed.getCause();
+        } finally {
+            if (replica != null) {
+                replica.waiting = null;
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Reply> submit(Request request) {
+        Objects.requireNonNull(request, "request");
+        if (closed) {
+            return CompletableFuture.failedFuture(
+                    new DataspaceClosedException(request.processId(), request.requestNumber(), true));
+        }
+        DataInputStream in = send("submit", Wire.bytes(out -> Wire.writeRequest(out, request)));
+        try {
+            byte kind = in.readByte();
+            CompletableFuture<Reply> reply = new CompletableFuture<>();
+            if (kind == Wire.WAITING) {
+                long ticket = in.readLong();
+                ticketRequests.put(ticket, request);
+                tickets.put(ticket, reply);
+                byte[] arrived = early.remove(ticket);
+                if (arrived != null) {
+                    complete(ticket, arrived);
+                }
+                // The caller stopped waiting: the front forgets the ticket, the request stays pending.
+                reply.whenComplete((done, failure) -> {
+                    ticketRequests.remove(ticket);
+                    if (tickets.remove(ticket) != null && !closed) {
+                        send("forget", Wire.bytes(out -> out.writeLong(ticket)));
+                    }
+                });
+            } else {
+                settle(reply, kind, in, true);
+            }
+            return reply;
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    @Override
+    public Optional<Reply> cancel(int processId, long requestNumber) {
+        if (closed) {
+            throw new DataspaceClosedException(processId, Math.max(1, requestNumber), true);
+        }
+        DataInputStream in = send("cancel", Wire.bytes(out -> {
+            out.writeInt(processId);
+            out.writeLong(requestNumber);
+        }));
+        try {
+            byte kind = in.readByte();
+            if (kind == Wire.CANCELLED) {
+                return Optional.empty();
+            }
+            throwIfFailure(kind, in);
+            return Optional.of(Wire.readReply(in));
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    @Override
+    public Optional<Request> pendingRequest(int processId) {
+        DataInputStream in = send("pending", Wire.bytes(out -> out.writeInt(processId)));
+        try {
+            byte kind = in.readByte();
+            if (kind == Wire.NONE) {
+                return Optional.empty();
+            }
+            throwIfFailure(kind, in);
+            return Optional.of(Wire.readRequest(in));
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    @Override
+    public long highWaterMark(int processId) {
+        return number("highWaterMark", processId);
+    }
+
+    @Override
+    public long oldestRetained(int processId) {
+        return number("oldestRetained", processId);
+    }
+
+    private long number(String resource, int processId) {
+        try {
+            return call(resource, Wire.bytes(out -> out.writeInt(processId))).readLong();
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    // ---- transport ------------------------------------------------------------------------------------------------
+
+    /** Sends a message whose answer is a reply or a failure; raises the failure, returns the reply's fields. */
+    private DataInputStream call(String resource, byte[] body) {
+        DataInputStream in = send(resource, body);
+        try {
+            throwIfFailure(in.readByte(), in);
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        return in;
+    }
+
+    /**
+     * Sends one message and returns its answer. An exchange is short (waits happen on futures), so an interrupt does
+     * not cut it: the flag is kept for the wait that follows, where it means what it means in the dataspace.
+     */
+    private DataInputStream send(String resource, byte[] body) {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(resource)).timeout(EXCHANGE_TIMEOUT)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request,
+                HttpResponse.BodyHandlers.ofByteArray());
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    HttpResponse<byte[]> response = exchange.get();
+                    if (response.statusCode() != 200) {
+                        throw new UncheckedIOException(new IOException("the front answered "
+                                + response.statusCode() + " to /" + resource));
+                    }
+                    return new DataInputStream(new ByteArrayInputStream(response.body()));
+                } catch (InterruptedException ex) {
+                    if (stopped && Thread.currentThread() == poller) {
+                        throw new IllegalStateException("client stopped", ex);
+                    }
+                    interrupted = true;
+                } catch (ExecutionException ex) {
+                    throw ex.getCause() instanceof IOException
+                            ? new UncheckedIOException((IOException) ex.getCause())
+                            : new IllegalStateException("exchange with the front failed", ex.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void throwIfFailure(byte kind, DataInputStream in) throws IOException {
+        if (kind == Wire.FAILURE) {
+            throw Wire.readFailure(in);
+        }
+    }
+
+    /** Completes a future from an answer: a reply, or a failure (typed failures complete it, mistakes are thrown). */
+    private static void settle(CompletableFuture<Reply> reply, byte kind, DataInputStream in, boolean throwMistakes)
+            throws IOException {
+        if (kind == Wire.REPLY) {
+            reply.complete(Wire.readReply(in));
+            return;
+        }
+        RuntimeException failure = Wire.readFailure(in);
+        if (failure instanceof DataspaceException || !throwMistakes) {
+            reply.completeExceptionally(failure);
+        } else {
+            throw failure;
+        }
+    }
+
+    /** The poller: long-polls the front's completions and completes the futures of their tickets. */
+    private void poll() {
+        while (!stopped) {
+            try {
+                DataInputStream in = send("completions", new byte[0]);
+                for (int count = in.readInt(); count > 0; count--) {
+                    long ticket = in.readLong();
+                    complete(ticket, Wire.readBytes(in));
+                }
+            } catch (RuntimeException | IOException ex) {
+                if (stopped) {
+                    return;
+                }
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Completes the ticket's future from its encoded outcome, or keeps the outcome until the ticket is known. */
+    private void complete(long ticket, byte[] outcome) {
+        CompletableFuture<Reply> reply = tickets.remove(ticket);
+        if (reply == null) {
+            early.put(ticket, outcome);
+            CompletableFuture<Reply> registered = tickets.remove(ticket);
+            if (registered == null || early.remove(ticket) == null) {
+                return;
+            }
+            reply = registered;
+        }
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(outcome));
+            settle(reply, in.readByte(), in, false);
+        } catch (IOException ex) {
+            reply.completeExceptionally(new UncheckedIOException(ex));
+        }
+    }
+
+    private static Duration checkTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
+        }
+        return timeout.getSeconds() >= MAX_TIMEOUT_SECONDS ? null : timeout;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    // ---- replicas -------------------------------------------------------------------------------------------------
+
+    /** A replica on the client side: numbers its calls and sends them as requests. */
+    private final class HttpReplica implements Replica {
+        private final int processId;
+        private final AtomicBoolean busy = new AtomicBoolean();
+        private volatile long requestNumber;
+        /** Whether a call left request {@code requestNumber + 1} pending. Guarded by {@link #busy}. */
+        private boolean leftPending;
+        volatile boolean closed;
+        volatile CompletableFuture<Reply> waiting;
+
+        HttpReplica(int processId, long requestNumber) {
+            this.processId = processId;
+            this.requestNumber = requestNumber;
+        }
+
+        @Override
+        public int processId() {
+            return processId;
+        }
+
+        @Override
+        public int processCount() {
+            return processCount;
+        }
+
+        @Override
+        public long requestNumber() {
+            return requestNumber;
+        }
+
+        @Override
+        public void put(String tag, byte[] data) {
+            Objects.requireNonNull(tag, "tag");
+            Objects.requireNonNull(data, "data");
+            callNow(Operation.PUT, tag, data);
+        }
+
+        @Override
+        public boolean putIfAbsent(String tag, byte[] data) {
+            Objects.requireNonNull(tag, "tag");
+            Objects.requireNonNull(data, "data");
+            return callNow(Operation.PUT_IF_ABSENT, tag, data).stored();
+        }
+
+        @Override
+        public byte[] read(String tag) throws InterruptedException {
+            return call(Operation.READ, Objects.requireNonNull(tag, "tag"), null, null).data().orElseThrow();
+        }
+
+        @Override
+        public byte[] read(String tag, Duration timeout) throws InterruptedException {
+            Objects.requireNonNull(tag, "tag");
+            return call(Operation.READ, tag, null, checkTimeout(timeout)).data().orElseThrow();
+        }
+
+        @Override
+        public byte[] get(String tag) throws InterruptedException {
+            return call(Operation.GET, Objects.requireNonNull(tag, "tag"), null, null).data().orElseThrow();
+        }
+
+        @Override
+        public byte[] get(String tag, Duration timeout) throws InterruptedException {
+            Objects.requireNonNull(tag, "tag");
+            return call(Operation.GET, tag, null, checkTimeout(timeout)).data().orElseThrow();
+        }
+
+        @Override
+        public Optional<byte[]> tryRead(String tag) {
+            return callNow(Operation.TRY_READ, Objects.requireNonNull(tag, "tag"), null).data();
+        }
+
+        @Override
+        public Optional<byte[]> tryGet(String tag) {
+            return callNow(Operation.TRY_GET, Objects.requireNonNull(tag, "tag"), null).data();
+        }
+
+        @Override
+        public Optional<byte[]> cancelPending() {
+            enter();
+            try {
+                long next = requestNumber + 1;
+                if (closed) {
+                    throw new DataspaceClosedException(processId, next, false);
+                }
+                if (!leftPending) {
+                    throw new IllegalStateException("replica of process " + processId
+                            + " left no request pending to cancel");
+                }
+                Optional<Reply> reply = cancel(processId, next);
+                leftPending = false;
+                requestNumber = next;
+                return reply.flatMap(Reply::data);
+            } finally {
+                busy.set(false);
+            }
+        }
+
+        @Override
+        public boolean isClosed() {
+            return closed;
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            CompletableFuture<Reply> current = waiting;
+            if (current != null) {
+                current.completeExceptionally(HANDLE_CLOSED);
+            }
+        }
+
+        private Reply callNow(Operation operation, String tag, byte[] data) {
+            try {
+                return call(operation, tag, data, Duration.ZERO);
+            } catch (InterruptedException ex) {
+                throw new AssertionError("a " + operation + " never waits", ex);
+            }
+        }
+
+        private Reply call(Operation operation, String tag, byte[] data, Duration timeout)
+                throws InterruptedException {
+            enter();
+            try {
+                long next = requestNumber + 1;
+                if (closed) {
+                    throw new DataspaceClosedException(processId, next, false);
+                }
+                if (HttpDataspaceClient.this.closed) {
+                    throw new DataspaceClosedException(processId, next, true);
+                }
+                Reply reply;
+                try {
+                    reply = await(Request.of(operation, processId, next, tag, data), timeout, this);
+                } catch (DataspaceTimeoutException | InterruptedException stillPending) {
+                    leftPending = true;
+                    throw stillPending;
+                } catch (DataspaceCancelledException cancelled) {
+                    leftPending = false;
+                    requestNumber = next;
+                    throw cancelled;
+                }
+                leftPending = false;
+                requestNumber = next;
+                return reply;
+            } finally {
+                busy.set(false);
+            }
+        }
+
+        private void enter() {
+            if (!busy.compareAndSet(false, true)) {
+                throw new IllegalStateException("replica of process " + processId
+                        + " is already running a call on another thread; a replica is one sequential process");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "HttpReplica[process " + processId + ", request " + requestNumber + "]";
+        }
+    }
+}
