@@ -73,7 +73,7 @@ public final class InterleavedRounds {
                         .forks(1).warmupIterations(warmups).warmupTime(TimeValue.seconds(1))
                         .measurementIterations(iterations).measurementTime(TimeValue.seconds(1));
                 params.forEach(options::param);
-                RunResult result = new Runner(options.build()).runSingle();
+                RunResult result = runWhenFree(new Runner(options.build()));
                 scores[r][b] = result.getPrimaryResult().getScore();
                 unit = result.getPrimaryResult().getScoreUnit();
             }
@@ -98,6 +98,29 @@ public final class InterleavedRounds {
                         Arrays.stream(ratio).max().orElseThrow());
             }
             at += group.size();
+        }
+    }
+
+    /**
+     * Runs one benchmark; while another JMH process on the machine holds JMH's lock, waits for it instead of failing
+     * the round (or measuring beside it).
+     */
+    private static RunResult runWhenFree(Runner runner) throws RunnerException {
+        while (true) {
+            try {
+                return runner.runSingle();
+            } catch (RunnerException e) {
+                if (e.getMessage() == null || !e.getMessage().contains("Unable to acquire the JMH lock")) {
+                    throw e;
+                }
+                System.out.println("another JMH process is running: waiting 15 s");
+                try {
+                    Thread.sleep(15_000);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
         }
     }
 
