@@ -69,7 +69,7 @@ public final class IdaCodec {
     /** Entries in the decoding-matrix cache (direct-mapped by erasure pattern). */
     static final int DECODE_CACHE_SLOTS = 64;
 
-    private static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
+    static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
 
     private final Layout layout;
     private final int m;
@@ -360,134 +360,133 @@ public final class IdaCodec {
     }
 
     /**
-     * Rebuilds the data from any {@code m} distinct fragments of one encoding, in any order; duplicates are
+     * Rebuilds the data from any {@code m} distinct fragments of one dispersal, in any order; duplicates are
      * tolerated and extras ignored. The rebuilt data is checked against the fragments' dispersal id.
      *
-     * <p>Fragments encoded with another layout, {@code m} or {@code n} than this codec's are treated as lost.
+     * <p>Fragments encoded with another layout, {@code m} or {@code n} than this codec's are treated as lost, and so
+     * are fragments of another dispersal when {@code m} distinct fragments of one dispersal are given (a repository
+     * that kept an older checkpoint's fragment does not stop the decode). When the first {@code m} fragments do not
+     * rebuild data matching the dispersal id, other choices among the given ones are tried, stripe by stripe.
      *
-     * @param fragments at least {@code m} distinct fragments
+     * @param fragments at least {@code m} distinct fragments of the dispersal to rebuild
      * @return the data
-     * @throws NotEnoughFragmentsException if fewer than {@code m} distinct usable fragments are given
-     * @throws IllegalArgumentException if usable fragments come from different encodings (their dispersal ids,
-     *         data lengths or stripe sizes differ), or the data would not fit in an array
-     * @throws CorruptFragmentException if the rebuilt data does not match the dispersal id (a fragment's payload
-     *         was not produced from this data)
+     * @throws NotEnoughFragmentsException if no dispersal has {@code m} distinct usable fragments; it says how many
+     *         each dispersal has and what set the others apart
+     * @throws IllegalArgumentException if two different dispersals each have {@code m} distinct fragments (name the
+     *         one wanted with {@link #decode(Collection, String)}), or the data would not fit in an array
+     * @throws CorruptFragmentException if no choice of {@code m} fragments rebuilds data matching the dispersal id
+     *         (payloads not produced from this data)
      * @throws NullPointerException if {@code fragments} or an element is null
      */
     public byte[] decode(Collection<Fragment> fragments) {
-        Selected selected = select(fragments, new ArrayList<>());
-        long length = selected.first.dataLength();
-        if (length > MAX_ARRAY_BYTES) {
-            throw new IllegalArgumentException(
-                    "data of " + length + " bytes does not fit in an array; use decode(List<InputStream>, OutputStream)");
-        }
-        byte[] data = new byte[(int) length];
-        decodePayloads(selected.payloads, data, 0, data.length, selected.first.stripeSizeBytes());
-        byte[] actual = Hashing.sha256().digest(data);
-        if (!MessageDigest.isEqual(actual, selected.first.dispersalIdBytes())) {
-            throw new CorruptFragmentException(-1, "rebuilt data has SHA-256 " + FragmentFormat.hex(actual)
-                    + " but the fragments' dispersal id is " + selected.first.dispersalId()
-                    + ": a fragment's payload was not encoded from this data");
-        }
-        return data;
+        return Recovery.fromFragments(this, fragments, null, "decode").dataArray();
+    }
+
+    /**
+     * Rebuilds the data of one named dispersal from fragments that may include others, as
+     * {@link #decode(Collection)} does; fragments of any other dispersal are treated as lost.
+     *
+     * @param fragments at least {@code m} distinct fragments of the dispersal to rebuild, and any others
+     * @param dispersalId the dispersal to rebuild: its {@link Fragment#dispersalId()}, 64 hexadecimal digits (either
+     *        case)
+     * @return the data, whose SHA-256 is {@code dispersalId}
+     * @throws NotEnoughFragmentsException if fewer than {@code m} distinct usable fragments of that dispersal are
+     *         given
+     * @throws IllegalArgumentException if {@code dispersalId} is not 64 hexadecimal digits, or the data would not
+     *         fit in an array
+     * @throws CorruptFragmentException if no choice of {@code m} fragments rebuilds data matching the dispersal id
+     * @throws NullPointerException if an argument or element is null
+     */
+    public byte[] decode(Collection<Fragment> fragments, String dispersalId) {
+        Objects.requireNonNull(dispersalId, "dispersalId");
+        return Recovery.fromFragments(this, fragments, dispersalId, "decode").dataArray();
     }
 
     /**
      * Rebuilds the data from fragments in their stored form ({@link Fragment#toByteArray()}), any order. A fragment
-     * that does not verify (truncated, foreign, wrong version, checksum or hash mismatch) or was encoded with other
-     * parameters is treated as lost; the fragments are verified in index order and only until {@code m} distinct
-     * ones have verified. The others are not verified, unless one names other data in its trailer: if that one
-     * verifies, the fragments come from two encodings and are refused.
+     * that does not verify (truncated, foreign, wrong version, checksum or hash mismatch), was encoded with other
+     * parameters, or belongs to another dispersal than the one that has {@code m} distinct verified fragments, is
+     * treated as lost; {@link #decodeBytesWithReport(Collection)} says which and why.
+     *
+     * <p>The fragments are verified in index order, only until one dispersal has {@code m}; after that only the ones
+     * whose trailer names another dispersal are verified (to set them aside, or to find that two dispersals could be
+     * rebuilt). When the first {@code m} fragments do not rebuild data matching the dispersal id (one relabelled with
+     * another index, or altered with its checksums recomputed), the remaining fragments of that dispersal are
+     * verified and other choices tried, stripe by stripe, each stripe checked against its data checksum.
      *
      * @param encodedFragments the stored fragments; not modified or retained
      * @return the data
-     * @throws NotEnoughFragmentsException if fewer than {@code m} distinct fragments verify; it lists every
-     *         rejected fragment and why
-     * @throws IllegalArgumentException if verified fragments come from different encodings, or the data would not
-     *         fit in an array
-     * @throws CorruptFragmentException if the rebuilt data does not match the dispersal id
+     * @throws NotEnoughFragmentsException if no dispersal has {@code m} distinct verified fragments; it lists every
+     *         rejected fragment and why, and how many verified of each dispersal
+     * @throws IllegalArgumentException if two different dispersals each have {@code m} distinct verified fragments
+     *         (name the one wanted with {@link #decodeBytes(Collection, String)}), or the data would not fit in an
+     *         array
+     * @throws CorruptFragmentException if no choice of {@code m} verified fragments rebuilds data matching the
+     *         dispersal id
      * @throws NullPointerException if {@code encodedFragments} or an element is null
      */
     public byte[] decodeBytes(Collection<byte[]> encodedFragments) {
-        Objects.requireNonNull(encodedFragments, "encodedFragments");
-        List<Rejection> rejections = new ArrayList<>();
-        List<int[]> order = new ArrayList<>(); // {position, index}
-        List<byte[]> all = new ArrayList<>(encodedFragments);
-        for (int p = 0; p < all.size(); p++) {
-            byte[] bytes = Objects.requireNonNull(all.get(p), "encodedFragments element");
-            try {
-                Header h = Header.read(bytes, 0, bytes.length);
-                order.add(new int[] {p, h.index()});
-            } catch (CorruptFragmentException e) {
-                rejections.add(new Rejection(p, -1, e.getMessage()));
-            }
-        }
-        order.sort(Comparator.comparingInt(a -> a[1]));
-        List<Fragment> verified = new ArrayList<>();
-        boolean[] have = new boolean[MAX_FRAGMENTS];
-        int distinct = 0;
-        for (int[] candidate : order) {
-            if (distinct == m) {
-                break;
-            }
-            if (have[candidate[1]]) {
-                continue;
-            }
-            try {
-                Fragment f = Fragment.parse(all.get(candidate[0]));
-                String foreign = foreign(f);
-                if (foreign != null) {
-                    rejections.add(new Rejection(candidate[0], f.index(), foreign));
-                    continue;
-                }
-                verified.add(f);
-                have[f.index()] = true;
-                distinct++;
-            } catch (CorruptFragmentException e) {
-                rejections.add(new Rejection(candidate[0], e.fragmentIndex(), e.getMessage()));
-            }
-        }
-        if (distinct < m) {
-            rejections.sort(Comparator.comparingInt(Rejection::position));
-            throw new NotEnoughFragmentsException(all.size(), distinct, m, rejections);
-        }
-        refuseOtherData(all, verified.get(0));
-        return decode(verified);
+        return Recovery.fromBytes(this, encodedFragments, null, "decodeBytes").dataArray();
     }
 
     /**
-     * Extras are not verified (that would hash them for nothing), except one whose trailer names other data: if it
-     * verifies, the caller has given fragments of two encodings, and choosing one of them silently would be a guess.
+     * Rebuilds the data of one named dispersal from stored fragments that may include others, as
+     * {@link #decodeBytes(Collection)} does; a fragment whose trailer names another dispersal is set aside without
+     * being verified.
+     *
+     * @param encodedFragments the stored fragments; not modified or retained
+     * @param dispersalId the dispersal to rebuild: its {@link Fragment#dispersalId()} or
+     *        {@link DispersalSummary#dispersalId()}, 64 hexadecimal digits (either case)
+     * @return the data, whose SHA-256 is {@code dispersalId}
+     * @throws NotEnoughFragmentsException if fewer than {@code m} distinct fragments of that dispersal verify
+     * @throws IllegalArgumentException if {@code dispersalId} is not 64 hexadecimal digits, or the data would not
+     *         fit in an array
+     * @throws CorruptFragmentException if no choice of {@code m} verified fragments rebuilds data matching the
+     *         dispersal id
+     * @throws NullPointerException if an argument or element is null
      */
-    private void refuseOtherData(List<byte[]> encodedFragments, Fragment chosen) {
-        byte[] id = chosen.dispersalIdBytes();
-        for (byte[] bytes : encodedFragments) {
-            if (bytes.length < FragmentFormat.MIN_FRAGMENT_BYTES) {
-                continue;
-            }
-            int idAt = bytes.length - FragmentFormat.TRAILER_BYTES + 8;
-            if (Arrays.equals(bytes, idAt, idAt + FragmentFormat.HASH_BYTES, id, 0, FragmentFormat.HASH_BYTES)) {
-                continue;
-            }
-            Fragment other;
-            try {
-                other = Fragment.parse(bytes);
-            } catch (CorruptFragmentException e) {
-                continue; // lost, like any fragment that does not verify
-            }
-            if (foreign(other) == null) {
-                throw new IllegalArgumentException("fragments come from different encodings: index " + chosen.index()
-                        + " has dispersal id " + chosen.dispersalId() + ", index " + other.index()
-                        + " has dispersal id " + other.dispersalId());
-            }
-        }
+    public byte[] decodeBytes(Collection<byte[]> encodedFragments, String dispersalId) {
+        Objects.requireNonNull(dispersalId, "dispersalId");
+        return Recovery.fromBytes(this, encodedFragments, dispersalId, "decodeBytes").dataArray();
     }
 
-    /** Why a verified fragment cannot be used with this codec, or {@code null}. */
-    private String foreign(Fragment f) {
-        if (f.layout() != layout || f.m() != m || f.n() != n()) {
-            return "encoded with " + describe(f.layout(), f.m(), f.n() - f.m()) + ", not this codec's "
-                    + describe(layout, m, k);
+    /**
+     * Rebuilds the data as {@link #decodeBytes(Collection)} does and reports which fragments it used and which it set
+     * aside, and why.
+     *
+     * @param encodedFragments the stored fragments; not modified or retained
+     * @return the data, its dispersal id, the positions used and the rejections
+     * @throws NotEnoughFragmentsException as {@link #decodeBytes(Collection)}
+     * @throws IllegalArgumentException as {@link #decodeBytes(Collection)}
+     * @throws CorruptFragmentException as {@link #decodeBytes(Collection)}
+     * @throws NullPointerException if {@code encodedFragments} or an element is null
+     */
+    public DecodeResult decodeBytesWithReport(Collection<byte[]> encodedFragments) {
+        return Recovery.fromBytes(this, encodedFragments, null, "decodeBytesWithReport");
+    }
+
+    /**
+     * Rebuilds the data of one named dispersal as {@link #decodeBytes(Collection, String)} does and reports which
+     * fragments it used and which it set aside, and why.
+     *
+     * @param encodedFragments the stored fragments; not modified or retained
+     * @param dispersalId the dispersal to rebuild, 64 hexadecimal digits (either case)
+     * @return the data, its dispersal id, the positions used and the rejections
+     * @throws NotEnoughFragmentsException as {@link #decodeBytes(Collection, String)}
+     * @throws IllegalArgumentException as {@link #decodeBytes(Collection, String)}
+     * @throws CorruptFragmentException as {@link #decodeBytes(Collection, String)}
+     * @throws NullPointerException if an argument or element is null
+     */
+    public DecodeResult decodeBytesWithReport(Collection<byte[]> encodedFragments, String dispersalId) {
+        Objects.requireNonNull(dispersalId, "dispersalId");
+        return Recovery.fromBytes(this, encodedFragments, dispersalId, "decodeBytesWithReport");
+    }
+
+    /** Why a fragment with these header fields cannot be used with this codec, or {@code null}. */
+    String foreign(Layout fragmentLayout, int fragmentM, int fragmentN) {
+        if (fragmentLayout != layout || fragmentM != m || fragmentN != n()) {
+            return "encoded with " + describe(fragmentLayout, fragmentM, fragmentN - fragmentM)
+                    + ", not this codec's " + describe(layout, m, k);
         }
         return null;
     }
@@ -498,55 +497,6 @@ public final class IdaCodec {
         return layout == Layout.XOR ? name + "(" + m + ")" : name + "(" + m + ", " + k + ")";
     }
 
-    /** Distinct usable fragments by index, checked to come from one encoding. */
-    private static final class Selected {
-        final byte[][] payloads;
-        final Fragment first;
-        final int distinct;
-
-        Selected(byte[][] payloads, Fragment first, int distinct) {
-            this.payloads = payloads;
-            this.first = first;
-            this.distinct = distinct;
-        }
-    }
-
-    private Selected select(Collection<Fragment> fragments, List<Rejection> rejections) {
-        Objects.requireNonNull(fragments, "fragments");
-        byte[][] payloads = new byte[n()][];
-        Fragment first = null;
-        int distinct = 0;
-        int position = 0;
-        for (Fragment f : fragments) {
-            Objects.requireNonNull(f, "fragments element");
-            String foreign = foreign(f);
-            if (foreign != null) {
-                rejections.add(new Rejection(position++, f.index(), foreign));
-                continue;
-            }
-            if (first == null) {
-                first = f;
-            } else if (f.dataLength() != first.dataLength() || f.stripeSizeBytes() != first.stripeSizeBytes()
-                    || !MessageDigest.isEqual(f.dispersalIdBytes(), first.dispersalIdBytes())
-                    || !Arrays.equals(f.dataCrcs(), first.dataCrcs())) {
-                throw new IllegalArgumentException("fragments come from different encodings: index " + first.index()
-                        + " has dispersal id " + first.dispersalId() + ", " + first.dataLength()
-                        + " data bytes, stripe size " + first.stripeSizeBytes() + "; index " + f.index()
-                        + " has dispersal id " + f.dispersalId() + ", " + f.dataLength() + " data bytes, stripe size "
-                        + f.stripeSizeBytes());
-            }
-            if (payloads[f.index()] == null) {
-                payloads[f.index()] = f.payloadArray();
-                distinct++;
-            }
-            position++;
-        }
-        if (distinct < m) {
-            throw new NotEnoughFragmentsException(position, distinct, m, rejections);
-        }
-        return new Selected(payloads, first, distinct);
-    }
-
     /**
      * Regenerates the fragments with the given indexes from any {@code m} distinct fragments of one encoding, to
      * replace lost ones. The regenerated fragments are byte-identical to the originals.
@@ -555,12 +505,15 @@ public final class IdaCodec {
      * same data: when fragments come from storage that might hold deliberately altered ones, {@link #decode} them
      * (which checks the dispersal id) before repairing from them.
      *
-     * @param available at least {@code m} distinct fragments of one encoding
+     * <p>Fragments of another dispersal among them are ignored when one dispersal has {@code m} distinct fragments,
+     * as in {@link #decode(Collection)}.
+     *
+     * @param available at least {@code m} distinct fragments of one dispersal
      * @param indexes the indexes to regenerate, each in [0, n), no duplicates
      * @return the regenerated fragments, in the order of {@code indexes}
-     * @throws NotEnoughFragmentsException if fewer than {@code m} distinct usable fragments are given
-     * @throws IllegalArgumentException if an index is out of range or repeated, or the fragments come from
-     *         different encodings
+     * @throws NotEnoughFragmentsException if no dispersal has {@code m} distinct usable fragments
+     * @throws IllegalArgumentException if an index is out of range or repeated, or two different dispersals each
+     *         have {@code m} distinct fragments
      * @throws NullPointerException if an argument or element is null
      */
     public List<Fragment> decodeMissing(Collection<Fragment> available, int... indexes) {
@@ -575,12 +528,18 @@ public final class IdaCodec {
             }
             seen[index] = true;
         }
-        Selected selected = select(available, new ArrayList<>());
-        Fragment first = selected.first;
+        Recovery.Group group = Recovery.completeGroup(this, available, "decodeMissing");
+        Fragment first = group.first;
+        byte[][] payloads = new byte[n()][];
+        for (Recovery.Candidate c : group.members) {
+            if (payloads[c.index()] == null) {
+                payloads[c.index()] = c.fragment().payloadArray();
+            }
+        }
         int stripe = first.stripeSizeBytes();
         int payload = first.payloadLength();
         byte[][] regenerated = new byte[indexes.length][payload];
-        DecodePlan plan = plan(selected.payloads);
+        DecodePlan plan = plan(payloads);
         byte[][] rows = new byte[indexes.length][];
         for (int r = 0; r < indexes.length; r++) {
             rows[r] = generator[indexes[r]];
@@ -595,7 +554,7 @@ public final class IdaCodec {
                 int cell = Fragment.ceilDiv(d, m);
                 int at = s * stripe;
                 for (int t = 0; t < m; t++) {
-                    ws.inArrays[t] = selected.payloads[plan.selection[t]];
+                    ws.inArrays[t] = payloads[plan.selection[t]];
                     ws.inOffsets[t] = at;
                     ws.inAvailable[t] = cell;
                 }
@@ -726,7 +685,7 @@ public final class IdaCodec {
         decodePayloads(payloads, data, offset, length, stripeBytes);
     }
 
-    private void decodePayloads(byte[][] payloads, byte[] data, int offset, int length, int stripe) {
+    void decodePayloads(byte[][] payloads, byte[] data, int offset, int length, int stripe) {
         Objects.checkFromIndexSize(offset, length, data.length);
         checkPayloads(payloads, length, false);
         DecodePlan plan = plan(payloads);
@@ -899,32 +858,66 @@ public final class IdaCodec {
      * Rebuilds data from fragment streams (each one fragment's stored bytes) and writes it to {@code data}, stripe by
      * stripe, in about {@code 2m × stripeSize} bytes of memory (plus one cell per spare stream brought in).
      *
-     * <p>Every record's CRC32C is verified before its cell is used, and every rebuilt stripe is checked against the
-     * CRC32C of the original stripe, carried by every fragment, before it is written: this catches corruption and
-     * fragments of different data mixed within a stripe. Records copied wholesale from another dispersal with the
-     * same parameters into every fragment used are caught only by the final SHA-256 check; so if this method throws,
-     * discard what it wrote. Streams beyond the {@code m} in use are not read unless one is needed as a spare, so a
-     * complete set of another dispersal's fragments among them goes unnoticed (with {@code m = 1}, one such fragment
-     * is a complete set): when it matters, compare the SHA-256 of what was written with the {@link
-     * DispersalSummary#dispersalId()} recorded when encoding. A fragment
-     * stream whose header or a stripe does not verify, that ends early, or whose reads throw, is treated as lost and
-     * replaced by a spare stream (read up to the same stripe) if one was given. After the last stripe the trailers are
-     * checked and the SHA-256 of the written data must equal the fragments' dispersal id.
+     * <p>It treats as lost what {@link #decodeBytes(Collection)} treats as lost. Every record's CRC32C is verified
+     * before its cell is used, and every rebuilt stripe is checked against the CRC32C of the original stripe, carried
+     * by every fragment, before it is written. A fragment stream whose header or a record does not verify, that ends
+     * early, whose reads throw, whose stripe size differs from the other streams' (a forged header), or whose record
+     * of a stripe disagrees with the records of {@code m} other streams (a fragment of another dispersal, or a record
+     * spliced from one) is treated as lost and replaced by a spare stream, read up to the same stripe, if one was
+     * given. When a rebuilt stripe does not match its checksum (a fragment relabelled with another index, or altered
+     * with its checksums recomputed), every spare is brought in and other choices of {@code m} fragments are tried
+     * for that stripe.
+     *
+     * <p>Streams beyond the {@code m} in use are not read unless one is needed, so a complete set of another
+     * dispersal's fragments among them goes unnoticed (with {@code m = 1}, one such fragment is a complete set), where
+     * {@code decodeBytes} would refuse to choose: name the dispersal wanted with
+     * {@link #decode(List, OutputStream, String)}, which checks the written data against it. Records copied wholesale
+     * from another dispersal into every fragment used are caught only by the final checks (with {@code m = 1} one
+     * fragment is in use, so one record spliced into it is, where {@code decodeBytes}, holding every fragment,
+     * rebuilds the data from another); so if this method throws, discard what it wrote. After the last stripe the trailers are checked: at least one must verify and name the
+     * SHA-256 of the written data.
      *
      * @param fragmentSources at least {@code m} streams, any order; each is read only as far as needed, not closed
      * @param data where to write the data; not flushed or closed
      * @return the number of data bytes written
-     * @throws NotEnoughFragmentsException if fewer than {@code m} distinct streams verify
-     * @throws IllegalArgumentException if verified fragments come from different encodings
-     * @throws CorruptFragmentException if, after the last stripe, the data written cannot be confirmed against a
-     *         verified trailer; the output must then be discarded
+     * @throws NotEnoughFragmentsException if no {@code m} distinct streams verify and agree
+     * @throws IllegalArgumentException if the streams hold two dispersals that agree up to a stripe and each have
+     *         {@code m} fragments there (name the one wanted)
+     * @throws CorruptFragmentException if a stripe rebuilds to data that does not match its checksum with any choice
+     *         of fragments (nothing of that stripe is written), or if, after the last stripe, the data written cannot
+     *         be confirmed against a verified trailer; the output must then be discarded
      * @throws IOException if writing {@code data} fails
      * @throws NullPointerException if an argument or element is null
      */
     public long decode(List<? extends InputStream> fragmentSources, OutputStream data) throws IOException {
         Objects.requireNonNull(fragmentSources, "fragmentSources");
         Objects.requireNonNull(data, "data");
-        return new StreamDecoder(this, fragmentSources, data).run();
+        return new StreamDecoder(this, fragmentSources, data, null).run();
+    }
+
+    /**
+     * Rebuilds the data of one named dispersal from fragment streams, as {@link #decode(List, OutputStream)} does,
+     * and checks after the last stripe that the SHA-256 of the data written is {@code dispersalId}.
+     *
+     * @param fragmentSources at least {@code m} streams, any order; each is read only as far as needed, not closed
+     * @param data where to write the data; not flushed or closed
+     * @param dispersalId the dispersal to rebuild: its {@link DispersalSummary#dispersalId()}, 64 hexadecimal digits
+     *        (either case)
+     * @return the number of data bytes written
+     * @throws NotEnoughFragmentsException if no {@code m} distinct streams verify and agree
+     * @throws IllegalArgumentException if {@code dispersalId} is not 64 hexadecimal digits, or as
+     *         {@link #decode(List, OutputStream)}
+     * @throws CorruptFragmentException as {@link #decode(List, OutputStream)}, and if the data written is not that
+     *         dispersal's; the output must then be discarded
+     * @throws IOException if writing {@code data} fails
+     * @throws NullPointerException if an argument or element is null
+     */
+    public long decode(List<? extends InputStream> fragmentSources, OutputStream data, String dispersalId)
+            throws IOException {
+        Objects.requireNonNull(fragmentSources, "fragmentSources");
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(dispersalId, "dispersalId");
+        return new StreamDecoder(this, fragmentSources, data, dispersalId).run();
     }
 
     // ---------------------------------------------------------------------------------------------- decode plans

@@ -1,12 +1,16 @@
 package io.github.volpex.erasure;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * Fewer than {@code m} distinct verified fragments were available, so the data cannot be rebuilt.
+ * No dispersal had {@code m} distinct verified fragments, so the data cannot be rebuilt.
  *
- * <p>It says how many fragments were given, how many verified, how many are needed, and which were rejected and why.
+ * <p>It says how many fragments were given, how many verified (of the dispersal with the most), how many are
+ * needed, how many verified of each dispersal present, and which fragments were rejected and why.
  *
  * @since 0.1
  */
@@ -22,6 +26,8 @@ public final class NotEnoughFragmentsException extends RuntimeException {
     private final int verified;
     /** How many are needed: {@code m}. */
     private final int needed;
+    /** Distinct verified fragments by dispersal id, most first. */
+    private final transient Map<String, Integer> verifiedByDispersal;
 
     /**
      * One fragment that was treated as lost.
@@ -56,17 +62,45 @@ public final class NotEnoughFragmentsException extends RuntimeException {
      * @param rejections the fragments that were treated as lost, and why
      */
     public NotEnoughFragmentsException(int given, int verified, int needed, List<Rejection> rejections) {
-        super(message(given, verified, needed, rejections));
+        this(given, verified, needed, rejections, Map.of());
+    }
+
+    /**
+     * Creates the exception, with the count of each dispersal present.
+     *
+     * @param given how many fragments the caller passed
+     * @param verified how many distinct fragments of one dispersal verified, at most
+     * @param needed how many are needed, {@code m}
+     * @param rejections the fragments that were treated as lost, and why
+     * @param verifiedByDispersal how many distinct fragments verified of each dispersal id (64 hexadecimal digits);
+     *        copied, in its iteration order
+     * @throws NullPointerException if a list, map, key or value is null
+     */
+    public NotEnoughFragmentsException(int given, int verified, int needed, List<Rejection> rejections,
+                                       Map<String, Integer> verifiedByDispersal) {
+        super(message(given, verified, needed, rejections, verifiedByDispersal));
         this.given = given;
         this.verified = verified;
         this.needed = needed;
         this.rejections = List.copyOf(rejections);
+        this.verifiedByDispersal = Collections.unmodifiableMap(new LinkedHashMap<>(verifiedByDispersal));
     }
 
-    private static String message(int given, int verified, int needed, List<Rejection> rejections) {
+    private static String message(int given, int verified, int needed, List<Rejection> rejections,
+                                  Map<String, Integer> byDispersal) {
+        boolean several = byDispersal.size() > 1;
         StringBuilder sb = new StringBuilder()
-                .append("need ").append(needed).append(" distinct verified fragments, have ").append(verified)
+                .append("need ").append(needed).append(" distinct verified fragments")
+                .append(several ? " of one dispersal" : "").append(", have ").append(verified)
                 .append(" (").append(given).append(" given");
+        if (several) {
+            sb.append("; verified by dispersal:");
+            String separator = " ";
+            for (Map.Entry<String, Integer> e : byDispersal.entrySet()) {
+                sb.append(separator).append(abbreviate(e.getKey())).append(' ').append(e.getValue());
+                separator = ", ";
+            }
+        }
         if (!rejections.isEmpty()) {
             sb.append("; rejected:");
             for (Rejection r : rejections) {
@@ -80,6 +114,11 @@ public final class NotEnoughFragmentsException extends RuntimeException {
         return sb.append(')').toString();
     }
 
+    /** The first 12 digits of a dispersal id, for messages. */
+    static String abbreviate(String dispersalId) {
+        return dispersalId.length() > 12 ? dispersalId.substring(0, 12) + "…" : dispersalId;
+    }
+
     /**
      * Returns how many fragments the caller passed.
      *
@@ -90,7 +129,7 @@ public final class NotEnoughFragmentsException extends RuntimeException {
     }
 
     /**
-     * Returns how many distinct fragments verified.
+     * Returns how many distinct fragments of one dispersal verified: of the dispersal with the most.
      *
      * @return the count, {@code < needed()}
      */
@@ -114,5 +153,16 @@ public final class NotEnoughFragmentsException extends RuntimeException {
      */
     public List<Rejection> rejections() {
         return rejections == null ? List.of() : rejections;
+    }
+
+    /**
+     * Returns how many distinct fragments verified of each dispersal present, most first: two or more entries when
+     * fragments of several dispersals were given and none had {@code m}.
+     *
+     * @return an unmodifiable map from dispersal id (64 hexadecimal digits) to count; empty if the decoder did not
+     *         tell dispersals apart (no fragment verified, or the exception was made without the counts)
+     */
+    public Map<String, Integer> verifiedByDispersal() {
+        return verifiedByDispersal == null ? Map.of() : verifiedByDispersal;
     }
 }

@@ -8,29 +8,42 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.zip.CRC32C;
 
 /**
- * One streaming decode: reads {@code m} fragment streams in lockstep, stripe by stripe, verifying each record before
- * use and switching to a spare stream when an active one fails.
+ * One streaming decode: reads fragment streams in lockstep, stripe by stripe, verifying each record before use. It
+ * starts with the streams of the {@code m} lowest indexes and brings in spare streams when one fails, when the
+ * streams in use disagree about a stripe (fragments of another dispersal, or of the same data cut differently), or
+ * when a rebuilt stripe does not match its data checksum (a fragment relabelled or altered): then other choices of
+ * {@code m} fragments are tried for that stripe. What it treats as lost is what {@code decodeBytes} treats as lost.
  */
 final class StreamDecoder {
 
     private final IdaCodec codec;
     private final List<? extends InputStream> sources;
     private final OutputStream out;
+    private final byte[] wanted;
     private final List<Rejection> rejections = new ArrayList<>();
     private final int m;
+    private final int n;
     private int stripeBytes;
+    /** The running checksum of the (data bytes, data CRC32C) of every stripe written, as each reader keeps its own. */
+    private final CRC32C history = new CRC32C();
 
-    StreamDecoder(IdaCodec codec, List<? extends InputStream> sources, OutputStream out) {
+    StreamDecoder(IdaCodec codec, List<? extends InputStream> sources, OutputStream out, String wantedDispersalId) {
         this.codec = codec;
         this.sources = sources;
         this.out = out;
+        this.wanted = wantedDispersalId == null ? null : Recovery.parseId(wantedDispersalId);
         this.m = codec.m();
+        this.n = codec.n();
     }
 
     /** One fragment stream and its verification state. */
@@ -40,12 +53,14 @@ final class StreamDecoder {
         final Header header;
         final byte[] head;
         final CRC32C crc = new CRC32C();
+        final CRC32C chain = new CRC32C();
         final MessageDigest payloadHash = Hashing.sha256();
-        final byte[] word = new byte[4];
+        final byte[] word = new byte[8];
         byte[] cell;
         /** The number of the next record; a {@code long}, since a stream may hold more than 2^31 stripes. */
         long nextStripe;
-        /** The data checksum of the last record read. */
+        /** The data byte count and data checksum of the last record read. */
+        int dataBytes;
         int dataCrc;
 
         Reader(int position, InputStream in, Header header, byte[] head) {
@@ -55,16 +70,21 @@ final class StreamDecoder {
             this.head = head;
         }
 
-        /** Reads and verifies the next record into {@link #cell}; returns its data byte count. */
-        int readRecord() throws IOException {
+        int index() {
+            return header.index();
+        }
+
+        /** Reads and verifies the next record into {@link #cell}. */
+        void readRecord() throws IOException {
+            int stripe = header.stripeBytes();
             if (cell == null) {
-                cell = new byte[stripeBytes];
+                cell = new byte[stripe];
             }
             readFully(word, 4);
             int d = FragmentFormat.getInt(word, 0);
-            int stripeData = m * stripeBytes;
+            int stripeData = m * stripe;
             if (d < 0 || d > stripeData) {
-                throw new CorruptFragmentException(header.index(), "stripe " + nextStripe + " claims "
+                throw new CorruptFragmentException(index(), "stripe " + nextStripe + " claims "
                         + (d & 0xFFFF_FFFFL) + " data bytes; a stripe holds at most " + stripeData);
             }
             int length = Fragment.ceilDiv(d, m);
@@ -73,91 +93,86 @@ final class StreamDecoder {
             int claimed = FragmentFormat.getInt(word, 0);
             readFully(word, 4);
             int stored = FragmentFormat.getInt(word, 0);
-            int actual = FragmentFormat.recordCrc(crc, header.index(), (int) nextStripe, d, cell, 0, length, claimed);
+            int actual = FragmentFormat.recordCrc(crc, index(), (int) nextStripe, d, cell, 0, length, claimed);
             if (stored != actual) {
-                throw new CorruptFragmentException(header.index(), String.format(
+                throw new CorruptFragmentException(index(), String.format(
                         "stripe %d checksum mismatch: stored 0x%08X, computed 0x%08X", nextStripe, stored, actual));
             }
             payloadHash.update(cell, 0, length);
+            dataBytes = d;
             dataCrc = claimed;
+            fold(chain, d, claimed);
             nextStripe++;
-            return d;
         }
 
         private void readFully(byte[] b, int length) throws IOException {
             int got = in.readNBytes(b, 0, length);
             if (got < length) {
-                throw new EOFException("fragment " + header.index() + " ends inside stripe " + nextStripe);
+                throw new EOFException("fragment " + index() + " ends inside stripe " + nextStripe);
             }
+        }
+
+        /** Whether this reader's last record says the same about its stripe as {@code other}'s. */
+        boolean agrees(Reader other) {
+            return dataBytes == other.dataBytes && dataCrc == other.dataCrc;
         }
     }
 
+    private static void fold(CRC32C chain, int dataBytes, int dataCrc) {
+        byte[] b = new byte[8];
+        FragmentFormat.putInt(b, 0, dataBytes);
+        FragmentFormat.putInt(b, 4, dataCrc);
+        chain.update(b, 0, 8);
+    }
+
     long run() throws IOException {
-        List<Reader> readers = openAll();
-        readers.sort(Comparator.comparingInt(r -> r.header.index()));
-        int n = codec.n();
-        Reader[] active = new Reader[n];
+        List<Reader> readers = chooseStripeSize(openAll());
+        readers.sort(Comparator.comparingInt(Reader::index).thenComparingInt(r -> r.position));
+        List<Reader> live = new ArrayList<>();
         List<Reader> spares = new ArrayList<>();
-        int distinct = 0;
+        BitSet seen = new BitSet();
         for (Reader r : readers) {
-            if (active[r.header.index()] == null && distinct < m) {
-                active[r.header.index()] = r;
-                distinct++;
+            if (!seen.get(r.index()) && seen.cardinality() < m) {
+                seen.set(r.index());
+                live.add(r);
             } else {
                 spares.add(r);
             }
         }
-        if (distinct < m) {
-            throw notEnough(active, spares);
+        if (seen.cardinality() < m) {
+            throw notEnough(seen.cardinality());
         }
         int stripeData = m * stripeBytes;
-        byte[][] cells = new byte[n][];
         byte[] stripe = new byte[stripeData];
         MessageDigest dataHash = Hashing.sha256();
         CRC32C stripeCrc = new CRC32C();
         long total = 0;
+        long stripes = 0;
+        Reader[] choice = null;
         Workspace ws = codec.workspaces().take();
         try {
             for (long s = 0; ; s++) {
-                int d = -1;
-                int expectedCrc = 0;
-                for (int i = 0; i < n; i++) {
-                    while (active[i] != null && active[i].nextStripe == s) {
-                        Reader r = active[i];
-                        int got;
-                        try {
-                            got = r.readRecord();
-                        } catch (CorruptFragmentException | IOException e) {
-                            reject(r, e);
-                            active[i] = null;
-                            i = Math.min(i, replace(active, spares, s) - 1);
-                            break;
-                        }
-                        if (d >= 0 && got != d) {
-                            throw mixed(s, d, got, r);
-                        }
-                        if (d >= 0 && r.dataCrc != expectedCrc) {
-                            throw new IllegalArgumentException("fragments come from different encodings: stripe " + s
-                                    + " of fragment " + r.header.index() + " (position " + r.position
-                                    + ") belongs to other data than the other fragments' stripe " + s);
-                        }
-                        d = got;
-                        expectedCrc = r.dataCrc;
+                readStripe(live, s);
+                List<Reader> group = agreeing(live, spares, s);
+                int d = group.get(0).dataBytes;
+                int expectedCrc = group.get(0).dataCrc;
+                if (choice == null || !group.containsAll(Arrays.asList(choice))) {
+                    choice = firstChoice(group);
+                }
+                if (!decode(ws, choice, d, stripe, stripeCrc, expectedCrc)) {
+                    // A fragment in use verifies but does not rebuild this stripe: bring in every spare and try
+                    // other choices of m among the fragments that agree.
+                    while (!spares.isEmpty()) {
+                        activate(spares.remove(0), live, s);
                     }
-                }
-                for (int i = 0; i < n; i++) {
-                    cells[i] = active[i] == null ? null : active[i].cell;
-                }
-                IdaCodec.DecodePlan plan = codec.plan(cells);
-                codec.decodeStripe(ws, plan, cells, 0, d, stripe, 0);
-                if (FragmentFormat.dataCrc(stripeCrc, stripe, 0, d) != expectedCrc) {
-                    throw new CorruptFragmentException(-1, "stripe " + s + " does not decode to the data that was"
-                            + " encoded (CRC32C mismatch): a fragment's records were not produced from this data;"
-                            + " nothing of this stripe was written");
+                    group = agreeing(live, spares, s);
+                    choice = search(ws, group, d, stripe, stripeCrc, expectedCrc, s);
                 }
                 out.write(stripe, 0, d);
                 dataHash.update(stripe, 0, d);
+                fold(history, d, expectedCrc);
                 total += d;
+                stripes++;
                 if (d < stripeData) {
                     break;
                 }
@@ -165,61 +180,183 @@ final class StreamDecoder {
         } finally {
             codec.workspaces().give(ws);
         }
-        confirm(active, total, dataHash.digest());
+        confirm(live, spares, stripes, total, dataHash.digest());
         return total;
     }
 
-    private IllegalArgumentException mixed(long stripe, int expected, int got, Reader r) {
-        return new IllegalArgumentException("fragments come from different encodings: stripe " + stripe
-                + " holds " + expected + " data bytes in the other fragments but " + got + " in fragment "
-                + r.header.index() + " (position " + r.position + ")");
+    /** Reads stripe {@code s} of every live reader; one that fails is rejected and dropped. */
+    private void readStripe(List<Reader> live, long s) {
+        for (int i = 0; i < live.size(); i++) {
+            Reader r = live.get(i);
+            if (r.nextStripe != s) {
+                continue;
+            }
+            try {
+                r.readRecord();
+            } catch (CorruptFragmentException | IOException e) {
+                reject(r, e);
+                live.remove(i--);
+            }
+        }
     }
 
     /**
-     * Activates the first usable spare, advanced to stripe {@code s}; returns its index, or {@code n} when none is
-     * left (then throws).
+     * The live readers that agree about stripe {@code s} and hold {@code m} distinct indexes, bringing in spares
+     * until some do; the live readers that disagree with them are rejected, with what differs.
      */
-    private int replace(Reader[] active, List<Reader> spares, long s) throws IOException {
-        for (int p = 0; p < spares.size(); p++) {
-            Reader r = spares.get(p);
-            if (active[r.header.index()] != null) {
+    private List<Reader> agreeing(List<Reader> live, List<Reader> spares, long s) throws IOException {
+        while (true) {
+            if (live.isEmpty()) {
+                if (spares.isEmpty()) {
+                    throw notEnough(0);
+                }
+                activate(spares.remove(0), live, s);
                 continue;
             }
-            spares.remove(p--);
-            try {
-                int stripeData = m * stripeBytes;
-                while (r.nextStripe < s) {
-                    long before = r.nextStripe;
-                    int got = r.readRecord();
-                    if (got != stripeData) {
-                        throw mixed(before, stripeData, got, r);
+            Map<Long, List<Reader>> byRecord = new LinkedHashMap<>();
+            for (Reader r : live) {
+                byRecord.computeIfAbsent((long) r.dataBytes << 32 | (r.dataCrc & 0xFFFF_FFFFL),
+                        key -> new ArrayList<>()).add(r);
+            }
+            List<Reader> best = null;
+            int bestDistinct = -1;
+            for (List<Reader> group : byRecord.values()) {
+                int distinct = distinct(group);
+                if (distinct >= m && bestDistinct >= m) {
+                    throw new IllegalArgumentException("fragments of two dispersals can each be decoded: they agree"
+                            + " up to stripe " + s + ", where fragment " + best.get(0).index() + " (position "
+                            + best.get(0).position + ") and fragment " + group.get(0).index() + " (position "
+                            + group.get(0).position + ") hold different data; name the one wanted with"
+                            + " decode(…, dispersalId)");
+                }
+                if (distinct > bestDistinct) {
+                    best = group;
+                    bestDistinct = distinct;
+                }
+            }
+            if (bestDistinct >= m || spares.isEmpty()) {
+                for (int i = 0; i < live.size(); i++) {
+                    Reader r = live.get(i);
+                    if (!r.agrees(best.get(0))) {
+                        rejections.add(new Rejection(r.position, r.index(), disagreement(r, best, s)));
+                        live.remove(i--);
                     }
                 }
-            } catch (CorruptFragmentException | IOException e) {
-                reject(r, e);
-                continue;
+                if (bestDistinct < m) {
+                    throw notEnough(bestDistinct);
+                }
+                return best;
             }
-            active[r.header.index()] = r;
-            return r.header.index();
+            activate(spares.remove(0), live, s);
         }
-        throw notEnough(active, spares);
     }
 
-    private NotEnoughFragmentsException notEnough(Reader[] active, List<Reader> spares) {
-        boolean[] seen = new boolean[codec.n()];
-        int verified = 0;
-        for (Reader r : active) {
-            if (r != null && !seen[r.header.index()]) {
-                seen[r.header.index()] = true;
-                verified++;
+    private static int distinct(List<Reader> readers) {
+        BitSet indexes = new BitSet();
+        for (Reader r : readers) {
+            indexes.set(r.index());
+        }
+        return indexes.cardinality();
+    }
+
+    private static String disagreement(Reader r, List<Reader> group, long s) {
+        Reader g = group.get(0);
+        String role = "the " + group.size() + " fragments in use";
+        if (r.dataBytes != g.dataBytes) {
+            return "stripe " + s + " holds " + r.dataBytes + " data bytes, not the " + g.dataBytes + " of " + role
+                    + ": another dispersal, or the same data cut differently";
+        }
+        return String.format("stripe %d data CRC32C 0x%08X differs from the 0x%08X of %s: a fragment of another"
+                + " dispersal, or a record spliced from one", s, r.dataCrc, g.dataCrc, role);
+    }
+
+    /**
+     * Brings a spare in: reads its records up to and including stripe {@code s}, checking that its earlier stripes
+     * are the ones written; a spare that fails or differs is rejected.
+     */
+    private void activate(Reader r, List<Reader> live, long s) {
+        try {
+            while (r.nextStripe <= s) {
+                if (r.nextStripe == s && r.chain.getValue() != history.getValue()) {
+                    rejections.add(new Rejection(r.position, r.index(), "its stripes before stripe " + s
+                            + " hold other data than the stripes written (another dispersal)"));
+                    return;
+                }
+                r.readRecord();
+                if (r.nextStripe <= s && r.dataBytes != m * stripeBytes) {
+                    rejections.add(new Rejection(r.position, r.index(), "stripe " + (r.nextStripe - 1) + " holds "
+                            + r.dataBytes + " data bytes, where the stripes written were full: another dispersal"));
+                    return;
+                }
+            }
+        } catch (CorruptFragmentException | IOException e) {
+            reject(r, e);
+            return;
+        }
+        live.add(r);
+        live.sort(Comparator.comparingInt(Reader::index).thenComparingInt(x -> x.position));
+    }
+
+    /** The first reader of each of the {@code m} lowest indexes. */
+    private Reader[] firstChoice(List<Reader> group) {
+        List<Reader> sorted = new ArrayList<>(group);
+        sorted.sort(Comparator.comparingInt(Reader::index).thenComparingInt(x -> x.position));
+        Reader[] choice = new Reader[m];
+        BitSet seen = new BitSet();
+        int c = 0;
+        for (Reader r : sorted) {
+            if (c < m && !seen.get(r.index())) {
+                seen.set(r.index());
+                choice[c++] = r;
             }
         }
-        for (Reader r : spares) {
-            if (!seen[r.header.index()]) {
-                seen[r.header.index()] = true;
-                verified++;
+        return choice;
+    }
+
+    /** Rebuilds the stripe from a choice of readers; returns whether it matches its data checksum. */
+    private boolean decode(Workspace ws, Reader[] choice, int d, byte[] stripe, CRC32C stripeCrc, int expectedCrc) {
+        byte[][] cells = new byte[n][];
+        for (Reader r : choice) {
+            cells[r.index()] = r.cell;
+        }
+        codec.decodeStripe(ws, codec.plan(cells), cells, 0, d, stripe, 0);
+        return FragmentFormat.dataCrc(stripeCrc, stripe, 0, d) == expectedCrc;
+    }
+
+    /** Tries other choices of {@code m} readers of the group until one rebuilds the stripe. */
+    private Reader[] search(Workspace ws, List<Reader> group, int d, byte[] stripe, CRC32C stripeCrc,
+                            int expectedCrc, long s) {
+        List<Reader> members = new ArrayList<>(group);
+        members.sort(Comparator.comparingInt(Reader::index).thenComparingInt(x -> x.position));
+        int[] indexOf = new int[members.size()];
+        for (int i = 0; i < indexOf.length; i++) {
+            indexOf[i] = members.get(i).index();
+        }
+        Reader[] first = firstChoice(members);
+        int[] primary = new int[m];
+        for (int t = 0; t < m; t++) {
+            primary[t] = members.indexOf(first[t]);
+        }
+        Recovery.Choices choices = new Recovery.Choices(indexOf, primary);
+        int tried = 0;
+        for (int[] c = choices.first(); c != null && tried < Recovery.MAX_CHOICES_PER_STRIPE; c = choices.next()) {
+            tried++;
+            Reader[] candidate = new Reader[m];
+            for (int t = 0; t < m; t++) {
+                candidate[t] = members.get(c[t]);
+            }
+            if (decode(ws, candidate, d, stripe, stripeCrc, expectedCrc)) {
+                return candidate;
             }
         }
+        throw new CorruptFragmentException(-1, "stripe " + s + " does not decode to the data that was encoded"
+                + " (CRC32C mismatch) with any choice of " + m + " of the " + members.size() + " fragments that agree"
+                + " about it (" + (tried + 1) + " tried): a fragment's records were not produced from this data;"
+                + " nothing of this stripe was written");
+    }
+
+    /** No m agree: {@code verified} is the most distinct fragments that do. */
+    private NotEnoughFragmentsException notEnough(int verified) {
         List<Rejection> sorted = new ArrayList<>(rejections);
         sorted.sort(Comparator.comparingInt(Rejection::position));
         return new NotEnoughFragmentsException(sources.size(), verified, m, sorted);
@@ -228,7 +365,7 @@ final class StreamDecoder {
     private void reject(Reader r, Exception e) {
         String reason = e instanceof CorruptFragmentException ? e.getMessage()
                 : "read failed: " + e.getClass().getSimpleName() + ": " + e.getMessage();
-        rejections.add(new Rejection(r.position, r.header.index(), reason));
+        rejections.add(new Rejection(r.position, r.index(), reason));
     }
 
     private List<Reader> openAll() {
@@ -248,66 +385,141 @@ final class StreamDecoder {
                         + e.getMessage()));
                 continue;
             }
-            if (header.layout() != codec.layout() || header.m() != m || header.n() != codec.n()) {
-                rejections.add(new Rejection(p, header.index(), "encoded with "
-                        + IdaCodec.describe(header.layout(), header.m(), header.n() - header.m())
-                        + ", not this codec's " + IdaCodec.describe(codec.layout(), m, codec.k())));
+            String foreign = codec.foreign(header.layout(), header.m(), header.n());
+            if (foreign != null) {
+                rejections.add(new Rejection(p, header.index(), foreign));
                 continue;
-            }
-            if (readers.isEmpty()) {
-                stripeBytes = header.stripeBytes();
-            } else if (header.stripeBytes() != stripeBytes) {
-                throw new IllegalArgumentException("fragments come from different encodings: stripe size "
-                        + stripeBytes + " in fragment " + readers.get(0).header.index() + ", " + header.stripeBytes()
-                        + " in fragment " + header.index() + " (position " + p + ")");
             }
             readers.add(new Reader(p, in, header, head));
         }
         return readers;
     }
 
-    /** Checks the active fragments' trailers and the written data against their dispersal id. */
-    private void confirm(Reader[] active, long total, byte[] dataHash) {
-        int confirmed = 0;
+    /**
+     * Keeps the readers of one stripe size; the others are rejected, so a header whose stripe size was altered
+     * (checksum recomputed) is lost like any fragment that does not verify. When the streams disagree, each one's
+     * first record is read first: the stripe size kept is the one with the most distinct indexes whose first record
+     * verifies, then the one whose first records are full stripes (a stripe size larger than the real one reads a
+     * full first record as a short last one), then the first stream's.
+     */
+    private List<Reader> chooseStripeSize(List<Reader> readers) {
+        Map<Integer, List<Reader>> bySize = new LinkedHashMap<>();
+        for (Reader r : readers) {
+            bySize.computeIfAbsent(r.header.stripeBytes(), size -> new ArrayList<>()).add(r);
+        }
+        if (bySize.size() <= 1) {
+            if (!readers.isEmpty()) {
+                stripeBytes = readers.get(0).header.stripeBytes();
+            }
+            return readers;
+        }
+        for (List<Reader> group : bySize.values()) {
+            for (int i = 0; i < group.size(); i++) {
+                Reader r = group.get(i);
+                try {
+                    r.readRecord();
+                } catch (CorruptFragmentException | IOException e) {
+                    reject(r, e);
+                    group.remove(i--);
+                }
+            }
+        }
+        List<Reader> kept = List.of();
+        int keptFull = -1;
+        for (List<Reader> group : bySize.values()) {
+            int full = 0;
+            for (Reader r : group) {
+                if (r.dataBytes == m * r.header.stripeBytes()) {
+                    full++;
+                }
+            }
+            if (distinct(group) > distinct(kept) || distinct(group) == distinct(kept) && full > keptFull) {
+                kept = group;
+                keptFull = full;
+            }
+        }
+        if (kept.isEmpty()) {
+            return new ArrayList<>();
+        }
+        stripeBytes = kept.get(0).header.stripeBytes();
+        for (List<Reader> group : bySize.values()) {
+            if (group != kept) {
+                for (Reader r : group) {
+                    rejections.add(new Rejection(r.position, r.index(), "stripe size " + r.header.stripeBytes()
+                            + " bytes differs from the " + stripeBytes + " of the " + kept.size()
+                            + " fragments in use"));
+                }
+            }
+        }
+        return new ArrayList<>(kept);
+    }
+
+    /**
+     * Checks the trailers of the readers in use and the written data: with a wanted dispersal id, the data's
+     * SHA-256 must be it; in any case at least one trailer must verify and name the data's SHA-256. When no trailer
+     * of the readers in use does, the spares are read through, their stripes checked against the ones written, to
+     * find one that does.
+     */
+    private void confirm(List<Reader> live, List<Reader> spares, long stripes, long total, byte[] dataHash) {
+        if (wanted != null && !MessageDigest.isEqual(dataHash, wanted)) {
+            throw new CorruptFragmentException(-1, "the data written has SHA-256 " + FragmentFormat.hex(dataHash)
+                    + ", not the wanted dispersal id " + FragmentFormat.hex(wanted) + ": discard the output");
+        }
         List<String> problems = new ArrayList<>();
-        for (Reader r : active) {
-            if (r == null) {
-                continue;
+        for (Reader r : live) {
+            String problem = trailerProblem(r, total, dataHash);
+            if (problem == null) {
+                return;
             }
-            byte[] trailer;
+            problems.add("fragment " + r.index() + ": " + problem);
+        }
+        for (Reader r : spares) {
+            String problem;
             try {
-                trailer = r.in.readNBytes(FragmentFormat.TRAILER_BYTES);
-            } catch (IOException e) {
-                problems.add("fragment " + r.header.index() + ": trailer read failed: " + e.getMessage());
-                continue;
-            }
-            String problem = null;
-            if (trailer.length < FragmentFormat.TRAILER_BYTES) {
-                problem = "truncated trailer, " + trailer.length + " of " + FragmentFormat.TRAILER_BYTES + " bytes";
-            } else if (FragmentFormat.getInt(trailer, FragmentFormat.TRAILER_BYTES - 4)
-                    != FragmentFormat.trailerCrc(r.head, trailer, 0)) {
-                problem = "trailer checksum mismatch";
-            } else if (FragmentFormat.getLong(trailer, 0) != total) {
-                problem = "trailer says " + FragmentFormat.getLong(trailer, 0) + " data bytes, stripes held " + total;
-            } else if (!MessageDigest.isEqual(r.payloadHash.digest(),
-                    java.util.Arrays.copyOfRange(trailer, 8 + FragmentFormat.HASH_BYTES, 8 + 2 * FragmentFormat.HASH_BYTES))) {
-                problem = "payload SHA-256 does not match the content id";
-            } else if (!MessageDigest.isEqual(dataHash,
-                    java.util.Arrays.copyOfRange(trailer, 8, 8 + FragmentFormat.HASH_BYTES))) {
-                throw new CorruptFragmentException(r.header.index(), "the data written has SHA-256 "
-                        + FragmentFormat.hex(dataHash) + " but fragment " + r.header.index()
-                        + "'s dispersal id differs: the fragments were not all encoded from this data; discard the"
-                        + " output");
+                while (r.nextStripe < stripes) {
+                    r.readRecord();
+                }
+                problem = r.chain.getValue() == history.getValue() ? trailerProblem(r, total, dataHash)
+                        : "its stripes hold other data than the stripes written";
+            } catch (CorruptFragmentException | IOException e) {
+                problem = e.getMessage();
             }
             if (problem == null) {
-                confirmed++;
-            } else {
-                problems.add("fragment " + r.header.index() + ": " + problem);
+                return;
             }
+            problems.add("fragment " + r.index() + ": " + problem);
         }
-        if (confirmed == 0) {
-            throw new CorruptFragmentException(-1, "no trailer of the fragments used verifies, so the data written"
-                    + " cannot be confirmed; discard the output (" + String.join("; ", problems) + ")");
+        throw new CorruptFragmentException(-1, "no trailer of the fragments verifies and names the data written, so"
+                + " it cannot be confirmed; discard the output (" + String.join("; ", problems) + ")");
+    }
+
+    /** Reads a reader's trailer, positioned after its last record; returns what is wrong with it, or null. */
+    private static String trailerProblem(Reader r, long total, byte[] dataHash) {
+        byte[] trailer;
+        try {
+            trailer = r.in.readNBytes(FragmentFormat.TRAILER_BYTES);
+        } catch (IOException e) {
+            return "trailer read failed: " + e.getMessage();
         }
+        if (trailer.length < FragmentFormat.TRAILER_BYTES) {
+            return "truncated trailer, " + trailer.length + " of " + FragmentFormat.TRAILER_BYTES + " bytes";
+        }
+        if (FragmentFormat.getInt(trailer, FragmentFormat.TRAILER_BYTES - 4)
+                != FragmentFormat.trailerCrc(r.head, trailer, 0)) {
+            return "trailer checksum mismatch";
+        }
+        if (FragmentFormat.getLong(trailer, 0) != total) {
+            return "trailer says " + FragmentFormat.getLong(trailer, 0) + " data bytes, stripes held " + total;
+        }
+        if (!MessageDigest.isEqual(r.payloadHash.digest(), Arrays.copyOfRange(trailer,
+                8 + FragmentFormat.HASH_BYTES, 8 + 2 * FragmentFormat.HASH_BYTES))) {
+            return "payload SHA-256 does not match the content id";
+        }
+        byte[] named = Arrays.copyOfRange(trailer, 8, 8 + FragmentFormat.HASH_BYTES);
+        if (!MessageDigest.isEqual(dataHash, named)) {
+            return "its dispersal id " + FragmentFormat.hex(named) + " is not the SHA-256 of the data written, "
+                    + FragmentFormat.hex(dataHash);
+        }
+        return null;
     }
 }

@@ -82,10 +82,20 @@
  * {@code 20 + 12 × records + ⌈length/m⌉ + 76} bytes.
  *
  * <h2>Integrity</h2>
- * {@link io.github.volpex.erasure.Fragment#parse} checks every field above. The decoders treat a fragment that fails
- * any check, or that was encoded with another layout, {@code m} or {@code n}, as lost, and succeed while {@code m}
- * distinct fragments remain; they refuse, with {@link java.lang.IllegalArgumentException}, to mix verified fragments
- * of different encodings, and check the rebuilt data's SHA-256 against the dispersal id.
+ * {@link io.github.volpex.erasure.Fragment#parse} checks every field above. The decoders treat as lost a fragment that
+ * fails any check, that was encoded with another layout, {@code m} or {@code n}, or that belongs to another dispersal
+ * than the one with {@code m} distinct fragments (a repository that kept an older checkpoint's fragment), and succeed
+ * while {@code m} distinct fragments of one dispersal remain. Fragments are of one dispersal when their dispersal
+ * ids, data lengths, stripe sizes and every stripe's data checksum agree; a fragment that differs in any of them is
+ * set aside with a reason naming the first difference (a record spliced from other data keeps the dispersal id but
+ * not the stripe's data checksum). When two different dispersals each have {@code m} fragments the decoders refuse to
+ * guess ({@link java.lang.IllegalArgumentException}) and the caller names the one wanted; when none has {@code m},
+ * {@link io.github.volpex.erasure.NotEnoughFragmentsException} gives each one's count. The rebuilt data is checked
+ * against the dispersal id; when it does not match (a fragment relabelled with another index, or altered with its
+ * checksums recomputed), other choices of {@code m} fragments are tried stripe by stripe, each stripe checked against
+ * its data checksum, and the fragments that do not fit the rebuilt data are reported.
+ * {@link io.github.volpex.erasure.IdaCodec#decodeBytesWithReport} returns the data with what was used and what was
+ * set aside.
  *
  * <h2>Speed</h2>
  * The kernel evaluates each output row by Horner's rule over the coefficient bits with SWAR doubling of eight bytes

@@ -331,15 +331,18 @@ class IdaCodecTest {
     }
 
     @Test
-    void an_extra_stored_fragment_of_other_data_is_refused_even_when_m_others_suffice() {
-        // m = 1: any one fragment is a complete copy, so a substitute from other data would otherwise be decoded.
+    void with_m_one_a_single_fragment_of_other_data_is_a_second_candidate_and_the_caller_names_one() {
+        // m = 1: any one fragment is a complete copy, so a stale one is as decodable as the wanted ones.
         IdaCodec codec = IdaCodec.systematic(1, 2);
         List<Fragment> a = codec.encode(TestData.bytes(9, 50));
         List<Fragment> b = codec.encode(TestData.bytes(10, 50));
         List<byte[]> swapped = List.of(b.get(0).toByteArray(), a.get(1).toByteArray(), a.get(2).toByteArray());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> codec.decodeBytes(swapped));
-        assertTrue(e.getMessage().startsWith("fragments come from different encodings: index 0 has dispersal id "
-                + b.get(0).dispersalId() + ", index 1 has dispersal id " + a.get(1).dispersalId()), e.getMessage());
+        assertTrue(e.getMessage().startsWith("fragments of two dispersals can each be decoded: dispersal "
+                + a.get(1).dispersalId() + " (2 distinct fragments) and " + b.get(0).dispersalId() + " (1)"),
+                e.getMessage());
+        assertArrayEquals(TestData.bytes(9, 50), codec.decodeBytes(swapped, a.get(0).dispersalId()));
+        assertArrayEquals(TestData.bytes(10, 50), codec.decodeBytes(swapped, b.get(0).dispersalId()));
         // An extra that names other data but does not verify is only a lost fragment.
         byte[] damaged = b.get(1).toByteArray();
         damaged[30] ^= 1;
@@ -348,6 +351,8 @@ class IdaCodecTest {
         byte[] damagedSame = a.get(2).toByteArray();
         damagedSame[30] ^= 1;
         assertArrayEquals(TestData.bytes(9, 50), codec.decodeBytes(List.of(a.get(0).toByteArray(), damagedSame)));
+        assertEquals(List.of(), codec.decodeBytesWithReport(List.of(a.get(0).toByteArray(), damagedSame))
+                .rejections());
     }
 
     @Test
@@ -356,15 +361,24 @@ class IdaCodecTest {
         List<Fragment> a = codec.encode(TestData.bytes(9, 400));
         List<Fragment> b = codec.encode(TestData.bytes(10, 400));
         List<Fragment> mixed = List.of(a.get(0), a.get(1), b.get(2), b.get(3));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> codec.decode(mixed));
-        assertTrue(e.getMessage().startsWith("fragments come from different encodings: index 0 has dispersal id "),
-                e.getMessage());
+        NotEnoughFragmentsException e = assertThrows(NotEnoughFragmentsException.class, () -> codec.decode(mixed));
+        assertEquals(java.util.Map.of(a.get(0).dispersalId(), 2, b.get(0).dispersalId(), 2),
+                e.verifiedByDispersal());
+        assertEquals("dispersal id " + b.get(0).dispersalId() + " differs from the " + a.get(0).dispersalId()
+                + " of the 2 fragments counted", e.rejections().get(0).reason());
         List<Fragment> shorter = codec.encode(TestData.bytes(9, 399));
-        assertThrows(IllegalArgumentException.class, () -> codec.decode(List.of(a.get(0), a.get(1), a.get(2),
-                shorter.get(3))));
+        NotEnoughFragmentsException length = assertThrows(NotEnoughFragmentsException.class,
+                () -> codec.decode(List.of(a.get(0), a.get(1), a.get(2), shorter.get(3))));
+        assertTrue(length.rejections().get(0).reason().startsWith("dispersal id "), length.getMessage());
         List<Fragment> otherStripe = codec.withStripeSizeBytes(10).encode(TestData.bytes(9, 400));
-        assertThrows(IllegalArgumentException.class, () -> codec.decode(List.of(a.get(0), a.get(1), a.get(2),
-                otherStripe.get(3))));
+        NotEnoughFragmentsException stripe = assertThrows(NotEnoughFragmentsException.class,
+                () -> codec.decode(List.of(a.get(0), a.get(1), a.get(2), otherStripe.get(3))));
+        assertEquals("stripe size 10 bytes differs from the 65536 of the 3 fragments counted (the dispersal id is the"
+                + " same: a trailer or record forged or spliced from other data)",
+                stripe.rejections().get(0).reason());
+        // With a fourth fragment of a's, each of those is only set aside.
+        assertArrayEquals(TestData.bytes(9, 400), codec.decode(List.of(a.get(0), a.get(1), a.get(2),
+                otherStripe.get(3), shorter.get(3), b.get(3), a.get(4))));
         // Another layout or (m, k) is treated as lost, and named.
         List<Fragment> rabin = IdaCodec.rabin(4, 2).encode(TestData.bytes(9, 400));
         NotEnoughFragmentsException lost = assertThrows(NotEnoughFragmentsException.class,

@@ -1,6 +1,7 @@
 package io.github.volpex.erasure;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -156,8 +157,9 @@ class IntegrityTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CorruptFragmentException s = assertThrows(CorruptFragmentException.class,
                 () -> codec.decode(streams(stored), out));
-        assertEquals("stripe 0 does not decode to the data that was encoded (CRC32C mismatch): a fragment's records"
-                + " were not produced from this data; nothing of this stripe was written", s.getMessage());
+        assertEquals("stripe 0 does not decode to the data that was encoded (CRC32C mismatch) with any choice of 4"
+                + " of the 4 fragments that agree about it (1 tried): a fragment's records were not produced from"
+                + " this data; nothing of this stripe was written", s.getMessage());
         assertEquals(0, out.size());
     }
 
@@ -211,13 +213,21 @@ class IntegrityTest {
         assertEquals(DATA.length, CODEC.decode(streams(stored), out)); // three other trailers confirm
         assertArrayEquals(DATA, out.toByteArray());
 
+        // Every trailer of the four in use is damaged: a spare, read through, confirms the data instead.
         for (int i = 1; i < 4; i++) {
+            byte[] t = stored.get(i);
+            t[t.length - 1] ^= 1;
+        }
+        ByteArrayOutputStream confirmedBySpare = new ByteArrayOutputStream();
+        assertEquals(DATA.length, CODEC.decode(streams(stored), confirmedBySpare));
+        assertArrayEquals(DATA, confirmedBySpare.toByteArray());
+        for (int i = 4; i < stored.size(); i++) {
             byte[] t = stored.get(i);
             t[t.length - 1] ^= 1;
         }
         CorruptFragmentException e = assertThrows(CorruptFragmentException.class,
                 () -> CODEC.decode(streams(stored), new ByteArrayOutputStream()));
-        assertTrue(e.getMessage().startsWith("no trailer of the fragments used verifies"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("no trailer of the fragments verifies"), e.getMessage());
     }
 
     @Test
@@ -227,23 +237,35 @@ class IntegrityTest {
         for (Fragment f : CODEC.encode(TestData.bytes(43, 150))) {
             b.add(f.toByteArray());
         }
+        // Two of each: neither has m = 4, and the streams that disagree with the first two are named.
         List<byte[]> mixed = List.of(a.get(0), a.get(1), b.get(2), b.get(3));
         ByteArrayOutputStream nothing = new ByteArrayOutputStream();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        NotEnoughFragmentsException e = assertThrows(NotEnoughFragmentsException.class,
                 () -> CODEC.decode(streams(mixed), nothing));
-        assertEquals("fragments come from different encodings: stripe 0 of fragment 2 (position 2) belongs to other"
-                + " data than the other fragments' stripe 0", e.getMessage());
+        assertEquals(2, e.verified());
+        assertEquals(List.of(2, 3), e.rejections().stream().map(r -> r.position()).toList());
+        assertTrue(e.rejections().get(0).reason().matches("stripe 0 data CRC32C 0x[0-9A-F]{8} differs from the"
+                + " 0x[0-9A-F]{8} of the 2 fragments in use: a fragment of another dispersal, or a record spliced"
+                + " from one"), e.rejections().get(0).reason());
         assertEquals(0, nothing.size());
-        assertThrows(IllegalArgumentException.class, () -> CODEC.decodeBytes(mixed));
+        NotEnoughFragmentsException inMemory = assertThrows(NotEnoughFragmentsException.class,
+                () -> CODEC.decodeBytes(mixed));
+        assertEquals(2, inMemory.verified());
+        assertEquals(2, inMemory.verifiedByDispersal().size());
 
+        // The same data cut differently: the stripe where they part says so.
         List<byte[]> shorter = new ArrayList<>();
         for (Fragment f : CODEC.encode(TestData.bytes(42, 140))) {
             shorter.add(f.toByteArray());
         }
-        IllegalArgumentException lengths = assertThrows(IllegalArgumentException.class, () -> CODEC.decode(
+        NotEnoughFragmentsException lengths = assertThrows(NotEnoughFragmentsException.class, () -> CODEC.decode(
                 streams(List.of(a.get(0), a.get(1), a.get(2), shorter.get(3))), new ByteArrayOutputStream()));
-        assertEquals("fragments come from different encodings: stripe 2 holds 22 data bytes in the other fragments"
-                + " but 12 in fragment 3 (position 3)", lengths.getMessage());
+        assertEquals("stripe 2 holds 12 data bytes, not the 22 of the 3 fragments in use: another dispersal, or the"
+                + " same data cut differently", lengths.rejections().get(0).reason());
+        // With a spare of the right data, the other one is only a lost fragment, as in memory.
+        List<byte[]> withSpare = List.of(a.get(0), a.get(1), a.get(2), shorter.get(3), a.get(4));
+        assertDoesNotThrow(() -> CODEC.decode(streams(withSpare), new ByteArrayOutputStream()));
+        assertArrayEquals(CODEC.decodeBytes(withSpare), TestData.bytes(42, 150));
     }
 
     /** Serves some bytes, then fails like a dropped connection. */

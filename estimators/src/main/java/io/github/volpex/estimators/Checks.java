@@ -69,4 +69,19 @@ final class Checks {
             return Long.MAX_VALUE;
         }
     }
+
+    /**
+     * Checks the bounds and level of a confidence interval: {@code lower} finite and {@code ≥ 0}, {@code upper}
+     * {@code ≥ lower} (possibly {@code +∞}), {@code level} in {@code (0, 1)}; returns {@code lower} with {@code −0.0}
+     * made {@code +0.0}.
+     */
+    static double interval(String lowerName, double lower, String upperName, double upper, double level) {
+        lower = finiteNonNegative(lowerName, lower);
+        nonNegative(upperName, upper);
+        openUnit("level", level);
+        if (upper < lower) {
+            throw new IllegalArgumentException(upperName + " must be >= " + lowerName + " (" + lower + "): " + upper);
+        }
+        return lower;
+    }
 }

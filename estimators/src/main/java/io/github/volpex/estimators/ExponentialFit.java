@@ -3,7 +3,7 @@ package io.github.volpex.estimators;
 /**
  * An exponential distribution fitted by maximum likelihood.
  *
- * @param ratePerSecond the failure rate {@code μ}, per unit of the sample (per second unless scaled); finite, {@code > 0}
+ * @param ratePerSecond the failure rate {@code μ}, per second; finite, {@code > 0}
  * @param logLikelihood the maximized log-likelihood
  * @since 0.1
  */
@@ -12,7 +12,7 @@ public record ExponentialFit(double ratePerSecond, double logLikelihood) impleme
     /**
      * Validates the parameters.
      *
-     * @param ratePerSecond the failure rate {@code μ}, per unit of the sample (per second unless scaled); finite,
+     * @param ratePerSecond the failure rate {@code μ}, per second; finite,
      *                      {@code > 0}
      * @param logLikelihood the maximized log-likelihood
      * @throws IllegalArgumentException if {@code ratePerSecond} is not finite and positive or the log-likelihood is NaN

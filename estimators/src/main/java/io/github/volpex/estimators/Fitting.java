@@ -90,6 +90,19 @@ final class Fitting {
     }
 
     static WeibullFit weibull(LifetimeSample sample) {
+        Objects.requireNonNull(sample, "sample");
+        if (sample.leftTruncatedCount() > 0) {
+            WeibullFit start = weibullStartObserved(startObserved(sample, "Weibull"));
+            double[] best = maximizeWithTruncation(sample, p -> new WeibullModel(Math.exp(p[0]), Math.exp(p[1])),
+                    new double[] {Math.log(start.shape()), Math.log(start.scaleSeconds())}, "Weibull");
+            double shape = Math.exp(best[0]);
+            double scale = Math.exp(best[1]);
+            return new WeibullFit(shape, scale, logLikelihood(sample, new WeibullModel(shape, scale)));
+        }
+        return weibullStartObserved(sample);
+    }
+
+    private static WeibullFit weibullStartObserved(LifetimeSample sample) {
         requireFailures(sample, "Weibull");
         requirePositiveFailures(sample, "Weibull");
         // Zero-length censored durations add nothing to the likelihood: keep the positive durations, in logs.
@@ -204,6 +217,18 @@ final class Fitting {
     }
 
     static LogNormalFit logNormal(LifetimeSample sample) {
+        Objects.requireNonNull(sample, "sample");
+        if (sample.leftTruncatedCount() > 0) {
+            LogNormalFit start = logNormalStartObserved(startObserved(sample, "log-normal"));
+            double[] best = maximizeWithTruncation(sample, p -> new LogNormalModel(p[0], Math.exp(p[1])),
+                    new double[] {start.meanLog(), Math.log(start.sdLog())}, "log-normal");
+            double sd = Math.exp(best[1]);
+            return new LogNormalFit(best[0], sd, logLikelihood(sample, new LogNormalModel(best[0], sd)));
+        }
+        return logNormalStartObserved(sample);
+    }
+
+    private static LogNormalFit logNormalStartObserved(LifetimeSample sample) {
         requireTwoParameterFit(sample, "log-normal");
         int r = sample.failureCount();
         double[] failureLogs = durations(sample, true, Math::log);
@@ -312,6 +337,19 @@ final class Fitting {
     }
 
     static GammaFit gamma(LifetimeSample sample) {
+        Objects.requireNonNull(sample, "sample");
+        if (sample.leftTruncatedCount() > 0) {
+            GammaFit start = gammaStartObserved(startObserved(sample, "gamma"));
+            double[] best = maximizeWithTruncation(sample, p -> new GammaModel(Math.exp(p[0]), Math.exp(p[1])),
+                    new double[] {Math.log(start.shape()), Math.log(start.scaleSeconds())}, "gamma");
+            double shape = Math.exp(best[0]);
+            double scale = Math.exp(best[1]);
+            return new GammaFit(shape, scale, logLikelihood(sample, new GammaModel(shape, scale)));
+        }
+        return gammaStartObserved(sample);
+    }
+
+    private static GammaFit gammaStartObserved(LifetimeSample sample) {
         requireTwoParameterFit(sample, "gamma");
         int r = sample.failureCount();
         double[] failures = durations(sample, true, t -> t);
@@ -380,5 +418,170 @@ final class Fitting {
             value += SpecialFunctions.logRegularizedGammaQ(a, t / theta);
         }
         return value;
+    }
+
+    // ------------------------------------------------------------------------------------------ left truncation
+
+    /**
+     * The durations whose start was observed, which start the search; they must meet the fit's requirements on
+     * their own.
+     */
+    private static LifetimeSample startObserved(LifetimeSample sample, String fit) {
+        LifetimeSample observed = sample.startObservedOnly();
+        if (observed.failureCount() == 0) {
+            throw new IllegalArgumentException(fit + " fit of a sample with left-truncated durations needs at least 1"
+                    + " failure among the durations whose start was observed: " + sample);
+        }
+        return observed;
+    }
+
+    /**
+     * A two-parameter lifetime law, in logarithms: the terms of the likelihood. For a lifetime under way when
+     * observation began at a time unrelated to its start (a stationary renewal process), the remaining life has
+     * density {@code S(t)/m} and survival {@code R(t) = ∫_t^∞ S(u) du / m}, {@code m} the mean.
+     */
+    interface Model {
+        /** {@code ln f(t)}. */
+        double logDensity(double t);
+
+        /** {@code ln S(t)}. */
+        double logSurvival(double t);
+
+        /** {@code ln m}. */
+        double logMean();
+
+        /** {@code ln R(t)}, the log survival of the remaining life. */
+        double logResidual(double t);
+    }
+
+    /**
+     * The log-likelihood: {@code ln f(t)} for a failure and {@code ln S(t)} for a censored duration whose start was
+     * observed; {@code ln S(t) − ln m} for a left-truncated failure and {@code ln R(t)} for a left-truncated
+     * censored duration.
+     */
+    static double logLikelihood(LifetimeSample sample, Model model) {
+        double logMean = model.logMean();
+        double value = 0.0;
+        for (int i = 0; i < sample.size(); i++) {
+            double t = sample.seconds(i);
+            boolean failure = sample.isFailure(i);
+            if (!sample.isLeftTruncated(i)) {
+                value += failure ? model.logDensity(t) : t > 0.0 ? model.logSurvival(t) : 0.0;
+            } else if (failure) {
+                value += (t > 0.0 ? model.logSurvival(t) : 0.0) - logMean;
+            } else if (t > 0.0) {
+                value += model.logResidual(t);
+            }
+        }
+        return value;
+    }
+
+    /** Nelder–Mead over two transformed parameters from the fit of the durations whose start was observed. */
+    private static double[] maximizeWithTruncation(LifetimeSample sample,
+                                                   java.util.function.Function<double[], Model> model,
+                                                   double[] start, String fit) {
+        ToDoubleFunction<double[]> objective = p -> {
+            if (!(Math.abs(p[0]) < 700.0 && Math.abs(p[1]) < 700.0)) {
+                return Double.NEGATIVE_INFINITY;
+            }
+            double value = logLikelihood(sample, model.apply(p));
+            return Double.isNaN(value) ? Double.NEGATIVE_INFINITY : value;
+        };
+        double[] best = NelderMead.maximize(objective, start, 0.1);
+        double value = objective.applyAsDouble(best);
+        if (!(value > Double.NEGATIVE_INFINITY && Math.abs(best[0]) < 690.0 && Math.abs(best[1]) < 690.0)) {
+            throw new IllegalArgumentException(fit + " fit has no maximum for this sample (the likelihood keeps rising"
+                    + " toward a parameter's bound): " + sample);
+        }
+        return best;
+    }
+
+    /** {@code ln(a − b)} from {@code ln a} and {@code ln b}, {@code b < a}; {@code −∞} if rounding makes them meet. */
+    private static double logDifference(double logA, double logB) {
+        double ratio = Math.exp(logB - logA);
+        return ratio < 1.0 ? logA + Math.log1p(-ratio) : Double.NEGATIVE_INFINITY;
+    }
+
+    /** Weibull: {@code S = exp(−(t/λ)^k)}, {@code m = λΓ(1 + 1/k)}, {@code R(t) = Q(1/k, (t/λ)^k)}. */
+    record WeibullModel(double shape, double scale) implements Model {
+        @Override
+        public double logDensity(double t) {
+            double u = Math.log(t / scale);
+            return Math.log(shape / scale) + (shape - 1.0) * u - Math.exp(shape * u);
+        }
+
+        @Override
+        public double logSurvival(double t) {
+            return -Math.pow(t / scale, shape);
+        }
+
+        @Override
+        public double logMean() {
+            return Math.log(scale) + SpecialFunctions.logGamma(1.0 + 1.0 / shape);
+        }
+
+        @Override
+        public double logResidual(double t) {
+            return SpecialFunctions.logRegularizedGammaQ(1.0 / shape, Math.pow(t / scale, shape));
+        }
+    }
+
+    /**
+     * Log-normal: with {@code z = (ln t − μ)/σ}, {@code S = Q(z)}, {@code m = e^{μ + σ²/2}} and
+     * {@code R(t) = Q(z − σ) − (t/m) Q(z)}, where {@code t/m = e^{σz − σ²/2}}.
+     */
+    record LogNormalModel(double meanLog, double sdLog) implements Model {
+        @Override
+        public double logDensity(double t) {
+            double logT = Math.log(t);
+            double z = (logT - meanLog) / sdLog;
+            return -logT - Math.log(sdLog) - LN_SQRT_2PI - 0.5 * z * z;
+        }
+
+        @Override
+        public double logSurvival(double t) {
+            return SpecialFunctions.logNormalUpperTail((Math.log(t) - meanLog) / sdLog);
+        }
+
+        @Override
+        public double logMean() {
+            return meanLog + 0.5 * sdLog * sdLog;
+        }
+
+        @Override
+        public double logResidual(double t) {
+            double z = (Math.log(t) - meanLog) / sdLog;
+            return logDifference(SpecialFunctions.logNormalUpperTail(z - sdLog),
+                    sdLog * z - 0.5 * sdLog * sdLog + SpecialFunctions.logNormalUpperTail(z));
+        }
+    }
+
+    /**
+     * Gamma: with {@code x = t/θ}, {@code S = Q(a, x)}, {@code m = aθ} and
+     * {@code R(t) = Q(a + 1, x) − (x/a) Q(a, x)}.
+     */
+    record GammaModel(double shape, double scale) implements Model {
+        @Override
+        public double logDensity(double t) {
+            return (shape - 1.0) * Math.log(t) - t / scale - shape * Math.log(scale)
+                    - SpecialFunctions.logGamma(shape);
+        }
+
+        @Override
+        public double logSurvival(double t) {
+            return SpecialFunctions.logRegularizedGammaQ(shape, t / scale);
+        }
+
+        @Override
+        public double logMean() {
+            return Math.log(shape) + Math.log(scale);
+        }
+
+        @Override
+        public double logResidual(double t) {
+            double x = t / scale;
+            return logDifference(SpecialFunctions.logRegularizedGammaQ(shape + 1.0, x),
+                    Math.log(x / shape) + SpecialFunctions.logRegularizedGammaQ(shape, x));
+        }
     }
 }

@@ -4,7 +4,7 @@ package io.github.volpex.estimators;
  * A gamma distribution fitted by maximum likelihood.
  *
  * @param shape         the shape {@code a}; finite, {@code > 0}
- * @param scaleSeconds  the scale {@code θ}, in the sample's unit (seconds unless scaled); finite, {@code > 0}
+ * @param scaleSeconds  the scale {@code θ}, in seconds; finite, {@code > 0}
  * @param logLikelihood the maximized log-likelihood
  * @since 0.1
  */
@@ -14,7 +14,7 @@ public record GammaFit(double shape, double scaleSeconds, double logLikelihood) 
      * Validates the parameters.
      *
      * @param shape         the shape {@code a}; finite, {@code > 0}
-     * @param scaleSeconds  the scale {@code θ}, in the sample's unit (seconds unless scaled); finite, {@code > 0}
+     * @param scaleSeconds  the scale {@code θ}, in seconds; finite, {@code > 0}
      * @param logLikelihood the maximized log-likelihood
      * @throws IllegalArgumentException if a parameter is not finite and positive or the log-likelihood is NaN
      */

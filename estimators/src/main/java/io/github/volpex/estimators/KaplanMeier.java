@@ -14,6 +14,15 @@ import java.util.Objects;
  * duration {@code S} stays at its last value, which is {@code 0} only if that duration is a failure. Without
  * censoring the estimate is the empirical survival function {@code #(T_i > t) / n}.
  *
+ * <p><b>Left-truncated durations are left out.</b> A duration already under way when observation began would enter
+ * the risk sets at its age then, which the sample does not know (a trace shows only that its first interval had
+ * begun). Leaving such durations out is exact when the durations come from a renewal process (each lifetime
+ * independent of when it starts, as a host's successive sessions are modelled): the durations whose start was
+ * observed are then a sample of the lifetime law, right-censored independently of their length, and the estimate is
+ * consistent; the left-truncated ones would add information only through a model of the age at entry, which the
+ * parametric fits ({@link DistributionFit}) have and this estimate does not. Ignoring the flag instead (taking a
+ * remaining life for a lifetime) would bias the estimate toward short lifetimes.
+ *
  * <p>Immutable and thread-safe. Building takes {@code O(n log n)}; {@link #survival} takes {@code O(log m)} for
  * {@code m} distinct failure times.
  *
@@ -34,27 +43,33 @@ public final class KaplanMeier implements SurvivalFunction {
     /**
      * Returns the Kaplan–Meier estimate of a sample.
      *
-     * @param sample the durations, each a failure or right-censored
-     * @return the estimate; {@code S(t) = 1} everywhere if the sample holds no failure
-     * @throws IllegalArgumentException if the sample is empty or holds a zero-length failure (which would make
+     * @param sample the durations, each a failure or right-censored; the left-truncated ones are left out
+     * @return the estimate; {@code S(t) = 1} everywhere if the durations whose start was observed hold no failure
+     * @throws IllegalArgumentException if the sample holds no duration whose start was observed, or holds a
+     *                                  zero-length failure whose start was observed (which would make
      *                                  {@code S(0) < 1})
      * @throws NullPointerException     if {@code sample} is null
      */
     public static KaplanMeier of(LifetimeSample sample) {
         Objects.requireNonNull(sample, "sample");
-        int n = sample.size();
-        if (n == 0) {
+        if (sample.size() == 0) {
             throw new IllegalArgumentException("sample must not be empty: size=0");
         }
-        double[] failures = new double[sample.failureCount()];
+        LifetimeSample observed = sample.leftTruncatedCount() == 0 ? sample : sample.startObservedOnly();
+        int n = observed.size();
+        if (n == 0) {
+            throw new IllegalArgumentException("sample must hold a duration whose start was observed; every one of"
+                    + " its " + sample.size() + " durations is left-truncated: " + sample);
+        }
+        double[] failures = new double[observed.failureCount()];
         double[] censored = new double[n - failures.length];
         int f = 0;
         int c = 0;
         for (int i = 0; i < n; i++) {
-            if (sample.isFailure(i)) {
-                failures[f++] = sample.seconds(i);
+            if (observed.isFailure(i)) {
+                failures[f++] = observed.seconds(i);
             } else {
-                censored[c++] = sample.seconds(i);
+                censored[c++] = observed.seconds(i);
             }
         }
         Arrays.sort(failures);

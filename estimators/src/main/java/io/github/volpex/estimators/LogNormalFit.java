@@ -3,7 +3,7 @@ package io.github.volpex.estimators;
 /**
  * A log-normal distribution fitted by maximum likelihood: {@code ln T} is normal.
  *
- * @param meanLog       the mean of {@code ln T}, {@code T} in the sample's unit (seconds unless scaled); finite
+ * @param meanLog       the mean of {@code ln T}, {@code T} in seconds; finite
  * @param sdLog         the standard deviation of {@code ln T}; finite, {@code > 0}
  * @param logLikelihood the maximized log-likelihood
  * @since 0.1
@@ -13,7 +13,7 @@ public record LogNormalFit(double meanLog, double sdLog, double logLikelihood) i
     /**
      * Validates the parameters.
      *
-     * @param meanLog       the mean of {@code ln T}, {@code T} in the sample's unit (seconds unless scaled); finite
+     * @param meanLog       the mean of {@code ln T}, {@code T} in seconds; finite
      * @param sdLog         the standard deviation of {@code ln T}; finite, {@code > 0}
      * @param logLikelihood the maximized log-likelihood
      * @throws IllegalArgumentException if {@code meanLog} is not finite, {@code sdLog} not finite and positive, or

@@ -37,7 +37,10 @@ public record RateEstimate(double failures, double exposureSeconds) {
     }
 
     /**
-     * Returns the estimate of a whole sample: its failures over its total (censored included) duration.
+     * Returns the estimate of a whole sample: its failures over its total (censored included) duration. A
+     * left-truncated duration (under way when observation began) counts with the part observed: its failure, if it
+     * ended in one, and its observed exposure. For a constant rate this is exact, since the exponential has no
+     * memory: how long the lifetime had lasted before observation began does not change the likelihood of the rest.
      *
      * @param sample the observed lifetimes
      * @return the failures and total duration of {@code sample}
@@ -79,7 +82,9 @@ public record RateEstimate(double failures, double exposureSeconds) {
     }
 
     /**
-     * Returns the mean time to failure {@code exposureSeconds / failures}, the reciprocal of the rate.
+     * Returns the mean time to failure {@code exposureSeconds / failures}, the reciprocal of the rate. Its confidence
+     * interval is the reciprocal of the rate's: {@code confidenceInterval(level).meanTimeToFailure()} or, for a
+     * trace cut at a fixed time, {@code timeTruncatedConfidenceInterval(level).meanTimeToFailure()}.
      *
      * @return the mean time to failure in seconds
      * @throws IllegalStateException if the estimate is {@linkplain #isEmpty() empty}

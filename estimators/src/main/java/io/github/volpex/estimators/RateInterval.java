@@ -20,13 +20,8 @@ public record RateInterval(double lowerPerSecond, double upperPerSecond, double 
      *                                  is not in {@code (0, 1)}
      */
     public RateInterval {
-        lowerPerSecond = Checks.finiteNonNegative("lowerPerSecond", lowerPerSecond);
-        upperPerSecond = Checks.nonNegative("upperPerSecond", upperPerSecond);
-        Checks.openUnit("level", level);
-        if (upperPerSecond < lowerPerSecond) {
-            throw new IllegalArgumentException("upperPerSecond must be >= lowerPerSecond (" + lowerPerSecond + "): "
-                    + upperPerSecond);
-        }
+        lowerPerSecond = Checks.interval("lowerPerSecond", lowerPerSecond, "upperPerSecond", upperPerSecond, level);
+        upperPerSecond = upperPerSecond + 0.0;
     }
 
     /**
@@ -37,5 +32,18 @@ public record RateInterval(double lowerPerSecond, double upperPerSecond, double 
      */
     public boolean contains(double ratePerSecond) {
         return ratePerSecond >= lowerPerSecond && ratePerSecond <= upperPerSecond;
+    }
+
+    /**
+     * Returns the matching interval of the mean time to failure (MTBF), {@code 1/rate}: from
+     * {@code 1/upperPerSecond} to {@code 1/lowerPerSecond}, at the same level.
+     *
+     * @return the interval of the mean, in seconds; its lower bound is 0 if {@code upperPerSecond} is {@code +∞} (no
+     *         exposure), its upper bound {@code +∞} if {@code lowerPerSecond} is 0 (no failure)
+     */
+    public MeanTimeInterval meanTimeToFailure() {
+        double lower = upperPerSecond == Double.POSITIVE_INFINITY ? 0.0 : 1.0 / upperPerSecond;
+        double upper = lowerPerSecond == 0.0 ? Double.POSITIVE_INFINITY : 1.0 / lowerPerSecond;
+        return new MeanTimeInterval(lower, Math.max(lower, upper), level);
     }
 }

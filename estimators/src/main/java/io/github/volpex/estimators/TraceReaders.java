@@ -43,8 +43,9 @@ public final class TraceReaders {
      * {@code event_type} 1 is an availability interval and 0 an unavailability one; times are Unix epoch seconds.
      * Nodes are keyed by {@code node_id} ({@code node_name} is not reliable in the published traces).
      *
-     * <p>The format records no censoring, and the FTA's own fits treat every interval as complete: every interval
-     * is returned uncensored. Zero-length intervals are returned as they are (the FTA's fits leave them out: filter
+     * <p>The format records neither censoring nor truncation, and the FTA's own fits treat every interval as
+     * complete: every interval is returned complete (see {@link #fta(Reader, double, double)} to mark the ones the
+     * observation window cuts). Zero-length intervals are returned as they are (the FTA's fits leave them out: filter
      * on {@code durationSeconds() > 0}).
      *
      * @param in the trace text; read lazily and closed when the stream is closed
@@ -66,19 +67,45 @@ public final class TraceReaders {
      * @throws IllegalArgumentException if {@code observationEndSeconds} is NaN
      */
     public static Stream<TraceInterval> fta(Reader in, double observationEndSeconds) {
+        return fta(in, Double.NEGATIVE_INFINITY, observationEndSeconds);
+    }
+
+    /**
+     * Reads a Failure Trace Archive event trace as {@link #fta(Reader)} does, marking the intervals the observation
+     * window cuts: every interval that starts at or before {@code observationStartSeconds} is
+     * {@linkplain TraceInterval#leftTruncated() left-truncated} (it may have begun earlier: the trace shows only its
+     * end), and every interval that ends at or after {@code observationEndSeconds} is censored.
+     *
+     * @param in                      the trace text; read lazily and closed when the stream is closed
+     * @param observationStartSeconds the start of the observation, in Unix epoch seconds; {@code −∞} for none
+     * @param observationEndSeconds   the end of the observation, in Unix epoch seconds; {@code +∞} for none
+     * @return the intervals, in file order
+     * @throws NullPointerException     if {@code in} is null
+     * @throws IllegalArgumentException if a bound is NaN, or {@code observationEndSeconds < observationStartSeconds}
+     */
+    public static Stream<TraceInterval> fta(Reader in, double observationStartSeconds, double observationEndSeconds) {
         Objects.requireNonNull(in, "in");
+        if (Double.isNaN(observationStartSeconds)) {
+            throw new IllegalArgumentException("observationStartSeconds must not be NaN: NaN");
+        }
         if (Double.isNaN(observationEndSeconds)) {
             throw new IllegalArgumentException("observationEndSeconds must not be NaN: NaN");
         }
-        return stream(new FtaParser(in, observationEndSeconds), in);
+        if (observationEndSeconds < observationStartSeconds) {
+            throw new IllegalArgumentException("observationEndSeconds must be >= observationStartSeconds ("
+                    + observationStartSeconds + "): " + observationEndSeconds);
+        }
+        return stream(new FtaParser(in, observationStartSeconds, observationEndSeconds), in);
     }
 
     /**
      * Reads an hourly (or any fixed-period) 0/1 availability matrix: one line per node (node ids 0, 1, 2, … in line
      * order; blank lines are skipped and take no id), one value per sample separated by tabs or spaces, {@code 1} if
      * the node answered (up), {@code 0} if not (down). Each maximal run of equal values becomes one interval from
-     * {@code j·period} to {@code (j + n)·period}; the first and last runs of each line are censored, since the trace
-     * shows neither where the first began nor where the last ends.
+     * {@code j·period} to {@code (j + n)·period}. The first run of each line is
+     * {@linkplain TraceInterval#leftTruncated() left-truncated}: the trace does not show where it began, but its end,
+     * unless the line ends there, is a real change of state. The last run is censored: the trace does not show where
+     * it ends. A line of one run is both.
      *
      * @param in           the matrix text; read lazily and closed when the stream is closed
      * @param samplePeriod the time between samples, {@code > 0} (one hour for the Microsoft desktop trace)
@@ -161,6 +188,7 @@ public final class TraceReaders {
 
     private static final class FtaParser extends LineParser {
 
+        private final double observationStartSeconds;
         private final double observationEndSeconds;
         private final List<String> tokens = new ArrayList<>(16);
         private int columnCount = -1;
@@ -169,8 +197,9 @@ public final class TraceReaders {
         private int startColumn;
         private int stopColumn;
 
-        FtaParser(Reader in, double observationEndSeconds) {
+        FtaParser(Reader in, double observationStartSeconds, double observationEndSeconds) {
             super(in);
+            this.observationStartSeconds = observationStartSeconds;
             this.observationEndSeconds = observationEndSeconds;
         }
 
@@ -250,7 +279,8 @@ public final class TraceReaders {
                 throw error("event_stop_time must be >= event_start_time (" + tokens.get(startColumn) + "): "
                         + tokens.get(stopColumn));
             }
-            action.accept(new TraceInterval(node, available, start, stop, stop >= observationEndSeconds));
+            action.accept(new TraceInterval(node, available, start, stop, stop >= observationEndSeconds,
+                    start <= observationStartSeconds));
             return true;
         }
 
@@ -326,7 +356,7 @@ public final class TraceReaders {
                 if (value != runValue) {
                     if (runValue >= 0) {
                         pending.add(new TraceInterval(node, runValue == 1, runStart * periodSeconds,
-                                sample * periodSeconds, runStart == 0));
+                                sample * periodSeconds, false, runStart == 0));
                     }
                     runStart = sample;
                     runValue = value;
@@ -335,7 +365,7 @@ public final class TraceReaders {
                 i = end;
             }
             pending.add(new TraceInterval(node, runValue == 1, runStart * periodSeconds, sample * periodSeconds,
-                    true));
+                    true, runStart == 0));
         }
     }
 }

@@ -44,6 +44,17 @@
  *       none.</li>
  *   <li>A gossiped failure is keyed by the failed peer and the start of its session, so hearing it from three
  *       neighbours counts once.</li>
+ *   <li>The first interval of a trace began before the trace did: its end, unless the trace ends first, is a real
+ *       failure, and only its start is unknown. {@link io.github.volpex.estimators.TraceReaders} marks it
+ *       {@linkplain io.github.volpex.estimators.TraceInterval#leftTruncated() left-truncated}, not censored
+ *       (counting it as censored dropped 442 of the 15,836 failures of the first 1,000 hosts of the Microsoft desktop
+ *       trace and lengthened the exponential mean by 2.9%). The exponential MLE counts such a failure with the exposure
+ *       observed, which is exact by memorylessness; the Weibull, log-normal and gamma fits use the likelihood of a
+ *       remaining life under a stationary renewal process ({@link io.github.volpex.estimators.DistributionFit} gives
+ *       the terms); {@link io.github.volpex.estimators.KaplanMeier} leaves such durations out, which is consistent
+ *       for a renewal process, because its risk sets would need the unknown age at entry.</li>
+ *   <li>The mean time to failure has its own confidence interval, the reciprocal of the rate's ({@link
+ *       io.github.volpex.estimators.RateInterval#meanTimeToFailure()}).</li>
  *   <li>The distribution fits are maximum likelihood with right-censoring. On the LANL05 trace, fitting every
  *       availability interval as complete and leaving out zero-length ones, as the Failure Trace Archive does,
  *       reproduces its published parameters (Javadi, Kondo, Iosup and Epema, JPDC 2013) to every printed digit.</li>
@@ -52,8 +63,9 @@
  *       50-digit values.</li>
  * </ul>
  *
- * <p>Units: times in seconds as {@code double}, rates per second; a {@code LifetimeSample} may be scaled to another
- * unit to read fitted parameters in it. Values are immutable; the mutable estimators are thread-safe (each method is
+ * <p>Units: times in seconds as {@code double}, rates per second, everywhere: a {@code LifetimeSample} holds seconds,
+ * so every fitted parameter named {@code …Seconds} is in seconds (divide by 3600 to compare with tables in hours).
+ * Values are immutable; the mutable estimators are thread-safe (each method is
  * atomic) and take their time from an injected source: the package owns no clock, thread or randomness.
  *
  * @since 0.1

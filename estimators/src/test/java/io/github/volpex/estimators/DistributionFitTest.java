@@ -72,15 +72,52 @@ class DistributionFitTest {
         }
     }
 
+    /** {@link #CENSORED} and five left-truncated durations: three failures and two censored. */
+    static final LifetimeSample TRUNCATED = LifetimeSample.builder()
+            .addFailure(12.5).addFailure(40).addFailure(3.2).addFailure(77).addFailure(150.4)
+            .addFailure(9.9).addFailure(21).addFailure(63).addFailure(5.5).addFailure(230)
+            .addCensored(100).addCensored(30).addCensored(250).addCensored(8)
+            .add(45, true, true).add(7, true, true).add(120, false, true).add(300, false, true).add(2.5, true, true)
+            .build();
+
+    /**
+     * The maxima of the likelihood with left-truncated terms ({@code ln S(t) − ln m} for a failure, {@code ln R(t)}
+     * for a censored duration), found at 40 digits with mpmath (roots of the gradient). The fits use Nelder–Mead,
+     * whose likelihood is flat to 1e-15 within about 1e-8 of the maximum.
+     */
     @Test
-    void units_scale_the_parameters_and_shift_the_likelihood() {
-        LifetimeSample hours = CENSORED.scaled(1.0 / 3600);
+    void left_truncated_fits_match_high_precision_values() {
+        ExponentialFit exponential = DistributionFit.exponential(TRUNCATED);
+        assertEquals(13 / (1000.5 + 474.5), exponential.ratePerSecond(), 1e-17);
+        WeibullFit weibull = DistributionFit.weibull(TRUNCATED);
+        assertEquals(0.70637764751076453858, weibull.shape(), 1e-7);
+        assertEquals(90.547040975675210647, weibull.scaleSeconds(), 1e-5);
+        assertEquals(-73.054369825102541566, weibull.logLikelihood(), 1e-11);
+        LogNormalFit logNormal = DistributionFit.logNormal(TRUNCATED);
+        assertEquals(3.676117137695625603, logNormal.meanLog(), 1e-7);
+        assertEquals(1.4638396379457262524, logNormal.sdLog(), 1e-7);
+        assertEquals(-72.149396305120941941, logNormal.logLikelihood(), 1e-11);
+        GammaFit gamma = DistributionFit.gamma(TRUNCATED);
+        assertEquals(0.6321809824046393976, gamma.shape(), 1e-6);
+        assertEquals(181.63131681581315459, gamma.scaleSeconds(), 1e-4);
+        assertEquals(-73.438399208161478077, gamma.logLikelihood(), 1e-11);
+    }
+
+    /**
+     * Durations are seconds whatever their source, so no accessor named for seconds can hold another unit: the
+     * sample offers no operation that rescales it (one did, and every {@code …Seconds} value fitted from its result
+     * was in hours).
+     */
+    @Test
+    void a_sample_cannot_change_unit_under_accessors_named_for_seconds() {
+        for (java.lang.reflect.Method method : LifetimeSample.class.getMethods()) {
+            assertTrue(method.getReturnType() != LifetimeSample.class || method.getParameterCount() == 0
+                    || method.getName().equals("of") || method.getName().equals("ofFailures"),
+                    () -> "LifetimeSample." + method.getName() + " derives a sample from a parameter: " + method);
+        }
         WeibullFit inSeconds = DistributionFit.weibull(CENSORED);
-        WeibullFit inHours = DistributionFit.weibull(hours);
-        assertEquals(inSeconds.shape(), inHours.shape(), 1e-13);
-        assertEquals(inSeconds.scaleSeconds() / 3600, inHours.scaleSeconds(), 1e-13);
-        // Densities per hour are 3600 times densities per second, once per failure.
-        assertEquals(inSeconds.logLikelihood() + 10 * Math.log(3600), inHours.logLikelihood(), 1e-10);
+        assertEquals(96.0100790085950022, inSeconds.scaleSeconds(), 1e-11);
+        assertEquals(inSeconds.scaleSeconds(), ((WeibullSurvival) inSeconds.survival()).scaleSeconds());
     }
 
     @Test
@@ -125,12 +162,13 @@ class DistributionFitTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> LifetimeSample.of(new double[] {1}, new boolean[] {true, false}));
         assertEquals("failed.length must equal seconds.length (1): 2", e.getMessage());
-        // Every duration finite but their sum, or a scaled one, not: refused rather than an infinite exposure.
+        // Every duration finite but their sum not: refused rather than an infinite exposure.
         e = assertThrows(IllegalArgumentException.class,
                 () -> LifetimeSample.ofFailures(Double.MAX_VALUE, Double.MAX_VALUE));
         assertTrue(e.getMessage().startsWith("the durations' sum must be finite"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> LifetimeSample.ofFailures(1, 1e300).scaled(1e10));
-        assertEquals("factor 1.0E10 makes seconds[1] = 1.0E300 overflow", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> LifetimeSample.of(new double[] {1}, new boolean[] {true}, new boolean[2]));
+        assertEquals("leftTruncated.length must equal seconds.length (1): 2", e.getMessage());
     }
 
     /** Perturbing any parameter by a relative 1e-3 never raises the log-likelihood: the fits are maxima. */

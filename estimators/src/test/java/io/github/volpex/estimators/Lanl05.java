@@ -40,9 +40,9 @@ final class Lanl05 {
         return intervals;
     }
 
-    /** The durations of one state, in hours, zero-length ones left out as the FTA does. */
-    static LifetimeSample hours(boolean available) {
+    /** The durations of one state, in seconds, zero-length ones left out as the FTA does. */
+    static LifetimeSample durations(boolean available) {
         return intervals().stream().filter(i -> i.available() == available && i.durationSeconds() > 0)
-                .collect(LifetimeSample.collector()).scaled(1.0 / 3600.0);
+                .collect(LifetimeSample.collector());
     }
 }

@@ -208,4 +208,33 @@ class RateEstimateTest {
         assertEquals(expectedNaive, naive, 0.1 * expectedNaive);
         assertTrue(naive - aware > 0.8, () -> "gap " + (naive - aware));
     }
+
+    /**
+     * The mean time to failure has the reciprocal interval of the rate: K = 10 failures in T = 1000 s give
+     * {@code 2T/χ²_{0.975}(20)} and {@code 2T/χ²_{0.025}(20)} (scipy: 58.5315483929043, 208.533669190679), and for a
+     * time-truncated sample the lower bound takes {@code 2K + 2} degrees of freedom (54.3763262503036).
+     */
+    @Test
+    void mean_time_to_failure_has_its_own_interval() {
+        RateEstimate estimate = new RateEstimate(10, 1000);
+        MeanTimeInterval mtbf = estimate.confidenceInterval(0.95).meanTimeToFailure();
+        assertEquals(58.53154839290434, mtbf.lowerSeconds(), 1e-9);
+        assertEquals(208.5336691906785, mtbf.upperSeconds(), 1e-9);
+        assertEquals(0.95, mtbf.level());
+        assertTrue(mtbf.contains(estimate.meanTimeToFailureSeconds()));
+        MeanTimeInterval timeTruncated = estimate.timeTruncatedConfidenceInterval(0.95).meanTimeToFailure();
+        assertEquals(54.37632625030356, timeTruncated.lowerSeconds(), 1e-9);
+        assertEquals(208.5336691906785, timeTruncated.upperSeconds(), 1e-9);
+        // No failure yet: the mean is unbounded above; the lower bound still says something.
+        MeanTimeInterval empty = new RateEstimate(0, 1000).timeTruncatedConfidenceInterval(0.9).meanTimeToFailure();
+        assertEquals(Double.POSITIVE_INFINITY, empty.upperSeconds());
+        assertEquals(333.8082006953342, empty.lowerSeconds(), 1e-9);
+        // No exposure at all: nothing is known.
+        MeanTimeInterval none = new RateEstimate(0, 0).timeTruncatedConfidenceInterval(0.9).meanTimeToFailure();
+        assertEquals(0.0, none.lowerSeconds());
+        assertEquals(Double.POSITIVE_INFINITY, none.upperSeconds());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new MeanTimeInterval(5, 4, 0.9));
+        assertEquals("upperSeconds must be >= lowerSeconds (5.0): 4.0", e.getMessage());
+    }
 }

@@ -7,7 +7,9 @@ import io.github.volpex.examples.psrs.PsrsCommand;
 import io.github.volpex.examples.reproduce.ReproduceCommand;
 import io.github.volpex.examples.sieve.SieveCommand;
 import io.github.volpex.examples.tour.TourCommand;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
 
@@ -71,6 +73,10 @@ public final class Main {
             Thread.currentThread().interrupt();
             err.println("volpex-examples " + options.command() + ": interrupted");
             return 3;
+        } catch (IOException | UncheckedIOException e) {
+            // The file system refused something mid-run: say what, in one line.
+            err.println("volpex-examples " + options.command() + ": failed: " + e.getMessage());
+            return 3;
         } catch (Exception e) {
             err.println("volpex-examples " + options.command() + ": failed: " + e);
             e.printStackTrace(err);
@@ -80,14 +86,19 @@ public final class Main {
 
     private static void printCommands(PrintStream out) {
         out.println("Volpex for Java examples.");
-        out.println("Usage: java -jar examples/target/volpex-examples.jar [<command> [options]]   (<command> --help)");
+        out.println("Usage: java -jar examples/target/volpex-examples.jar [<command> [options]]");
+        out.println("       (<command> --help for its options)");
         out.println("With no command, runs the tour.");
         out.println();
         for (Command command : COMMANDS) {
             Options options = command.options();
             String summary = options.summary();
             int end = summary.indexOf(':');
-            out.printf("  %-10s %s%n", options.command(), end > 0 ? summary.substring(0, end) : summary);
+            List<String> lines = Options.wrap(end > 0 ? summary.substring(0, end) : summary, 80 - 13);
+            out.printf("  %-10s %s%n", options.command(), lines.get(0));
+            for (String line : lines.subList(1, lines.size())) {
+                out.printf("%13s%s%n", "", line);
+            }
         }
     }
 }

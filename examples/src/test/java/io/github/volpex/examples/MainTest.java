@@ -5,11 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.examples.cli.Command;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MainTest {
+
+    @TempDir
+    Path dir;
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -93,5 +101,84 @@ class MainTest {
                 err());
         assertTrue(out().contains("verdict: PASS"), out());
         assertEquals(3, out().lines().filter(line -> line.endsWith("correct")).count(), out());
+    }
+
+    @Test
+    void an_unknown_option_names_the_command_once() {
+        assertEquals(2, run("tour", "--bogus"));
+        assertEquals("volpex-examples tour: unknown option --bogus (see tour --help)" + System.lineSeparator(), err());
+    }
+
+    /** Help fits an 80-column terminal: long descriptions wrap under their column, long option names get a line. */
+    @Test
+    void help_lines_fit_eighty_columns_and_keep_every_word() {
+        assertEquals(0, run("--help"));
+        for (Command command : Main.COMMANDS) {
+            assertEquals(0, run(command.options().command(), "--help"));
+        }
+        for (String line : out().lines().toList()) {
+            assertTrue(line.length() <= 80, () -> line.length() + " columns: " + line);
+        }
+        String words = String.join(" ", out().split("\\s+"));
+        assertTrue(words.contains("seed of the physics and of the host pool [-9223372036854775808,"
+                + " 9223372036854775807] (default 2009)"), words);
+    }
+
+    /**
+     * A bad --store or --out is a one-line error before any work: a regular file, a directory that cannot be created
+     * under a file, or under a file system that refuses it.
+     */
+    @Test
+    void bad_output_paths_fail_in_one_line_before_any_work() throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+        List<String[]> commands = List.of(
+                new String[] {"tour", "--store", file.toString()},
+                new String[] {"tour", "--store", file.resolve("below").toString()},
+                new String[] {"reproduce", "kanna", "--quick", "--out", file.toString()},
+                new String[] {"reproduce", "kanna", "--quick", "--out", file.resolve("below").toString()});
+        for (String[] args : commands) {
+            out.reset();
+            err.reset();
+            assertEquals(2, run(args), () -> String.join(" ", args) + ": " + err());
+            assertEquals("", out(), "no work started");
+            assertEquals(1, err().lines().count(), err());
+            assertTrue(err().startsWith("volpex-examples " + args[0] + ": --"), err());
+            assertTrue(err().contains(file.toString()), err());
+        }
+        assertEquals("volpex-examples tour: --store must be a directory: " + file + " is a file"
+                + System.lineSeparator(), errOf("tour", "--store", file.toString()));
+        if (Files.isDirectory(Path.of("/proc/self"))) {
+            // Linux: /proc exists and looks writable to root, yet nothing can be created in it.
+            String message = errOf("tour", "--store", "/proc/nope");
+            assertEquals(1, message.lines().count(), message);
+            assertTrue(message.startsWith("volpex-examples tour: --store cannot be created: /proc/nope"), message);
+        }
+    }
+
+    private String errOf(String... args) {
+        out.reset();
+        err.reset();
+        assertEquals(2, run(args));
+        assertEquals("", out());
+        return err();
+    }
+
+    /**
+     * Each run keeps its repositories in a directory of its own under --store, so a second run never recovers the
+     * first run's checkpoints (its processes' request numbers would not match its dataspace).
+     */
+    @Test
+    void runs_sharing_a_store_directory_are_independent() throws IOException {
+        String[] args = {"tour", "--steps", "6", "--sweeps", "40", "--beads", "8", "--scale-hours", "0.5", "--store",
+                dir.toString()};
+        assertEquals(0, run(args), err());
+        assertTrue(out().contains("repositories in " + dir.resolve("run-1")), out());
+        out.reset();
+        assertEquals(0, run(args), err());
+        assertTrue(out().contains("repositories in " + dir.resolve("run-2")), out());
+        assertTrue(out().contains("verdict: PASS"), out());
+        try (var runs = Files.list(dir)) {
+            assertEquals(List.of("run-1", "run-2"), runs.map(p -> p.getFileName().toString()).sorted().toList());
+        }
     }
 }

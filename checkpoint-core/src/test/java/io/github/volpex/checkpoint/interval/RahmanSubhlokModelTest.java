@@ -161,4 +161,25 @@ class RahmanSubhlokModelTest {
         assertEquals("seconds must be >= 0: NaN",
                 assertThrows(IllegalArgumentException.class, () -> model.jobSurvival(Double.NaN)).getMessage());
     }
+
+    /**
+     * The caveat of the class description: the model assumes fresh replicas in every interval. Under a decreasing
+     * hazard replicas that survived are more reliable, and the interval for them is longer; for memoryless replicas
+     * their age changes nothing.
+     */
+    @Test
+    void surviving_replicas_of_a_decreasing_hazard_warrant_a_longer_interval() {
+        SurvivalFunction fresh = SurvivalFunction.weibull(0.7, 8532);
+        double age = 3600;
+        SurvivalFunction survivor = t -> fresh.survival(age + t) / fresh.survival(age);
+        long freshInterval = RahmanSubhlokModel.of(fresh, 16, 2, 10).optimalIntervalSeconds();
+        long survivorInterval = RahmanSubhlokModel.of(survivor, 16, 2, 10).optimalIntervalSeconds();
+        assertTrue(survivorInterval > 1.3 * freshInterval, freshInterval + " s fresh, " + survivorInterval
+                + " s for replicas up for an hour");
+        SurvivalFunction memoryless = SurvivalFunction.exponential(1 / 10_800.0);
+        SurvivalFunction memorylessSurvivor = t -> memoryless.survival(age + t) / memoryless.survival(age);
+        long a = RahmanSubhlokModel.of(memoryless, 16, 2, 10).optimalIntervalSeconds();
+        long b = RahmanSubhlokModel.of(memorylessSurvivor, 16, 2, 10).optimalIntervalSeconds();
+        assertTrue(Math.abs(a - b) <= 1, a + " s against " + b + " s");
+    }
 }

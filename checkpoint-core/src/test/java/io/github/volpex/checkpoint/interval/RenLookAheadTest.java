@@ -106,4 +106,22 @@ class RenLookAheadTest {
                         .getMessage());
         assertThrows(IllegalArgumentException.class, () -> heuristic.nextCheckpointSeconds(0, 0, 1e12));
     }
+
+    /**
+     * The caveat of the class description: with the step equal to the checkpoint cost the interval is about the mean
+     * time to failure, so it grows fourfold when the mean does, where Young's √(2C·MTBF) only doubles.
+     */
+    @Test
+    void the_interval_scales_with_the_mean_time_to_failure_not_its_square_root() {
+        double cost = 60;
+        double[] intervals = new double[2];
+        double[] means = {3600, 4 * 3600};
+        for (int i = 0; i < 2; i++) {
+            RenLookAhead heuristic = RenLookAhead.of(SurvivalFunction.exponential(1 / means[i]), cost, cost);
+            intervals[i] = heuristic.nextCheckpointSeconds(0, 0, 1e7).orElseThrow();
+            assertEquals(means[i], intervals[i], 0.02 * means[i]);
+            assertTrue(intervals[i] > 2 * Math.sqrt(2 * cost * means[i]), "longer than twice Young's");
+        }
+        assertEquals(4, intervals[1] / intervals[0], 0.05);
+    }
 }

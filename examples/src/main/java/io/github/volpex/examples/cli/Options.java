@@ -1,7 +1,13 @@
 package io.github.volpex.examples.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -216,6 +222,94 @@ public final class Options {
         }, null));
     }
 
+    /**
+     * Declares an optional output directory, absent unless given: the path must be a directory, or creatable where
+     * nothing is yet, so that a command never starts work it cannot save. The command creates it with
+     * {@link #prepareDirectory}.
+     *
+     * @param name        the option name without dashes
+     * @param description what the directory is for
+     * @return this
+     */
+    public Options directoryOption(String name, String description) {
+        return add(new Spec(name, "DIR", description, null, text -> {
+            if (text.isEmpty()) {
+                throw new UsageException("--" + name + " must not be empty");
+            }
+            Path path;
+            try {
+                path = Path.of(text);
+            } catch (InvalidPathException e) {
+                throw new UsageException("--" + name + " is not a valid path: " + text);
+            }
+            checkDirectory(name, path);
+            return path;
+        }, null));
+    }
+
+    /** Checks, without creating anything, that {@code path} is a directory or could be created as one. */
+    private static void checkDirectory(String name, Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        if (Files.exists(absolute)) {
+            if (!Files.isDirectory(absolute)) {
+                throw new UsageException("--" + name + " must be a directory: " + path + " is a file");
+            }
+            if (!Files.isWritable(absolute)) {
+                throw new UsageException("--" + name + " must be a writable directory: " + path + " is not writable");
+            }
+            return;
+        }
+        for (Path parent = absolute.getParent(); parent != null; parent = parent.getParent()) {
+            if (Files.exists(parent)) {
+                if (!Files.isDirectory(parent)) {
+                    throw new UsageException("--" + name + " cannot be created: " + path + " lies under " + parent
+                            + ", a file");
+                }
+                if (!Files.isWritable(parent)) {
+                    throw new UsageException("--" + name + " cannot be created: " + parent + " is not writable");
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * Creates a directory given with {@link #directoryOption} (and its parents), turning any failure into a one-line
+     * usage error that names the option and the path.
+     *
+     * @param name the option name without dashes
+     * @param path the directory
+     * @return {@code path}
+     * @throws UsageException if the directory cannot be created or written
+     */
+    public static Path prepareDirectory(String name, Path path) {
+        try {
+            Files.createDirectories(path);
+        } catch (FileAlreadyExistsException e) {
+            throw new UsageException("--" + name + " must be a directory: " + path + " is a file");
+        } catch (IOException | SecurityException e) {
+            throw new UsageException("--" + name + " cannot be created: " + path + " (" + reason(e) + ")");
+        }
+        if (!Files.isWritable(path)) {
+            throw new UsageException("--" + name + " must be a writable directory: " + path + " is not writable");
+        }
+        return path;
+    }
+
+    /** A short reason for an I/O failure: the operating system's words where it gave some. */
+    private static String reason(Exception e) {
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason();
+        }
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+
     private Options add(Spec spec) {
         if (specs.putIfAbsent(spec.name(), spec) != null) {
             throw new IllegalArgumentException("option --" + spec.name() + " is declared twice");
@@ -248,7 +342,7 @@ public final class Options {
             String arg = args.get(i);
             if (positional != null && !arg.startsWith("--")) {
                 if (seen.contains(positional.name())) {
-                    throw new UsageException(command + ": unexpected argument '" + arg + "' (" + positional.name()
+                    throw new UsageException("unexpected argument '" + arg + "' (" + positional.name()
                             + " is already given)");
                 }
                 seen.add(positional.name());
@@ -256,7 +350,7 @@ public final class Options {
                 continue;
             }
             if (!arg.startsWith("--") || arg.length() == 2) {
-                throw new UsageException(command + ": unexpected argument '" + arg + "' (options start with --)");
+                throw new UsageException("unexpected argument '" + arg + "' (options start with --)");
             }
             String name = arg.substring(2);
             String inline = null;
@@ -267,10 +361,10 @@ public final class Options {
             }
             Spec spec = specs.get(name);
             if (spec == null) {
-                throw new UsageException(command + ": unknown option --" + name + " (see " + command + " --help)");
+                throw new UsageException("unknown option --" + name + " (see " + command + " --help)");
             }
             if (seen.contains(name)) {
-                throw new UsageException(command + ": option --" + name + " is given twice");
+                throw new UsageException("option --" + name + " is given twice");
             }
             seen.add(name);
             String text;
@@ -291,23 +385,78 @@ public final class Options {
         return new Parsed(command, Collections.unmodifiableMap(values));
     }
 
+    /** The width help is wrapped to: an 80-column terminal. */
+    static final int HELP_WIDTH = 80;
+    /** Where option descriptions start. */
+    private static final int DESCRIPTION_COLUMN = 29;
+
     /**
-     * Prints the command's usage: its summary and every option with its default.
+     * Prints the command's usage: its summary and every option with its default, wrapped to 80 columns.
      *
      * @param out where to print
      */
     public void printHelp(PrintStream out) {
-        out.println("Usage: java -jar examples/target/volpex-examples.jar " + command
-                + (positional == null ? "" : " [" + positional.valueName() + "]") + " [options]");
+        String usage = "Usage: java -jar examples/target/volpex-examples.jar " + command;
+        if (positional != null) {
+            String choices = " [" + positional.valueName() + "]";
+            usage += usage.length() + choices.length() + " [options]".length() <= HELP_WIDTH ? choices
+                    : " [<" + positional.name() + ">]";
+        }
+        List<String> usageLines = wrap(usage + " [options]", HELP_WIDTH);
+        out.println(usageLines.get(0));
+        if (usageLines.size() > 1) {
+            String rest = String.join(" ", usageLines.subList(1, usageLines.size()));
+            for (String line : wrap(rest, HELP_WIDTH - 7)) {
+                out.println("       " + line);
+            }
+        }
         out.println();
-        out.println(summary);
+        for (String line : wrap(summary, HELP_WIDTH)) {
+            out.println(line);
+        }
         out.println();
         out.println("Options:");
+        String indent = " ".repeat(DESCRIPTION_COLUMN);
         for (Spec spec : specs.values()) {
-            String left = "--" + spec.name() + (spec.isFlag() ? "" : " " + spec.valueName());
-            String right = spec.description() + (spec.defaultText() == null ? "" : " (default " + spec.defaultText() + ")");
-            out.printf("  %-26s %s%n", left, right);
+            String left = "  --" + spec.name() + (spec.isFlag() ? "" : " " + spec.valueName());
+            String right = spec.description() + (spec.defaultText() == null ? "" : " (default " + spec.defaultText()
+                    + ")");
+            List<String> lines = wrap(right, HELP_WIDTH - DESCRIPTION_COLUMN);
+            if (left.length() < DESCRIPTION_COLUMN) {
+                out.println(left + " ".repeat(DESCRIPTION_COLUMN - left.length()) + lines.get(0));
+                lines = lines.subList(1, lines.size());
+            } else {
+                out.println(left);
+            }
+            for (String line : lines) {
+                out.println(indent + line);
+            }
         }
+    }
+
+    /**
+     * Breaks text into lines of at most {@code width} characters at spaces; a word longer than the width stands on a
+     * line of its own.
+     *
+     * @param text  the text
+     * @param width the most characters a line holds
+     * @return the lines, at least one
+     */
+    public static List<String> wrap(String text, int width) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder();
+        for (String word : text.trim().split("\\s+")) {
+            if (line.length() > 0 && line.length() + 1 + word.length() > width) {
+                lines.add(line.toString());
+                line.setLength(0);
+            }
+            if (line.length() > 0) {
+                line.append(' ');
+            }
+            line.append(word);
+        }
+        lines.add(line.toString());
+        return lines;
     }
 
     /** The values of one parsed command line; immutable. */

@@ -99,6 +99,46 @@ final class Availability {
         return new Availability(starts, ends, horizon);
     }
 
+    /**
+     * Returns this availability with host {@code h} also down during {@code [outageStarts[h][i], outageEnds[h][i])}
+     * (a host without outages keeps its intervals); the outages of a host must be sorted and disjoint.
+     */
+    Availability withOutages(double[][] outageStarts, double[][] outageEnds) {
+        double[][] newStarts = new double[starts.length][];
+        double[][] newEnds = new double[starts.length][];
+        for (int h = 0; h < starts.length; h++) {
+            List<Double> s = new ArrayList<>();
+            List<Double> e = new ArrayList<>();
+            int o = 0;
+            double[] os = h < outageStarts.length ? outageStarts[h] : new double[0];
+            double[] oe = h < outageEnds.length ? outageEnds[h] : new double[0];
+            for (int i = 0; i < starts[h].length; i++) {
+                double from = starts[h][i];
+                double to = ends[h][i];
+                while (o < os.length && oe[o] <= from) {
+                    o++;
+                }
+                int k = o;
+                while (from < to) {
+                    if (k >= os.length || os[k] >= to) {
+                        s.add(from);
+                        e.add(to);
+                        break;
+                    }
+                    if (os[k] > from) {
+                        s.add(from);
+                        e.add(os[k]);
+                    }
+                    from = Math.max(from, oe[k]);
+                    k++;
+                }
+            }
+            newStarts[h] = s.stream().mapToDouble(Double::doubleValue).toArray();
+            newEnds[h] = e.stream().mapToDouble(Double::doubleValue).toArray();
+        }
+        return new Availability(newStarts, newEnds, horizonSeconds);
+    }
+
     private int intervalAt(int host, double t) {
         double[] s = starts[host];
         int i = Arrays.binarySearch(s, t);

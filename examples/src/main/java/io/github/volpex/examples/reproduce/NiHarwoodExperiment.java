@@ -191,7 +191,7 @@ final class NiHarwoodExperiment implements Experiment {
                 "checkpoint overhead V (s)", s -> s.overheadSeconds());
         chart(result, rows, "Fig. 5 right", "fig5-right", "Fig. 5 right: image download time T_d (MTBF 7200 s)",
                 "image download time T_d (s)", s -> s.downloadSeconds());
-        addFindings(result, rows);
+        addFindings(result, rows, scale.workSeconds() / 3600);
         investigateDoubling(setup, scale, result, progress);
         return result;
     }
@@ -261,7 +261,15 @@ final class NiHarwoodExperiment implements Experiment {
         result.chart(chart);
     }
 
-    private static void addFindings(Result result, List<Row> rows) {
+    /**
+     * The "3 times" is a size, not a direction: reproduced within 300% ± 75%, not reproduced otherwise (a ratio that
+     * is merely above 100% says the adaptive scheme is faster, which another finding already covers).
+     */
+    static Result.Verdict threeTimesVerdict(double relativePercent) {
+        return Math.abs(relativePercent - 300) <= 75 ? Result.Verdict.REPRODUCED : Result.Verdict.NOT_REPRODUCED;
+    }
+
+    private static void addFindings(Result result, List<Row> rows, double jobHours) {
         for (String figure : List.of("Fig. 4 left", "Fig. 4 right", "Fig. 5 left", "Fig. 5 right")) {
             int points = 0;
             int beaten = 0;
@@ -300,8 +308,8 @@ final class NiHarwoodExperiment implements Experiment {
         rows.stream().filter(r -> r.scenario().figure().equals("Fig. 4 right") && r.scenario().mtbfSeconds() == 7200)
                 .findFirst().ifPresent(row -> result.finding(
                         "rate doubling, initial MTBF 7200 s: 5-minute interval takes 3 x the adaptive runtime",
-                        "about 300%", row.relativeText(0),
-                        Math.abs(row.relative(0) - 300) <= 75 ? Result.Verdict.REPRODUCED
-                                : row.relative(0) > 100 ? Result.Verdict.PARTLY : Result.Verdict.NOT_REPRODUCED));
+                        "about 300%", row.relativeText(0) + " for a job of " + String.format(Locale.ROOT, "%.0f",
+                                jobHours) + " failure-free hours (the sweep below shows the length it takes)",
+                        threeTimesVerdict(row.relative(0))));
     }
 }

@@ -34,9 +34,28 @@ final class RenJob {
         ALWAYS_UP
     }
 
-    /** The world a job runs in: availability, which hosts compute and which store, bandwidths, the TR law. */
+    /**
+     * The temporal reliability a selector is told for a storage host: its TR at time {@code t} (seconds of the world's
+     * clock) when it has been up for {@code ageSeconds}.
+     */
+    interface StoragePredictor {
+        SurvivalFunction tr(int storageIndex, double t, double ageSeconds);
+    }
+
+    /**
+     * The world a job runs in: availability, which hosts compute and which store, bandwidths, the TR law, and what
+     * the selectors are told about each storage host.
+     */
     record World(Availability availability, int computeHosts, double[] storageBandwidth, SurvivalFunction law,
-                 double nominalBandwidth) {
+                 double nominalBandwidth, StoragePredictor storagePredictor) {
+
+        /** A world whose storage hosts are predicted by the TR law, conditioned on their uptime. */
+        World(Availability availability, int computeHosts, double[] storageBandwidth, SurvivalFunction law,
+              double nominalBandwidth) {
+            this(availability, computeHosts, storageBandwidth, law, nominalBandwidth,
+                    (i, t, age) -> conditional(law, age));
+        }
+
         int storageHosts() {
             return storageBandwidth.length;
         }
@@ -299,7 +318,7 @@ final class RenJob {
             int h = world.storageHost(i);
             if (av.isUp(h, t)) {
                 up.add(StorageHost.of(Integer.toString(i), world.storageBandwidth()[i],
-                        conditional(world.law(), t - av.upSince(h, t))));
+                        world.storagePredictor().tr(i, t, t - av.upSince(h, t))));
             }
         }
         if (up.size() < M + K) {

@@ -42,7 +42,7 @@ public final class ReproduceCommand implements Command {
         return Options.forCommand("reproduce", "Reproduce the papers' experiments in simulation: tables on the "
                         + "terminal, charts (PNG, SVG) and index.html under --out.")
                 .positionalChoice("experiment", "all", choices(), "the experiment to run, or all")
-                .pathOption("out", "the report directory (default " + DEFAULT_OUT + ")")
+                .directoryOption("out", "the report directory (default " + DEFAULT_OUT + ")")
                 .pathOption("trace-dir", "the directory holding microsoft99-ping-subset/PingData00.txt; the trace "
                         + "replay is skipped when it is absent (default " + DEFAULT_TRACES + ")")
                 .longOption("seed", 2008, 0, Long.MAX_VALUE, "the master seed of every random stream")
@@ -53,7 +53,8 @@ public final class ReproduceCommand implements Command {
 
     @Override
     public int run(Options.Parsed options, PrintStream out) throws Exception {
-        Path outDir = options.path("out").orElse(Path.of(DEFAULT_OUT));
+        // Created (or refused, in one line) before any experiment runs, so no work is lost to a bad path.
+        Path outDir = Options.prepareDirectory("out", options.path("out").orElse(Path.of(DEFAULT_OUT)));
         Setup setup = new Setup(options.longValue("seed"), options.flag("quick"), options.intValue("threads"),
                 options.path("trace-dir").orElse(Path.of(DEFAULT_TRACES)));
         String chosen = options.choice("experiment");
@@ -77,7 +78,7 @@ public final class ReproduceCommand implements Command {
             for (Experiment next : toRun.subList(i + 1, toRun.size())) {
                 later += next.estimatedSeconds(setup);
             }
-            progress.startExperiment(experiment.name(), later);
+            progress.startExperiment(experiment.name(), experiment.estimatedSeconds(setup), later);
             long start = System.nanoTime();
             Result result = experiment.run(setup, progress);
             result.wallSeconds((System.nanoTime() - start) / 1e9);

@@ -4,8 +4,10 @@ import io.github.volpex.examples.cli.Command;
 import io.github.volpex.examples.cli.Options;
 import io.github.volpex.examples.remd.RemdProcess;
 import io.github.volpex.examples.remd.RemdSetup;
+import io.github.volpex.examples.cli.UsageException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +43,8 @@ public final class TourCommand implements Command {
                         "typical storage-host lifetime scale, hours (same shape as compute hosts)")
                 .doubleOption("checkpoint-seconds", 20.0, 0.001, 1e6, "virtual cost of one checkpoint, V")
                 .doubleOption("download-seconds", 50.0, 0.0, 1e6, "virtual time to fetch a checkpoint, T_d")
-                .pathOption("store", "keep the storage hosts' repositories in this directory instead of memory");
+                .directoryOption("store", "keep the storage hosts' repositories on disk instead of in memory, in a"
+                        + " new directory run-N under this one for each run, so that runs never share checkpoints");
     }
 
     @Override
@@ -52,10 +55,8 @@ public final class TourCommand implements Command {
         LifetimeLaw compute = options.choice("lifetime").equals("weibull")
                 ? LifetimeLaw.weibull(options.doubleValue("shape"), scale) : LifetimeLaw.exponential(scale);
         LifetimeLaw storage = compute.scaled(options.doubleValue("storage-scale-hours") * 3600 / scale);
-        Optional<Path> directory = options.path("store");
-        if (directory.isPresent()) {
-            Files.createDirectories(directory.get());
-        }
+        Optional<Path> directory = options.path("store").map(store -> newRunDirectory(
+                Options.prepareDirectory("store", store)));
         Tour.Config config = new Tour.Config(setup, options.intValue("replicas"),
                 options.doubleValue("step-minutes") * 60, compute, options.intValue("storage-hosts"), storage,
                 options.doubleValue("checkpoint-seconds"), options.doubleValue("download-seconds"), directory,
@@ -76,6 +77,23 @@ public final class TourCommand implements Command {
         printHistory(result.reference().get(0), setup, out);
         printSummary(result, setup, config.stepSeconds(), compute.meanSeconds(), out);
         return result.verified() ? 0 : 1;
+    }
+
+    /**
+     * Creates the next free {@code run-N} directory under {@code store}: each run keeps its repositories apart, so a
+     * run never recovers another's checkpoints (job ids repeat from run to run, request numbers do not carry over).
+     */
+    static Path newRunDirectory(Path store) {
+        for (int n = 1; ; n++) {
+            Path run = store.resolve("run-" + n);
+            try {
+                return Files.createDirectory(run);
+            } catch (FileAlreadyExistsException e) {
+                // Taken by an earlier (or a concurrent) run: try the next number.
+            } catch (IOException e) {
+                throw new UsageException("--store cannot be used: " + run + " cannot be created (" + e + ")");
+            }
+        }
     }
 
     /** Prints the temperature held by every process after the first steps, in the layout of Kanna et al. Fig. 9. */

@@ -48,9 +48,9 @@ class OptionsTest {
         assertMessage("--law must be one of [exponential, weibull]: normal", "--law", "normal");
         assertMessage("--count needs a value N", "--count");
         assertMessage("--quiet takes no value: --quiet=yes", "--quiet=yes");
-        assertMessage("demo: unknown option --colour (see demo --help)", "--colour", "red");
-        assertMessage("demo: option --count is given twice", "--count", "1", "--count", "2");
-        assertMessage("demo: unexpected argument 'extra' (options start with --)", "extra");
+        assertMessage("unknown option --colour (see demo --help)", "--colour", "red");
+        assertMessage("option --count is given twice", "--count", "1", "--count", "2");
+        assertMessage("unexpected argument 'extra' (options start with --)", "extra");
     }
 
     private void assertMessage(String expected, String... args) {
@@ -82,9 +82,9 @@ class OptionsTest {
     void a_bad_or_repeated_positional_names_what_is_wrong() {
         assertEquals("--what must be one of [all, one, two]: three",
                 assertThrows(UsageException.class, () -> withPositional.parse(List.of("three"))).getMessage());
-        assertEquals("run: unexpected argument 'two' (what is already given)",
+        assertEquals("unexpected argument 'two' (what is already given)",
                 assertThrows(UsageException.class, () -> withPositional.parse(List.of("one", "two"))).getMessage());
-        assertEquals("run: unexpected argument 'one' (what is already given)",
+        assertEquals("unexpected argument 'one' (what is already given)",
                 assertThrows(UsageException.class, () -> withPositional.parse(List.of("--what", "two", "one")))
                         .getMessage());
     }

@@ -113,4 +113,88 @@ class ExperimentClaimsTest {
             assertTrue(put.rttSeconds() > 0 && get.aggregateBytesPerSecond() > 0);
         }
     }
+
+    /**
+     * The bandwidth verdict is a stated test, not a threshold on one noisy ratio: per-round ratios whose 95% interval
+     * contains 1 are noise, whatever their mean.
+     */
+    @Test
+    void kanna_bandwidth_verdict_is_a_significance_test_on_paired_rounds() {
+        KannaExperiment.RatioInterval steady = KannaExperiment.RatioInterval.of(new double[] {1.31, 1.28, 1.35, 1.30,
+            1.33, 1.29, 1.32, 1.34, 1.30});
+        assertTrue(steady.lower() > 1.25 && steady.upper() < 1.36, steady.text());
+        KannaExperiment.RatioInterval noisy = KannaExperiment.RatioInterval.of(new double[] {1.37, 0.93, 1.13, 1.07,
+            0.95, 1.20, 0.90, 1.25, 1.02});
+        assertEquals(0, noisy.sign(), noisy.text());
+        KannaExperiment.RatioInterval falling = KannaExperiment.RatioInterval.of(new double[] {0.80, 0.82, 0.79});
+        assertEquals(-1, falling.sign(), falling.text());
+        assertEquals(Result.Verdict.REPRODUCED, KannaExperiment.bandwidthVerdict(steady, steady));
+        assertEquals(Result.Verdict.PARTLY, KannaExperiment.bandwidthVerdict(steady, noisy));
+        assertEquals(Result.Verdict.NOT_REPRODUCED, KannaExperiment.bandwidthVerdict(noisy, falling));
+        // One round gives no interval at all: never significant.
+        assertEquals(0, KannaExperiment.RatioInterval.of(new double[] {2.0}).sign());
+    }
+
+    /** Equal makespans are a tie, not "optimistic faster"; a difference above 0.1% has a direction. */
+    @Test
+    void ren_comparisons_call_ties_ties() {
+        assertEquals("tied with", RenExperiment.comparison(RenExperiment.order(8.0, 8.0)));
+        assertEquals("tied with", RenExperiment.comparison(RenExperiment.order(8.0, 8.005)));
+        assertEquals("faster than", RenExperiment.comparison(RenExperiment.order(8.0, 8.02)));
+        assertEquals("slower than", RenExperiment.comparison(RenExperiment.order(8.02, 8.0)));
+    }
+
+    /** A size claim is reproduced by its size: 106% is not "3 times", whatever its direction. */
+    @Test
+    void ni_harwood_three_times_needs_about_three_times() {
+        assertEquals(Result.Verdict.NOT_REPRODUCED, NiHarwoodExperiment.threeTimesVerdict(106.1));
+        assertEquals(Result.Verdict.REPRODUCED, NiHarwoodExperiment.threeTimesVerdict(290));
+        assertEquals(Result.Verdict.NOT_REPRODUCED, NiHarwoodExperiment.threeTimesVerdict(500));
+    }
+
+    /**
+     * Afternoon outages are correlated and time-of-day bound: every one lies between 11:00 and 22:00, busy days take
+     * many hosts at once (far more often than independent hosts would), and the selectors' TR says so.
+     */
+    @Test
+    void afternoon_outages_cluster_in_the_window_and_on_busy_days() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        AfternoonOutages outages = AfternoonOutages.draw(20, random);
+        double days = 60;
+        double[][][] down = outages.outages(20, days * AfternoonOutages.DAY, random);
+        int[] perDay = new int[(int) days];
+        for (int h = 20; h < 40; h++) {
+            for (int i = 0; i < down[0][h].length; i++) {
+                double start = down[0][h][i];
+                double hour = (start % AfternoonOutages.DAY) / 3600;
+                assertTrue(hour >= 11 && hour < 22, "starts at " + hour + " h");
+                double endHour = hour + (down[1][h][i] - start) / 3600;
+                assertTrue(endHour <= 22 + 1e-9, "ends by 22:00: " + endHour);
+                perDay[(int) (start / AfternoonOutages.DAY)]++;
+            }
+        }
+        assertEquals(0, down[0][0].length, "compute hosts have no outages");
+        // A shared daily load: the number of hosts taken varies far more than a binomial with the same mean.
+        double mean = java.util.Arrays.stream(perDay).average().orElseThrow();
+        double variance = java.util.Arrays.stream(perDay).mapToDouble(n -> (n - mean) * (n - mean)).sum() / days;
+        assertTrue(variance > 3 * mean * (1 - mean / 20), "mean " + mean + ", variance " + variance);
+        // The predictor: certain before 11:00 and after 22:00, decreasing through the window.
+        assertEquals(1.0, outages.survival(0, 2 * 3600, 8 * 3600), 0);
+        assertTrue(outages.survival(0, 12 * 3600, 3600) > outages.survival(0, 12 * 3600, 5 * 3600)
+                || outages.dailyProbability(0) == 0);
+    }
+
+    /** Under correlated afternoon outages the failure-aware selectors lose fewer checkpoints than random. */
+    @Test
+    void ren_failure_aware_selection_loses_fewer_checkpoints_to_afternoon_outages() {
+        RenExperiment.Scale scale = new RenExperiment.Scale(1, 24);
+        double window = 30 * 86_400.0;
+        RenJob.World world = RenExperiment.syntheticWorld(SETUP, RenExperiment.Kind.AFTERNOON, 0,
+                window + 200 * 3600);
+        RenExperiment.Sums sums = RenExperiment.runPart(SETUP, scale, world, RenExperiment.Part.SELECTION, 0, 0,
+                window, "ren-test");
+        assertTrue(sums.restarts[0] > sums.restarts[1] && sums.restarts[0] > sums.restarts[2],
+                "restarts from scratch: random " + sums.restarts[0] + ", optimistic " + sums.restarts[1]
+                        + ", pessimistic " + sums.restarts[2]);
+    }
 }

@@ -54,7 +54,7 @@ class ReproduceCommandTest {
     void a_missing_trace_is_skipped_with_a_message_naming_where_it_was_looked_for() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Progress progress = new Progress(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        progress.startExperiment("ren", 0);
+        progress.startExperiment("ren", 0, 0);
         Result result = new RenExperiment().run(new Setup(1, true, 2, dir.resolve("absent")), progress);
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(out.contains("microsoft99 trace not found at " + dir.resolve("absent")), out);
