@@ -1,13 +1,14 @@
 /**
- * Contract tests, arbitraries and fault injectors for adapters of Volpex for Java; add it with test scope.
+ * Contract tests, replicated-run schedules and their oracle for adapters of Volpex for Java; add it with test scope.
  *
- * <p>Start from {@link io.github.volpex.testkit.DataspaceContract}.
+ * <p>Start from {@link io.github.volpex.testkit.DataspaceContract} and {@link io.github.volpex.testkit.ReplicatedRun}.
  *
  * @since 0.1
  */
 module io.github.volpex.testkit {
     requires transitive io.github.volpex.dataspace;
     requires transitive org.junit.jupiter.api;
+    requires transitive net.jqwik.api;
 
     exports io.github.volpex.testkit;
     // JUnit invokes the contracts' test methods reflectively.
