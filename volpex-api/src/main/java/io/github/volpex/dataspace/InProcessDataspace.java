@@ -23,8 +23,6 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     private final int processCount;
     private final DataspaceOptions options;
-    private final int maxTagLength;
-    private final int maxDataBytes;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final HashMap<String, byte[]> table = new HashMap<>();
@@ -39,8 +37,6 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         }
         this.processCount = processCount;
         this.options = Objects.requireNonNull(options, "options");
-        this.maxTagLength = options.maxTagLength();
-        this.maxDataBytes = options.maxDataBytes();
         this.processes = new ProcessState[processCount];
         for (int i = 0; i < processCount; i++) {
             processes[i] = new ProcessState(new ReadLog(options.readLogCapacity(), options.budgetOrNegative()));
@@ -210,20 +206,11 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     }
 
     void checkTag(String tag) {
-        Objects.requireNonNull(tag, "tag");
-        if (tag.isEmpty()) {
-            throw new IllegalArgumentException("tag must not be empty");
-        }
-        if (tag.length() > maxTagLength) {
-            throw new IllegalArgumentException("tag length must be <= " + maxTagLength + " chars: " + tag.length());
-        }
+        options.checkTag(tag);
     }
 
     void checkData(byte[] data) {
-        Objects.requireNonNull(data, "data");
-        if (data.length > maxDataBytes) {
-            throw new IllegalArgumentException("data length must be <= " + maxDataBytes + " bytes: " + data.length);
-        }
+        options.checkData(data);
     }
 
     /** Returns the timeout if it is valid; null stands for an unbounded wait. */
