@@ -199,6 +199,7 @@ final class Records {
 
         final long issued;
         final long oldest;
+        /** The data bytes of the retained entries when the options set a byte budget; 0 otherwise. */
         final long logBytes;
         /** The pending request's kind (its number is {@link #issued}); null when none is pending. */
         final Operation pendingOperation;

@@ -1059,11 +1059,13 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 CreateMode.PERSISTENT), entry.estimatedBytes());
         txn.created.put(entryKey(processId, requestNumber), entry);
         size++;
-        bytes += entry.dataBytes();
+        long budget = options.readLogBudgetBytes().orElse(-1);
+        if (budget >= 0) {
+            bytes += entry.dataBytes(); // tracked for the budget only: eviction reads no sizes without one
+        }
         if (entry.value != null && entry.value.isBlob()) {
             blobEntries.add(requestNumber);
         }
-        long budget = options.readLogBudgetBytes().orElse(-1);
         while ((budget >= 0 && bytes > budget || blobEntries.size() > MAX_BLOB_ENTRIES) && size > 1) {
             bytes -= evict(txn, call, processId, oldest, blobEntries);
             oldest++;
@@ -1077,17 +1079,18 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 record.pendingToken, blobs);
     }
 
-    /** Deletes one log entry; returns its data bytes. */
+    /** Deletes one log entry and drops its blob reference; returns its data bytes when a budget counts them. */
     private long evict(Txn txn, Call call, int processId, long requestNumber, List<Long> blobEntries) {
         txn.add(Op.delete(entryPath(processId, requestNumber), -1), 0);
         txn.evictions++;
         boolean blob = blobEntries.remove(Long.valueOf(requestNumber));
-        if (!blob && options.readLogBudgetBytes().isEmpty()) {
-            return 0; // only the byte budget needs the sizes of entries without blobs
+        boolean budget = options.readLogBudgetBytes().isPresent();
+        if (!blob && !budget) {
+            return 0; // nothing to learn from the entry: read nothing
         }
         EntryMeta meta = entryMeta(call, processId, requestNumber);
         txn.blob(meta.value, -1);
-        return meta.bytes;
+        return budget ? meta.bytes : 0;
     }
 
     private void writeProcess(Txn txn, int processId, Stat stat, ProcessRecord record) {

@@ -36,7 +36,7 @@
  *       read-log capacity, {@code long} read-log budget (−1: none), {@code int} max tag length, {@code int} max data
  *       bytes, {@code boolean} blobs in ZooKeeper, {@code long} namespace id, {@code boolean} destroying;</li>
  *   <li>process record: format, {@code long} high-water mark, {@code long} oldest retained, {@code long} log data
- *       bytes, {@code byte} pending kind (0: none, else 1 + {@link io.github.volpex.dataspace.Operation} ordinal) and,
+ *       bytes (kept for a byte budget only, 0 without one), {@code byte} pending kind (0: none, else 1 + {@link io.github.volpex.dataspace.Operation} ordinal) and,
  *       if pending, the name ({@code short} length, ASCII) and the 16-byte token, then {@code int} n and n
  *       {@code long} request numbers of entries holding blobs;</li>
  *   <li>log entry: format, {@code byte} kind, {@code byte} flags (1: stored, 2: has a value), name, 16-byte token,
