@@ -575,7 +575,9 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 if (call.requestNumber <= process.issued) {
                     if (process.pending() && call.requestNumber == process.issued) {
                         checkSame(call, process.pendingOperation, process.pendingName);
-                        if (!Arrays.equals(process.pendingToken, call.token) && !call.counted) {
+                        if (Arrays.equals(process.pendingToken, call.token) && !call.counted) {
+                            recoveredCommits.increment();
+                        } else if (!call.counted) {
                             count(call, joinedPending);
                             recordLag(0);
                             call.duplicate = true;
