@@ -47,6 +47,8 @@ final class Session implements AutoCloseable {
     private ZooKeeper zooKeeper;
     private ClientWatcher watcher;
     private int generation;
+    /** Sessions that expired (for tests of the protocol). */
+    private int expiries;
     private boolean connected;
     private volatile boolean closed;
 
@@ -104,6 +106,7 @@ final class Session implements AutoCloseable {
                     LOG.info("ZooKeeper session 0x{} expired; opening a new session",
                             Long.toHexString(zooKeeper.getSessionId()));
                     expired = zooKeeper;
+                    expiries++;
                     open();
                     break;
                 default:
@@ -189,6 +192,15 @@ final class Session implements AutoCloseable {
         lock.lock();
         try {
             return watcher;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    int expiries() {
+        lock.lock();
+        try {
+            return expiries;
         } finally {
             lock.unlock();
         }

@@ -619,9 +619,14 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 try {
                     plan = plan(call, state);
                 } catch (Retry retry) {
+                    checkLivelock(call, ++conflicts, "a state that changed while it was read");
                     continue;
                 }
                 Session.Result committed = session.multi(plan.txn.ops);
+                if (LOG.isDebugEnabled()) {
+                    LOG.debug("{} token {}: {} ops, blobs {}, pin {} -> {}", call.describe(), HEX.formatHex(call.token),
+                            plan.txn.ops.size(), plan.txn.blobDeltas, call.pin, committed.code());
+                }
                 if (committed.ok()) {
                     call.unknownCommits = 0;
                     afterCommit(call, plan);
@@ -630,7 +635,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                         awaitOutcome(call);
                         continue;
                     }
-                    return new Outcome(plan.value == null ? null : materialize(plan.value), plan.stored, false);
+                    return new Outcome(plan.value == null ? null : materialize(call, plan.value), plan.stored, false);
                 }
                 if (committed.unknown()) {
                     if (++call.unknownCommits > MAX_UNKNOWN_COMMITS) {
@@ -642,10 +647,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                     continue;
                 }
                 onConflict(call, committed);
-                if (++conflicts > MAX_CONFLICTS) {
-                    throw new IllegalStateException(call.describe() + " met " + MAX_CONFLICTS + " conflicting "
-                            + "transactions in a row (last: " + committed.code() + ")");
-                }
+                checkLivelock(call, ++conflicts, committed.code().toString());
             }
         } finally {
             if (call.pin != null) {
@@ -654,6 +656,13 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             if (call.interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    private static void checkLivelock(Call call, int conflicts, String last) {
+        if (conflicts > MAX_CONFLICTS) {
+            throw new IllegalStateException(call.describe() + " met " + MAX_CONFLICTS + " conflicts in a row (last: "
+                    + last + ")");
         }
     }
 
@@ -709,7 +718,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             count(call, call.operation.isPut() ? duplicatesIgnored : servedFromLog);
             call.duplicate = true;
         }
-        return new Outcome(entry.value == null ? null : materialize(entry.value), entry.stored, call.duplicate);
+        return new Outcome(entry.value == null ? null : materialize(call, entry.value), entry.stored, call.duplicate);
     }
 
     private void onConflict(Call call, Session.Result committed) {
@@ -1135,7 +1144,9 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             Session.Result reference = readForPlan(blobsPath + "/" + shaHex, call);
             long count = Records.decodeCount(reference.data()) + txn.blobDeltas.get(shaHex);
             if (count < 0) {
-                throw new IllegalStateException("blob reference " + shaHex + " would drop below zero: " + count);
+                // Planning reads are not one snapshot: the count was read after a commit that the records read
+                // earlier do not show yet. The commit would fail on their versions; read again.
+                throw Retry.INSTANCE;
             }
             Stat stat = reference.stat();
             if (count == 0 && stat.getNumChildren() == 0) {
@@ -1341,6 +1352,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             try {
                 blobStore.write(key, call.owned);
             } catch (IOException | RuntimeException ex) {
+                checkOpen(call, false);
                 throw new BlobStoreException(key, "storing a value of " + call.owned.length + " bytes for "
                         + call.describe() + " failed", ex);
             }
@@ -1382,7 +1394,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     }
 
     /** Returns a value's bytes: inline, or read from the blob store and verified. */
-    private byte[] materialize(Value value) {
+    private byte[] materialize(Call call, Value value) {
         if (!value.isBlob()) {
             return value.inline;
         }
@@ -1391,6 +1403,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         try {
             read = blobStore.read(key);
         } catch (IOException | RuntimeException ex) {
+            checkOpen(call, false);
             throw new BlobStoreException(key, "reading a value of " + value.length + " bytes failed", ex);
         }
         byte[] data = read.orElseThrow(() -> new BlobStoreException(key, "a value of " + value.length
