@@ -11,7 +11,8 @@ import java.util.Optional;
  * same store, so across machines it is shared storage: an object store, a network file system
  * ({@link #directory(Path)}), or by default the ensemble itself.
  *
- * <p>Keys are lowercase hex: a value's SHA-256, a dash, and a number ({@code [0-9a-f-]}, at most 81 characters). A key
+ * <p>Keys are lowercase hex and dashes ({@code [0-9a-f-]}, at most 100 characters): the namespace's id, the value's
+ * SHA-256 and a number that tells apart successive stores of the same value, so namespaces can share a store. A key
  * is written once with the same bytes by whoever writes it (writes of one key may race and must all succeed), read
  * any number of times, and deleted once no tuple or read-log entry refers to it. The dataspace verifies every value it
  * reads against its SHA-256 and length, so a store need not check integrity itself; it must never return part of a

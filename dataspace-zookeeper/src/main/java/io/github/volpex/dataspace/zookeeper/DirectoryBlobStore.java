@@ -23,8 +23,8 @@ final class DirectoryBlobStore implements BlobStore {
     }
 
     private Path file(String key) {
-        if (!key.matches("[0-9a-f-]{1,81}")) {
-            throw new IllegalArgumentException("key must match [0-9a-f-]{1,81}: " + key);
+        if (!key.matches("[0-9a-f-]{1,100}")) {
+            throw new IllegalArgumentException("key must match [0-9a-f-]{1,100}: " + key);
         }
         return directory.resolve(key);
     }
