@@ -624,8 +624,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 }
                 Session.Result committed = session.multi(plan.txn.ops);
                 if (LOG.isDebugEnabled()) {
-                    LOG.debug("{} token {}: {} ops, blobs {}, pin {} -> {}", call.describe(), HEX.formatHex(call.token),
-                            plan.txn.ops.size(), plan.txn.blobDeltas, call.pin, committed.code());
+                    LOG.debug("{}, call {}: {} operations, blob references {} -> {}", call.describe(),
+                            HEX.formatHex(call.token), plan.txn.ops.size(), plan.txn.blobDeltas, committed.code());
                 }
                 if (committed.ok()) {
                     call.unknownCommits = 0;
