@@ -57,10 +57,19 @@ public class ZooKeeperDataspaceBenchmark {
     static final int ENTRY = 40;
     static final int TAG_RECORD = 11;
 
-    /** The ensemble, one dataspace client and one raw client, shared by the benchmark's threads. */
+    /**
+     * The ensemble, one dataspace client and one raw client, shared by the benchmark's threads, and the value size.
+     * Each benchmark's thread state below depends on this state only: JMH gives a state injected into another state's
+     * fixture an instance of its own.
+     */
     @State(Scope.Benchmark)
     public static class Cluster {
-        final AtomicInteger threads = new AtomicInteger();
+        /** Bytes of each value. */
+        @Param({"64", "4096"})
+        public int size;
+
+        final AtomicInteger nextProcess = new AtomicInteger();
+        final AtomicInteger nextNode = new AtomicInteger();
         EmbeddedZooKeeper ensemble;
         ZooKeeperDataspace dataspace;
         ZooKeeper raw;
@@ -89,121 +98,175 @@ public class ZooKeeperDataspaceBenchmark {
             raw.close();
             ensemble.close();
         }
+
+        /** Creates a fresh raw znode path with the given children, for one thread. */
+        String rawNode(String... children) throws Exception {
+            String path = "/raw/" + nextNode.getAndIncrement();
+            raw.create(path, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            for (String child : children) {
+                raw.create(path + "/" + child, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+            }
+            return path;
+        }
     }
 
-    /** One thread's processes, tags and raw znodes. */
+    /** A leading replica that puts, over and over, on one tag. */
     @State(Scope.Thread)
-    public static class Client {
-        /** Bytes of each value. */
-        @Param({"64", "4096"})
-        public int size;
-
-        int thread;
+    public static class Putter {
+        Replica replica;
+        String tag;
         byte[] value;
-        Replica putter;
+
+        /** Opens the replica. */
+        @Setup(Level.Trial)
+        public void open(Cluster cluster) {
+            int process = cluster.nextProcess.getAndIncrement();
+            replica = cluster.dataspace.open(process);
+            tag = "put-" + process;
+            value = new byte[cluster.size];
+        }
+    }
+
+    /** A leading replica that gets a tuple another process put outside the measured time. */
+    @State(Scope.Thread)
+    public static class Getter {
         Replica writer;
         Replica getter;
-        int trailingProcess;
-        String rawPath;
-        byte[] rawProcess;
-        byte[] rawPutEntry;
-        byte[] rawGetEntry;
-        byte[] rawTag;
-        long rawPuts;
-        long rawGets;
+        String tag;
+        byte[] value;
 
-        /** Opens the replicas, creates the raw znodes, and runs the leader that the trailing replica replays. */
+        /** Opens the writer and the getter. */
         @Setup(Level.Trial)
-        public void open(Cluster cluster) throws Exception {
-            thread = cluster.threads.getAndIncrement();
-            int base = 4 * thread;
-            value = new byte[size];
-            putter = cluster.dataspace.open(base);
-            writer = cluster.dataspace.open(base + 1);
-            getter = cluster.dataspace.open(base + 2);
-            trailingProcess = base + 3;
-            rawPath = "/raw/" + thread;
-            rawProcess = new byte[PROCESS_RECORD];
-            rawPutEntry = new byte[ENTRY + 6];
-            rawGetEntry = new byte[ENTRY + 6 + 5 + size];
-            rawTag = new byte[TAG_RECORD + 5 + size];
-            for (String node : List.of(rawPath, rawPath + "/p", rawPath + "/g", rawPath + "/t")) {
-                cluster.raw.create(node, new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-            }
-            cluster.raw.create(rawPath + "/entry", rawGetEntry, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-            Replica leader = cluster.dataspace.open(trailingProcess);
-            for (int i = 0; i < TRAIL; i++) {
-                writer.put(trailTag(i), value);
-                leader.get(trailTag(i));
-            }
+        public void open(Cluster cluster) {
+            int process = cluster.nextProcess.getAndAdd(2);
+            writer = cluster.dataspace.open(process);
+            getter = cluster.dataspace.open(process + 1);
+            tag = "get-" + process;
+            value = new byte[cluster.size];
         }
 
-        String putTag() {
-            return "put-" + thread;
-        }
-
-        String getTag() {
-            return "get-" + thread;
-        }
-
-        String trailTag(int request) {
-            return "trail-" + thread + "-" + request;
-        }
-    }
-
-    /** The tuple the next get takes, put outside the measured time. */
-    @State(Scope.Thread)
-    public static class Tuple {
-        /** Puts it. */
+        /** Puts the tuple the next get takes. */
         @Setup(Level.Invocation)
-        public void put(Client client) {
-            client.writer.put(client.getTag(), client.value);
+        public void put() {
+            writer.put(tag, value);
         }
     }
 
-    /** The tag znode the next raw get transaction deletes, created outside the measured time. */
+    /** A trailing replica, opened at its next position in its leader's read log outside the measured time. */
     @State(Scope.Thread)
-    public static class RawTuple {
-        /** Creates it. */
-        @Setup(Level.Invocation)
-        public void create(Cluster cluster, Client client) throws Exception {
-            cluster.raw.create(client.rawPath + "/tg", client.rawTag, ZooDefs.Ids.OPEN_ACL_UNSAFE,
-                    CreateMode.PERSISTENT);
-        }
-    }
-
-    /** A trailing replica, opened at its next position in the leader's log outside the measured time. */
-    @State(Scope.Thread)
-    public static class Trailing {
+    public static class Trailer {
+        Cluster cluster;
+        int process;
         int request;
         Replica replica;
 
-        /** Opens it. */
+        /** Runs the leader: {@code TRAIL} gets of tuples another process put. */
+        @Setup(Level.Trial)
+        public void lead(Cluster cluster) throws InterruptedException {
+            this.cluster = cluster;
+            int writerProcess = cluster.nextProcess.getAndAdd(2);
+            process = writerProcess + 1;
+            Replica writer = cluster.dataspace.open(writerProcess);
+            Replica leader = cluster.dataspace.open(process);
+            byte[] value = new byte[cluster.size];
+            for (int i = 0; i < TRAIL; i++) {
+                writer.put(tag(i), value);
+                leader.get(tag(i));
+            }
+        }
+
+        String tag(int i) {
+            return "trail-" + process + "-" + i;
+        }
+
+        /** Opens the trailing replica before its next request. */
         @Setup(Level.Invocation)
-        public void open(Cluster cluster, Client client) {
+        public void open() {
             request = (request + 1) % TRAIL;
-            replica = cluster.dataspace.open(client.trailingProcess, request);
+            replica = cluster.dataspace.open(process, request);
+        }
+    }
+
+    /** Raw znodes shaped like a process record, its log entries and a tag record. */
+    @State(Scope.Thread)
+    public static class RawPutter {
+        String process;
+        String tag;
+        byte[] record = new byte[PROCESS_RECORD];
+        byte[] entry = new byte[ENTRY + 6];
+        byte[] tagRecord;
+        long request;
+
+        /** Creates the znodes. */
+        @Setup(Level.Trial)
+        public void create(Cluster cluster) throws Exception {
+            String root = cluster.rawNode("p", "t");
+            process = root + "/p";
+            tag = root + "/t";
+            tagRecord = new byte[TAG_RECORD + 5 + cluster.size];
+        }
+    }
+
+    /** Raw znodes for a get: the tag node to delete is created outside the measured time. */
+    @State(Scope.Thread)
+    public static class RawGetter {
+        ZooKeeper raw;
+        String process;
+        String tag;
+        byte[] record = new byte[PROCESS_RECORD];
+        byte[] entry;
+        byte[] tagRecord;
+        long request;
+
+        /** Creates the znodes. */
+        @Setup(Level.Trial)
+        public void create(Cluster cluster) throws Exception {
+            raw = cluster.raw;
+            String root = cluster.rawNode("g");
+            process = root + "/g";
+            tag = root + "/tg";
+            entry = new byte[ENTRY + 6 + 5 + cluster.size];
+            tagRecord = new byte[TAG_RECORD + 5 + cluster.size];
+        }
+
+        /** Creates the tag node the next transaction deletes. */
+        @Setup(Level.Invocation)
+        public void put() throws Exception {
+            raw.create(tag, tagRecord, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        }
+    }
+
+    /** A raw znode the size of a get's log entry. */
+    @State(Scope.Thread)
+    public static class RawReader {
+        String entry;
+
+        /** Creates it. */
+        @Setup(Level.Trial)
+        public void create(Cluster cluster) throws Exception {
+            entry = cluster.rawNode() + "/entry";
+            cluster.raw.create(entry, new byte[ENTRY + 6 + 5 + cluster.size], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    CreateMode.PERSISTENT);
         }
     }
 
     /** Raw: the transaction shape of a leading put (set tag, delete evicted entry, create entry, set process). */
     @Benchmark
-    public Object rawPutTransaction(Cluster cluster, Client client) throws Exception {
-        return cluster.raw.multi(logged(Op.setData(client.rawPath + "/t", client.rawTag, -1), client.rawPath + "/p",
-                client.rawPuts++, client.rawPutEntry, client.rawProcess));
+    public Object rawPutTransaction(Cluster cluster, RawPutter raw) throws Exception {
+        return cluster.raw.multi(logged(Op.setData(raw.tag, raw.tagRecord, -1), raw.process, raw.request++,
+                raw.entry, raw.record));
     }
 
     /** A put by the leading replica (the tag is present: its value is overwritten). */
     @Benchmark
-    public void put(Client client) {
-        client.putter.put(client.putTag(), client.value);
+    public void put(Putter putter) {
+        putter.replica.put(putter.tag, putter.value);
     }
 
     /** Raw: the transaction shape of a leading get of a present tuple (delete tag, the rest as a put). */
     @Benchmark
-    public Object rawGetTransaction(Cluster cluster, Client client, RawTuple tuple) throws Exception {
-        return cluster.raw.multi(logged(Op.delete(client.rawPath + "/tg", -1), client.rawPath + "/g",
-                client.rawGets++, client.rawGetEntry, client.rawProcess));
+    public Object rawGetTransaction(RawGetter raw) throws Exception {
+        return raw.raw.multi(logged(Op.delete(raw.tag, -1), raw.process, raw.request++, raw.entry, raw.record));
     }
 
     /** A tag operation, then what every leading request adds: evict, log and advance the process record. */
@@ -220,19 +283,19 @@ public class ZooKeeperDataspaceBenchmark {
 
     /** A get by the leading replica; the tuple is present. */
     @Benchmark
-    public byte[] get(Client client, Tuple tuple) throws InterruptedException {
-        return client.getter.get(client.getTag());
+    public byte[] get(Getter getter) throws InterruptedException {
+        return getter.getter.get(getter.tag);
     }
 
     /** Raw: one read of a znode the size of a get's log entry. */
     @Benchmark
-    public byte[] rawRead(Cluster cluster, Client client) throws Exception {
-        return cluster.raw.getData(client.rawPath + "/entry", false, null);
+    public byte[] rawRead(Cluster cluster, RawReader reader) throws Exception {
+        return cluster.raw.getData(reader.entry, false, null);
     }
 
     /** A trailing replica's get, answered from the leader's read log. */
     @Benchmark
-    public byte[] trailingGet(Client client, Trailing trailing) throws InterruptedException {
-        return trailing.replica.get(client.trailTag(trailing.request));
+    public byte[] trailingGet(Trailer trailer) throws InterruptedException {
+        return trailer.replica.get(trailer.tag(trailer.request));
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -24,9 +25,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client's connection to the ensemble, across session expiries: when ZooKeeper expires the session, a new
- * {@link ZooKeeper} takes its place (the dataspace's state is persistent, so nothing but blob pins is lost). Every call
- * goes through the asynchronous API and waits without being interruptible, so an interrupt never abandons a request
- * whose outcome is then unknown; a call reports ZooKeeper's result code instead of throwing.
+ * {@link ZooKeeper} takes its place (the dataspace's state is persistent, so nothing but blob pins is lost). A call
+ * reports ZooKeeper's result code instead of throwing. Calls are synchronous (ZooKeeper's send thread completes them,
+ * with no hop through its event thread); an interrupt that arrives during one abandons the wait, so its outcome is
+ * unknown, as after a connection loss, and the dataspace reads the state again. Chunk transfers are pipelined through
+ * the asynchronous API.
  *
  * <p>Thread-safe.
  */
@@ -243,46 +246,68 @@ final class Session implements AutoCloseable {
 
     private static final Result TIMED_OUT = new Result(Code.OPERATIONTIMEOUT, null, null, null, null);
 
+    /** A synchronous ZooKeeper call. */
+    @FunctionalInterface
+    private interface Call {
+        Result run(ZooKeeper client) throws KeeperException, InterruptedException;
+    }
+
+    /**
+     * Runs a synchronous call (ZooKeeper's send thread completes it: no hop through its event thread). The interrupt
+     * status is cleared for the call and restored after it, so an interrupt that came before never aborts it; one
+     * that comes during it abandons the wait, and the call reports {@code CONNECTIONLOSS}: its outcome is unknown.
+     */
+    private Result sync(Call call) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return call.run(client());
+        } catch (KeeperException ex) {
+            return new Result(ex.code(), null, null, ex.getResults(), null);
+        } catch (InterruptedException ex) {
+            interrupted = true;
+            return new Result(Code.CONNECTIONLOSS, null, null, null, null);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     Result multi(List<Op> ops) {
-        CompletableFuture<Result> done = new CompletableFuture<>();
-        client().multi(ops, (rc, path, ctx, results) -> done.complete(
-                new Result(Code.get(rc), null, null, results, null)), null);
-        return await(done);
+        return sync(client -> new Result(Code.OK, null, null, client.multi(ops), null));
     }
 
     /**
      * Runs a read-only multi. Its operations succeed or fail one by one (a missing node is an error result in its
-     * place), so the code is OK whenever the server answered; ZooKeeper's callback reports the first error instead.
+     * place), so the code is OK whenever the server answered.
      */
     Result multiRead(List<Op> ops) {
-        CompletableFuture<Result> done = new CompletableFuture<>();
-        client().multi(ops, (rc, path, ctx, results) -> done.complete(new Result(
-                results != null && results.size() == ops.size() && !Result.unknown(Code.get(rc)) ? Code.OK
-                        : Code.get(rc), null, null, results, null)), null);
-        return await(done);
+        return sync(client -> new Result(Code.OK, null, null, client.multi(ops), null));
     }
 
     Result getData(String path) {
-        CompletableFuture<Result> done = new CompletableFuture<>();
-        client().getData(path, false, (rc, p, ctx, data, stat) -> done.complete(
-                new Result(Code.get(rc), data, stat, null, null)), null);
-        return await(done);
+        return sync(client -> {
+            Stat stat = new Stat();
+            byte[] data = client.getData(path, false, stat);
+            return new Result(Code.OK, data, stat, null, null);
+        });
     }
 
     /** Checks whether the node exists and leaves a watch on it that fires when it is created, changed or deleted. */
     Result existsWatched(String path) {
-        CompletableFuture<Result> done = new CompletableFuture<>();
-        client().exists(path, watcher(), (rc, p, ctx, stat) -> done.complete(
-                new Result(Code.get(rc), null, stat, null, null)), null);
-        return await(done);
+        Watcher current = watcher();
+        return sync(client -> {
+            Stat stat = client.exists(path, current);
+            return new Result(stat == null ? Code.NONODE : Code.OK, null, stat, null, null);
+        });
     }
 
     Result create(String path, byte[] data, CreateMode mode) {
-        CompletableFuture<Result> done = new CompletableFuture<>();
-        client().create(path, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, mode, (rc, p, ctx, name, stat) -> done.complete(
-                new Result(Code.get(rc), name == null ? null : name.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                        stat, null, null)), null);
-        return await(done);
+        return sync(client -> {
+            Stat stat = new Stat();
+            client.create(path, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, mode, stat);
+            return new Result(Code.OK, null, stat, null, null);
+        });
     }
 
     /** Starts a create and returns its future without waiting (for pipelined writes). */
@@ -310,21 +335,18 @@ final class Session implements AutoCloseable {
     }
 
     Result delete(String path, int version) {
-        return await(deleteAsync(path, version));
+        return sync(client -> {
+            client.delete(path, version);
+            return new Result(Code.OK, null, null, null, null);
+        });
     }
 
     Result setData(String path, byte[] data, int version) {
-        CompletableFuture<Result> done = new CompletableFuture<>();
-        client().setData(path, data, version, (rc, p, ctx, stat) -> done.complete(
-                new Result(Code.get(rc), null, stat, null, null)), null);
-        return await(done);
+        return sync(client -> new Result(Code.OK, null, client.setData(path, data, version), null, null));
     }
 
     Result getChildren(String path) {
-        CompletableFuture<Result> done = new CompletableFuture<>();
-        client().getChildren(path, false, (rc, p, ctx, children, stat) -> done.complete(
-                new Result(Code.get(rc), null, stat, null, children)), null);
-        return await(done);
+        return sync(client -> new Result(Code.OK, null, null, null, client.getChildren(path, false)));
     }
 
     /** Waits for a call's callback without being interruptible (the interrupt status is kept). */

@@ -102,8 +102,9 @@
  * often. Each call carries a 16-byte token (the client's random id and a call counter) that the entry, or the pending
  * record, keeps.
  * <ul>
- *   <li><b>Connection loss, lost replies, retries.</b> Every ZooKeeper call goes through the asynchronous API; an
- *       interrupt never abandons one. When a commit's outcome is unknown ({@code CONNECTIONLOSS},
+ *   <li><b>Connection loss, lost replies, retries.</b> An interrupt that arrives during a ZooKeeper call makes its
+ *       outcome unknown, like a connection loss (the interrupt status is kept for the caller). When a commit's outcome
+ *       is unknown ({@code CONNECTIONLOSS},
  *       {@code SESSIONEXPIRED}, a timeout), the call waits for the connection and reads again: the entry or pending
  *       record it finds tells whether the commit applied and, by its token, whether it was this call's — then the
  *       reply is not a duplicate, exactly as if the reply had arrived. If nothing applied, the call decides again. A

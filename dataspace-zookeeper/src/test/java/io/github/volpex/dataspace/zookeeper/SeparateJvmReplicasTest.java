@@ -132,6 +132,7 @@ class SeparateJvmReplicasTest {
             }
             ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs, freshOrder(observer, programs),
                     histories);
+            observer.collectGarbage(); // blobs of puts killed before their commit
             inspector.check(namespace);
         }
     }
