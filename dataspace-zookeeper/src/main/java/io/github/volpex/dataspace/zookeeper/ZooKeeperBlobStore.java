@@ -1,6 +1,5 @@
 package io.github.volpex.dataspace.zookeeper;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -96,7 +95,8 @@ final class ZooKeeperBlobStore implements BlobStore {
             for (int i = 0; i < chunks; i++) {
                 reads.add(session.getDataAsync(path(key) + "/" + i));
             }
-            ByteArrayOutputStream value = new ByteArrayOutputStream((int) length);
+            byte[] value = new byte[(int) length];
+            int filled = 0;
             boolean again = false;
             for (CompletableFuture<Session.Result> read : reads) {
                 Session.Result chunk = session.await(read);
@@ -105,11 +105,20 @@ final class ZooKeeperBlobStore implements BlobStore {
                 }
                 again |= retry(chunk, key, null);
                 if (!again) {
-                    value.write(chunk.data());
+                    byte[] data = chunk.data();
+                    if (data.length > value.length - filled) {
+                        throw new IOException("blob " + key + " holds more than its header's " + length + " bytes");
+                    }
+                    System.arraycopy(data, 0, value, filled, data.length);
+                    filled += data.length;
                 }
             }
             if (!again) {
-                return Optional.of(value.toByteArray());
+                if (filled != value.length) {
+                    throw new IOException("blob " + key + " holds " + filled + " of its header's " + length
+                            + " bytes");
+                }
+                return Optional.of(value);
             }
         }
     }
