@@ -1,9 +1,9 @@
 /**
- * Contract tests, arbitraries and fault injectors for adapters of Volpex for Java; add it with test scope.
+ * Contract tests, replicated-run schedules and their oracle for adapters of Volpex for Java; add it with test scope.
  *
- * <p>Start from {@link io.github.volpex.testkit.DataspaceContract} or
- * {@link io.github.volpex.testkit.FragmentRepositoryContract}; inject storage faults with
- * {@link io.github.volpex.testkit.FaultyRepository}; generate volatile host pools with
+ * <p>Start from {@link io.github.volpex.testkit.DataspaceContract},
+ * {@link io.github.volpex.testkit.ReplicatedRun} or {@link io.github.volpex.testkit.FragmentRepositoryContract};
+ * inject storage faults with {@link io.github.volpex.testkit.FaultyRepository}; generate volatile host pools with
  * {@link io.github.volpex.testkit.HostPools}.
  *
  * @since 0.1

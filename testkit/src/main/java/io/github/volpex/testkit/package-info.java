@@ -1,7 +1,8 @@
 /**
  * Checks that users run against their own adapters of Volpex for Java, with test scope.
  *
- * <p>Start from {@link io.github.volpex.testkit.DataspaceContract}: extend it with a factory for your
+ * <h2>The contract</h2>
+ * Start from {@link io.github.volpex.testkit.DataspaceContract}: extend it with a factory for your
  * {@link io.github.volpex.dataspace.Dataspace} implementation and JUnit runs every rule of the execution model (Kanna
  * et al., §II–III: single put, identical get, the read log and its eviction, divergence detection, restarts from a
  * saved request number, blocking with timeouts and FIFO wake-up, try-operations, cancelling a waiting request,
@@ -20,6 +21,21 @@
  * availability trace — for property tests of schedulers and middleware.
  *
  * <p>The project runs the same classes against its own implementations: there is one copy of each contract.
+ *
+ * <h2>Replica schedules</h2>
+ * The paper's guarantee — every replica of a process observes exactly what a run with one replica per process
+ * observes, whatever the replicas' speeds, deaths and restarts (§II-B) — as a property over random programs:
+ * {@link io.github.volpex.testkit.ReplicatedPrograms#programs()} draws them (a jqwik arbitrary),
+ * {@link io.github.volpex.testkit.ReplicatedRun} runs them with 1–3 replicas per process under a deterministic random
+ * schedule of calls, deaths, checkpoints and restarts, and
+ * {@link io.github.volpex.testkit.ReplicatedPrograms#singleReplicaRun(java.util.List, java.util.List)} is the oracle:
+ * the single-replica run in the order in which each request was first issued. The oracle runs on the in-process
+ * dataspace, which the kit's own tests check against the contract and this property. A test that runs replicas on
+ * threads or in other processes steps them with
+ * {@link io.github.volpex.testkit.ReplicatedPrograms#step(io.github.volpex.dataspace.Replica, java.util.List,
+ * java.time.Duration)} and compares with
+ * {@link io.github.volpex.testkit.ReplicatedPrograms#assertConsistentWithSingleReplicaRun(java.util.List,
+ * java.util.List, java.util.List)}, given the order its implementation executed requests in.
  *
  * @since 0.1
  */

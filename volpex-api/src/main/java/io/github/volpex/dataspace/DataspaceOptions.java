@@ -95,6 +95,41 @@ public final class DataspaceOptions {
         return maxDataBytes;
     }
 
+    /**
+     * Checks a tag against these limits, as every dataspace does before it issues a request.
+     *
+     * @param tag the tag
+     * @return the tag
+     * @throws NullPointerException     if {@code tag} is null
+     * @throws IllegalArgumentException if the tag is empty or longer than {@link #maxTagLength()}
+     */
+    public String checkTag(String tag) {
+        Objects.requireNonNull(tag, "tag");
+        if (tag.isEmpty()) {
+            throw new IllegalArgumentException("tag must not be empty");
+        }
+        if (tag.length() > maxTagLength) {
+            throw new IllegalArgumentException("tag length must be <= " + maxTagLength + " chars: " + tag.length());
+        }
+        return tag;
+    }
+
+    /**
+     * Checks a put's data against these limits, as every dataspace does before it issues a request.
+     *
+     * @param data the data
+     * @return the data (not copied)
+     * @throws NullPointerException     if {@code data} is null
+     * @throws IllegalArgumentException if the data is larger than {@link #maxDataBytes()}
+     */
+    public byte[] checkData(byte[] data) {
+        Objects.requireNonNull(data, "data");
+        if (data.length > maxDataBytes) {
+            throw new IllegalArgumentException("data length must be <= " + maxDataBytes + " bytes: " + data.length);
+        }
+        return data;
+    }
+
     /** Budget as stored: negative when unset. */
     long budgetOrNegative() {
         return readLogBudgetBytes;

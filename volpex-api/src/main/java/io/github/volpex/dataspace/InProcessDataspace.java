@@ -36,8 +36,6 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     private final int processCount;
     private final DataspaceOptions options;
-    private final int maxTagLength;
-    private final int maxDataBytes;
 
     /**
      * Per tag: its data ({@code byte[]}), or the requests waiting for it ({@link Waiters}); absent when neither. A tag
@@ -55,8 +53,6 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         }
         this.processCount = processCount;
         this.options = Objects.requireNonNull(options, "options");
-        this.maxTagLength = options.maxTagLength();
-        this.maxDataBytes = options.maxDataBytes();
         @SuppressWarnings({"unchecked", "rawtypes"})
         ConcurrentHashMap<String, Object>[] maps = new ConcurrentHashMap[TAG_MAPS];
         for (int i = 0; i < TAG_MAPS; i++) {
@@ -321,20 +317,11 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     }
 
     void checkTag(String tag) {
-        Objects.requireNonNull(tag, "tag");
-        if (tag.isEmpty()) {
-            throw new IllegalArgumentException("tag must not be empty");
-        }
-        if (tag.length() > maxTagLength) {
-            throw new IllegalArgumentException("tag length must be <= " + maxTagLength + " chars: " + tag.length());
-        }
+        options.checkTag(tag);
     }
 
     void checkData(byte[] data) {
-        Objects.requireNonNull(data, "data");
-        if (data.length > maxDataBytes) {
-            throw new IllegalArgumentException("data length must be <= " + maxDataBytes + " bytes: " + data.length);
-        }
+        options.checkData(data);
     }
 
     /** Returns the timeout if it is valid; null stands for an unbounded wait. */

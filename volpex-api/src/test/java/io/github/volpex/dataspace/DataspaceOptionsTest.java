@@ -63,4 +63,21 @@ class DataspaceOptionsTest {
         assertEquals(data, options.maxDataBytes());
         assertEquals(options, options.toBuilder().build());
     }
+
+    @Test
+    void tags_and_data_are_checked_against_the_limits_at_the_bounds() {
+        DataspaceOptions options = DataspaceOptions.builder().maxTagLength(3).maxDataBytes(2).build();
+        assertEquals("abc", options.checkTag("abc"));
+        assertEquals("tag length must be <= 3 chars: 4",
+                assertThrows(IllegalArgumentException.class, () -> options.checkTag("abcd")).getMessage());
+        assertEquals("tag must not be empty",
+                assertThrows(IllegalArgumentException.class, () -> options.checkTag("")).getMessage());
+        assertEquals("tag", assertThrows(NullPointerException.class, () -> options.checkTag(null)).getMessage());
+        byte[] two = new byte[2];
+        assertTrue(two == options.checkData(two), "checked in place, not copied");
+        assertEquals(0, options.checkData(new byte[0]).length);
+        assertEquals("data length must be <= 2 bytes: 3",
+                assertThrows(IllegalArgumentException.class, () -> options.checkData(new byte[3])).getMessage());
+        assertEquals("data", assertThrows(NullPointerException.class, () -> options.checkData(null)).getMessage());
+    }
 }

@@ -60,9 +60,9 @@ class HostPoolsTest {
 
     @Test
     void a_trace_replay_uses_only_the_trace_s_own_period_lengths() {
-        List<TraceInterval> trace = List.of(new TraceInterval(1, true, 0, 100, false),
-                new TraceInterval(1, false, 100, 130, false), new TraceInterval(2, true, 0, 250, false),
-                new TraceInterval(2, false, 250, 260, false));
+        List<TraceInterval> trace = List.of(new TraceInterval(1, true, 0, 100, false, false),
+                new TraceInterval(1, false, 100, 130, false, false), new TraceInterval(2, true, 0, 250, false, false),
+                new TraceInterval(2, false, 250, 260, false, false));
         HostPool pool = HostPools.traceReplay(5, 5, trace, 10_000).sample();
         Set<Double> lengths = new HashSet<>();
         for (HostPool.Host host : pool.hosts()) {
@@ -81,7 +81,7 @@ class HostPoolsTest {
                     "a length the trace does not have: " + length);
         }
         assertThrows(IllegalArgumentException.class, () -> HostPools.traceReplay(1, 2,
-                List.of(new TraceInterval(1, true, 0, 1, false)), 10));
+                List.of(new TraceInterval(1, true, 0, 1, false, false)), 10));
     }
 
     @Test

@@ -1,0 +1,1585 @@
+package io.github.volpex.dataspace.zookeeper;
+
+import io.github.volpex.dataspace.DataspaceClosedException;
+import io.github.volpex.dataspace.DataspaceOptions;
+import io.github.volpex.dataspace.DataspaceServer;
+import io.github.volpex.dataspace.DataspaceStatistics;
+import io.github.volpex.dataspace.DataspaceTimeoutException;
+import io.github.volpex.dataspace.Operation;
+import io.github.volpex.dataspace.ReadLogEvictedException;
+import io.github.volpex.dataspace.Replica;
+import io.github.volpex.dataspace.ReplicaDivergenceException;
+import io.github.volpex.dataspace.Reply;
+import io.github.volpex.dataspace.Request;
+import io.github.volpex.dataspace.zookeeper.Records.Header;
+import io.github.volpex.dataspace.zookeeper.Records.LogEntry;
+import io.github.volpex.dataspace.zookeeper.Records.ProcessRecord;
+import io.github.volpex.dataspace.zookeeper.Records.TagRecord;
+import io.github.volpex.dataspace.zookeeper.Records.Value;
+import io.github.volpex.dataspace.zookeeper.Records.Waiter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.random.RandomGenerator;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.PathUtils;
+import org.apache.zookeeper.common.ZKConfig;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ZooKeeper dataspace. Each request is a loop: read the process record, the request's log entry and (when the
+ * request may lead) the tag record in one read-only multi; decide; commit one versioned multi; on a conflict or an
+ * unknown outcome, read again. The package description documents the protocol.
+ */
+final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
+
+    /** The largest read-log capacity: each retained outcome is a znode under its process's record. */
+    static final int MAX_READ_LOG_CAPACITY = 65_536;
+    /** The most retained outcomes per process whose value is a blob (their numbers live in the process record). */
+    static final int MAX_BLOB_ENTRIES = 4_096;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ZkDataspace.class);
+    /** Waits at least this long are treated as unbounded (about 292 years of nanoseconds). */
+    private static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L - 1;
+    /** Bytes of every transaction kept free below jute.maxbuffer for ZooKeeper's own headers. */
+    private static final int TRANSACTION_MARGIN = 16 << 10;
+    /** Bytes one operation of a multi costs beyond its path and data. */
+    private static final int OP_BYTES = 32;
+    /** Consecutive unknown outcomes of one request's commits after which the request fails. */
+    private static final int MAX_UNKNOWN_COMMITS = 64;
+    /**
+     * Conflicts of one request after which it fails: each conflict is another request's commit, so only a livelock
+     * (a defect) comes near this.
+     */
+    private static final int MAX_CONFLICTS = 10_000;
+    private static final int ENTRY_CACHE_SIZE = 4_096;
+    private static final HexFormat HEX = HexFormat.of();
+    private static final byte[] EMPTY = new byte[0];
+
+    private final int processCount;
+    private final DataspaceOptions options;
+    private final String connectString;
+    private final String namespace;
+    private final String processesPath;
+    private final String tagsPath;
+    private final String blobsPath;
+    private final String dictionaryPath;
+    private final String storePath;
+    private final Session session;
+    private final boolean blobsInZooKeeper;
+    private final BlobStore blobStore;
+    private final int inlineLimit;
+    private final int transactionLimit;
+    private final Duration connectionLossTimeout;
+    private final long clientId;
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLongArray knownIssued;
+    private final ConcurrentHashMap<String, Set<Thread>> waiting = new ConcurrentHashMap<>();
+    private final Map<Long, EntryMeta> entryCache = new LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, EntryMeta> eldest) {
+            return size() > ENTRY_CACHE_SIZE;
+        }
+    };
+    private final Set<String> knownDictionary = ConcurrentHashMap.newKeySet();
+    private volatile String blobPrefix;
+    private volatile boolean closed;
+
+    private final LongAdder[] requests = new LongAdder[Operation.values().length];
+    private final LongAdder duplicatesIgnored = new LongAdder();
+    private final LongAdder servedFromLog = new LongAdder();
+    private final LongAdder joinedPending = new LongAdder();
+    private final LongAdder evictions = new LongAdder();
+    private final LongAdder evictedRequests = new LongAdder();
+    private final AtomicLong maxReplicaLag = new AtomicLong();
+    /** Commits whose reply was lost and that a later read found applied (for tests of the protocol). */
+    private final LongAdder recoveredCommits = new LongAdder();
+
+    private ZkDataspace(ZooKeeperDataspace.Builder builder, String namespace) {
+        this.processCount = builder.processCount;
+        this.options = builder.options;
+        this.connectString = builder.connectString;
+        this.namespace = namespace;
+        this.processesPath = namespace + "/p";
+        this.tagsPath = namespace + "/t";
+        this.blobsPath = namespace + "/b";
+        this.dictionaryPath = namespace + "/n";
+        this.storePath = namespace + "/s";
+        this.inlineLimit = builder.inlineLimitBytes;
+        this.transactionLimit = builder.juteMaxBuffer - TRANSACTION_MARGIN;
+        this.connectionLossTimeout = builder.connectionLossTimeout;
+        RandomGenerator random = builder.random != null ? builder.random : new SecureRandom();
+        this.clientId = random.nextLong();
+        this.knownIssued = new AtomicLongArray(processCount);
+        for (int i = 0; i < requests.length; i++) {
+            requests[i] = new LongAdder();
+        }
+        ZKClientConfig clientConfig = builder.clientConfig != null ? builder.clientConfig : new ZKClientConfig();
+        if (clientConfig.getProperty(ZKConfig.JUTE_MAXBUFFER) == null) {
+            clientConfig.setProperty(ZKConfig.JUTE_MAXBUFFER, Integer.toString(builder.juteMaxBuffer));
+        }
+        this.session = new Session(builder.connectString, (int) builder.sessionTimeout.toMillis(), clientConfig,
+                this::onNodeEvent, this::wakeAll);
+        this.blobsInZooKeeper = builder.blobStore == null;
+        this.blobStore = blobsInZooKeeper
+                ? new ZooKeeperBlobStore(session, storePath, connectionLossTimeout.toNanos())
+                : builder.blobStore;
+    }
+
+    // ---- connecting ---------------------------------------------------------------------------------------------
+
+    static ZkDataspace connect(ZooKeeperDataspace.Builder builder) {
+        String namespace = checkNamespace(builder.namespace);
+        checkLimits(builder, namespace);
+        ZkDataspace dataspace = new ZkDataspace(builder, namespace);
+        try {
+            long namespaceId = (builder.random != null ? builder.random : new SecureRandom()).nextLong();
+            if (!dataspace.open(namespaceId)) {
+                dataspace.collectGarbage();
+            }
+            return dataspace;
+        } catch (RuntimeException | Error ex) {
+            dataspace.session.close();
+            throw ex;
+        }
+    }
+
+    private static String checkNamespace(String namespace) {
+        try {
+            PathUtils.validatePath(namespace);
+        } catch (IllegalArgumentException ex) {
+            throw new IllegalArgumentException("namespace must be an absolute ZooKeeper path such as /volpex/job-42: \""
+                    + namespace + "\" (" + ex.getMessage() + ")", ex);
+        }
+        if (namespace.equals("/") || namespace.equals("/zookeeper") || namespace.startsWith("/zookeeper/")) {
+            throw new IllegalArgumentException("namespace must not be / or lie under /zookeeper: " + namespace);
+        }
+        return namespace;
+    }
+
+    /** Rejects options whose worst-case transaction would not fit one ZooKeeper request. */
+    private static void checkLimits(ZooKeeperDataspace.Builder builder, String namespace) {
+        DataspaceOptions options = builder.options;
+        if (options.readLogCapacity() > MAX_READ_LOG_CAPACITY) {
+            throw new IllegalArgumentException("options.readLogCapacity must be <= " + MAX_READ_LOG_CAPACITY
+                    + " for a ZooKeeper dataspace (each retained outcome is a znode): " + options.readLogCapacity());
+        }
+        int limit = builder.juteMaxBuffer - TRANSACTION_MARGIN;
+        // A put that serves a waiting read of every other process writes each one's record and log entry.
+        long perWaiter = 2L * (namespace.length() + 32) + Records.PROCESS_BYTES + Records.ENTRY_BYTES
+                + TagNames.MAX_ESCAPED + Records.VALUE_BLOB_BYTES + 2L * OP_BYTES + 13;
+        long worst = (long) builder.processCount * perWaiter + builder.inlineLimitBytes + 8L * MAX_BLOB_ENTRIES
+                + 4096;
+        if (worst > limit) {
+            long most = (limit - builder.inlineLimitBytes - 8L * MAX_BLOB_ENTRIES - 4096) / perWaiter;
+            throw new IllegalArgumentException("processCount must be <= " + most + " for a ZooKeeper dataspace at "
+                    + namespace + " with jute.maxbuffer " + builder.juteMaxBuffer + " (a put that serves every "
+                    + "process's waiting read is one transaction): " + builder.processCount);
+        }
+        if (2L * options.maxTagLength() + namespace.length() + 1024 > limit) {
+            throw new IllegalArgumentException("options.maxTagLength must be <= "
+                    + (limit - namespace.length() - 1024) / 2 + " for a ZooKeeper dataspace with jute.maxbuffer "
+                    + builder.juteMaxBuffer + ": " + options.maxTagLength());
+        }
+    }
+
+    /**
+     * Creates the namespace in one transaction, or checks the one there (completing an interrupted destroy). One
+     * read-only multi reads the ancestors, the namespace and its children; a namespace inside another dataspace is
+     * refused.
+     *
+     * @return whether the namespace was created (so it holds no garbage to collect)
+     */
+    private boolean open(long namespaceId) {
+        String during = "opening namespace " + namespace;
+        long deadline = System.nanoTime() + connectionLossTimeout.toNanos();
+        if (!session.awaitConnected(deadline)) {
+            throw new ZooKeeperUnavailableException(connectString, connectionLossTimeout,
+                    "connecting to namespace " + namespace);
+        }
+        Header wanted = Header.of(processCount, options, blobsInZooKeeper, namespaceId);
+        List<String> ancestors = new ArrayList<>();
+        for (int slash = namespace.indexOf('/', 1); slash > 0; slash = namespace.indexOf('/', slash + 1)) {
+            ancestors.add(namespace.substring(0, slash));
+        }
+        List<String> children = List.of(processesPath, tagsPath, blobsPath, dictionaryPath, storePath);
+        List<Op> reads = new ArrayList<>();
+        for (String path : ancestors) {
+            reads.add(Op.getData(path));
+        }
+        reads.add(Op.getData(namespace));
+        for (String path : children) {
+            reads.add(Op.getData(path));
+        }
+        while (true) {
+            Session.Result read = session.multiRead(reads);
+            if (read.unknown()) {
+                waitForConnection(during);
+                continue;
+            }
+            if (!read.ok()) {
+                throw refused(read.code(), during);
+            }
+            List<OpResult> results = read.results();
+            List<String> missing = new ArrayList<>();
+            for (int i = 0; i < ancestors.size(); i++) {
+                if (results.get(i) instanceof OpResult.GetDataResult found) {
+                    if (Header.decodeOrNull(found.getData()) != null) {
+                        throw new IllegalArgumentException("namespace " + namespace + " lies inside the dataspace at "
+                                + ancestors.get(i));
+                    }
+                } else {
+                    missing.add(ancestors.get(i));
+                }
+            }
+            if (!(results.get(ancestors.size()) instanceof OpResult.GetDataResult root)) {
+                for (String ancestor : missing) {
+                    Session.Result created = session.create(ancestor, EMPTY, CreateMode.PERSISTENT);
+                    if (!created.ok() && created.code() != Code.NODEEXISTS) {
+                        waitIfUnknown(created, during);
+                    }
+                }
+                List<Op> creates = new ArrayList<>();
+                creates.add(Op.create(namespace, wanted.encode(), Records.OPEN_ACL, CreateMode.PERSISTENT));
+                for (String path : children) {
+                    creates.add(Op.create(path, EMPTY, Records.OPEN_ACL, CreateMode.PERSISTENT));
+                }
+                Session.Result created = session.multi(creates);
+                if (!created.ok()) {
+                    waitIfUnknown(created, "creating namespace " + namespace);
+                    continue;
+                }
+                blobPrefix = Long.toHexString(namespaceId) + "-";
+                LOG.info("created dataspace namespace {} ({})", namespace, wanted.describe());
+                return true;
+            }
+            Header header = Header.decodeOrNull(root.getData());
+            if (header == null) {
+                throw new IllegalStateException("namespace " + namespace + " exists and is not a Volpex dataspace ("
+                        + root.getStat().getNumChildren() + " children, " + root.getData().length
+                        + " bytes of data)");
+            }
+            blobPrefix = Long.toHexString(header.namespaceId()) + "-";
+            if (header.destroying()) {
+                LOG.info("completing the interrupted destroy of dataspace namespace {}", namespace);
+                deleteTree(header);
+                continue;
+            }
+            if (!header.sameSettings(wanted)) {
+                throw new IllegalStateException("namespace " + namespace + " holds a dataspace of "
+                        + header.describe() + "; this client asked for " + wanted.describe());
+            }
+            for (int i = 0; i < children.size(); i++) {
+                if (!(results.get(ancestors.size() + 1 + i) instanceof OpResult.GetDataResult)) {
+                    throw new IllegalStateException("namespace " + namespace + " is damaged: " + children.get(i)
+                            + " is missing");
+                }
+            }
+            return false;
+        }
+    }
+
+    /** Reads a node, waiting for the connection as long as the connection-loss timeout allows. */
+    private Session.Result readOrWait(String path, String during) {
+        while (true) {
+            Session.Result result = session.getData(path);
+            if (!result.unknown()) {
+                if (!result.ok() && result.code() != Code.NONODE) {
+                    throw refused(result.code(), during);
+                }
+                return result;
+            }
+            waitForConnection(during);
+        }
+    }
+
+    private void waitIfUnknown(Session.Result result, String during) {
+        if (result.unknown()) {
+            waitForConnection(during);
+        } else if (result.code() != Code.NODEEXISTS && result.code() != Code.NONODE) {
+            throw refused(result.code(), during);
+        }
+    }
+
+    private void waitForConnection(String during) {
+        if (closed || session.closed()) {
+            throw new DataspaceClosedException(0, 1, true);
+        }
+        if (!session.awaitConnected(System.nanoTime() + connectionLossTimeout.toNanos())) {
+            if (closed) {
+                throw new DataspaceClosedException(0, 1, true);
+            }
+            throw new ZooKeeperUnavailableException(connectString, connectionLossTimeout, during);
+        }
+    }
+
+    private IllegalStateException refused(Code code, String during) {
+        return new IllegalStateException("ZooKeeper refused a request while " + during + ": " + code);
+    }
+
+    // ---- Dataspace ------------------------------------------------------------------------------------------------
+
+    @Override
+    public int processCount() {
+        return processCount;
+    }
+
+    @Override
+    public DataspaceOptions options() {
+        return options;
+    }
+
+    @Override
+    public String namespace() {
+        return namespace;
+    }
+
+    @Override
+    public Replica open(int processId) {
+        return open(processId, 0);
+    }
+
+    @Override
+    public Replica open(int processId, long savedRequestNumber) {
+        checkProcessId(processId);
+        if (closed) {
+            throw new DataspaceClosedException(processId, Math.max(1, savedRequestNumber + 1), true);
+        }
+        if (savedRequestNumber != 0) {
+            long issued = readProcess(processId).record.issued;
+            if (savedRequestNumber < 0 || savedRequestNumber > issued) {
+                throw new IllegalArgumentException("savedRequestNumber must be in [0, " + issued
+                        + "] (the high-water mark of process " + processId + "): " + savedRequestNumber);
+            }
+        }
+        return new ZkReplica(this, processId, savedRequestNumber);
+    }
+
+    @Override
+    public DataspaceServer server() {
+        return this;
+    }
+
+    @Override
+    public DataspaceStatistics statistics() {
+        EnumMap<Operation, Long> byOperation = new EnumMap<>(Operation.class);
+        for (Operation operation : Operation.values()) {
+            byOperation.put(operation, requests[operation.ordinal()].sum());
+        }
+        return new DataspaceStatistics(byOperation, duplicatesIgnored.sum(), servedFromLog.sum(),
+                joinedPending.sum(), evictions.sum(), evictedRequests.sum(), maxReplicaLag.get());
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        wakeAll();
+        session.close();
+    }
+
+    // ---- DataspaceServer ------------------------------------------------------------------------------------------
+
+    @Override
+    public Reply handle(Request request) throws InterruptedException {
+        return serve(request, null);
+    }
+
+    @Override
+    public Reply handle(Request request, Duration timeout) throws InterruptedException {
+        return serve(request, checkTimeout(timeout));
+    }
+
+    private Reply serve(Request request, Duration checkedTimeout) throws InterruptedException {
+        Objects.requireNonNull(request, "request");
+        checkProcessId(request.processId());
+        checkTag(request.tag());
+        byte[] data = request.operation().isPut() ? request.data().orElseThrow() : null;
+        if (data != null) {
+            checkData(data);
+        }
+        Call call = new Call(request.operation(), request.processId(), request.requestNumber(), request.tag(), data,
+                checkedTimeout, Caller.NONE);
+        Outcome outcome = execute(call);
+        return Reply.of(request.operation(), request.processId(), request.requestNumber(), outcome.data,
+                outcome.stored, outcome.duplicate);
+    }
+
+    @Override
+    public long highWaterMark(int processId) {
+        checkProcessId(processId);
+        return readProcess(processId).record.issued;
+    }
+
+    @Override
+    public long oldestRetained(int processId) {
+        checkProcessId(processId);
+        return readProcess(processId).record.oldest;
+    }
+
+    // ---- argument checks ------------------------------------------------------------------------------------------
+
+    void checkProcessId(int processId) {
+        if (processId < 0 || processId >= processCount) {
+            throw new IllegalArgumentException("processId must be in [0, " + (processCount - 1) + "]: " + processId);
+        }
+    }
+
+    void checkTag(String tag) {
+        options.checkTag(tag);
+    }
+
+    void checkData(byte[] data) {
+        options.checkData(data);
+    }
+
+    /** Returns the timeout if it is valid; null stands for an unbounded wait. */
+    static Duration checkTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
+        }
+        return timeout.getSeconds() >= MAX_TIMEOUT_SECONDS ? null : timeout;
+    }
+
+    // ---- paths ----------------------------------------------------------------------------------------------------
+
+    private String processPath(int processId) {
+        return processesPath + "/" + processId;
+    }
+
+    private String entryPath(int processId, long requestNumber) {
+        return processesPath + "/" + processId + "/" + requestNumber;
+    }
+
+    private String tagPath(String name) {
+        return tagsPath + "/" + name;
+    }
+
+    private String blobKey(String shaHex, long incarnation) {
+        return blobPrefix + shaHex + "-" + Long.toHexString(incarnation);
+    }
+
+    // ---- one request ----------------------------------------------------------------------------------------------
+
+    /** Who issues a request: a replica handle (which can be closed) or a one-off caller of {@link #handle}. */
+    interface Caller {
+        Caller NONE = () -> false;
+
+        boolean closed();
+    }
+
+    /** The outcome a request returns to its caller. */
+    record Outcome(byte[] data, boolean stored, boolean duplicate) {
+    }
+
+    /** Thrown while planning when what was read has changed: the request loop reads again. */
+    private static final class Retry extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        static final Retry INSTANCE = new Retry();
+
+        private Retry() {
+            super("state changed", null, false, false);
+        }
+    }
+
+    /** One call of {@link #execute}: the request and what the loop has learnt about it so far. */
+    final class Call {
+        final Operation operation;
+        final int processId;
+        final long requestNumber;
+        final String tag;
+        final String name;
+        final byte[] data;
+        final Duration timeout;
+        final Caller caller;
+        final byte[] token;
+        boolean counted;
+        boolean duplicate;
+        boolean interrupted;
+        long waitDeadline;
+        boolean waitStarted;
+        int unknownCommits;
+        byte[] owned;
+        Pin pin;
+
+        Call(Operation operation, int processId, long requestNumber, String tag, byte[] data, Duration timeout,
+                Caller caller) {
+            this.operation = operation;
+            this.processId = processId;
+            this.requestNumber = requestNumber;
+            this.tag = tag;
+            this.name = TagNames.name(tag);
+            this.data = data;
+            this.timeout = timeout;
+            this.caller = caller;
+            this.token = ByteBuffer.allocate(Records.TOKEN_BYTES).putLong(clientId).putLong(calls.incrementAndGet())
+                    .array();
+        }
+
+        String describe() {
+            return "process " + processId + ", request " + requestNumber + " (" + operation + " \"" + tag + "\")";
+        }
+    }
+
+    /**
+     * Executes one validated request, waiting as long as {@code call.timeout} allows (null: as long as needed).
+     * {@code call.data} is the caller's array for a put; it is copied only if the put leads.
+     */
+    Outcome execute(Call call) throws InterruptedException {
+        try {
+            checkOpen(call, true);
+            for (int inconsistent = 0, conflicts = 0; ; ) {
+                checkOpen(call, false);
+                State state = readState(call);
+                if (state.entry != null) {
+                    return fromLog(call, state);
+                }
+                ProcessRecord process = state.process;
+                if (call.requestNumber <= process.issued) {
+                    if (process.pending() && call.requestNumber == process.issued) {
+                        checkSame(call, process.pendingOperation, process.pendingName);
+                        if (Arrays.equals(process.pendingToken, call.token) && !call.counted) {
+                            recoveredCommits.increment();
+                        } else if (!call.counted) {
+                            count(call, joinedPending);
+                            recordLag(0);
+                            call.duplicate = true;
+                        }
+                        count(call, null);
+                        awaitOutcome(call);
+                        continue;
+                    }
+                    if (call.requestNumber < process.oldest) {
+                        recordLag(process.issued - call.requestNumber);
+                        if (call.operation == Operation.PUT) {
+                            count(call, duplicatesIgnored);
+                            return new Outcome(null, true, true);
+                        }
+                        count(call, evictedRequests);
+                        throw new ReadLogEvictedException(call.processId, call.requestNumber, process.oldest,
+                                process.issued);
+                    }
+                    if (++inconsistent > 3) {
+                        throw Records.corrupt("process record", "process " + call.processId + " retains requests "
+                                + process.oldest + " to " + process.lastCompleted() + " but request "
+                                + call.requestNumber + " has no log entry");
+                    }
+                    continue;
+                }
+                if (call.requestNumber > process.issued + 1) {
+                    throw new IllegalArgumentException("requestNumber must be <= " + (process.issued + 1)
+                            + " (the next request of process " + call.processId + "): " + call.requestNumber);
+                }
+                if (process.pending()) {
+                    throw new IllegalStateException("process " + call.processId + " issued request "
+                            + call.requestNumber + " while its request " + process.issued + " ("
+                            + process.pendingOperation + " \"" + tagOf(process.pendingName) + "\") is still pending");
+                }
+                if (!state.tagRead) {
+                    continue;
+                }
+                Plan plan;
+                try {
+                    plan = plan(call, state);
+                } catch (Retry retry) {
+                    checkLivelock(call, ++conflicts, "a state that changed while it was read");
+                    continue;
+                }
+                Session.Result committed = session.multi(plan.txn.ops);
+                if (LOG.isDebugEnabled()) {
+                    LOG.debug("{}, call {}: {} operations, blob references {} -> {}", call.describe(),
+                            HEX.formatHex(call.token), plan.txn.ops.size(), plan.txn.blobDeltas, committed.code());
+                }
+                if (committed.ok()) {
+                    call.unknownCommits = 0;
+                    afterCommit(call, plan);
+                    count(call, null);
+                    if (plan.pending) {
+                        awaitOutcome(call);
+                        continue;
+                    }
+                    return new Outcome(plan.value == null ? null : materialize(call, plan.value), plan.stored, false);
+                }
+                if (committed.unknown()) {
+                    if (++call.unknownCommits > MAX_UNKNOWN_COMMITS) {
+                        throw new IllegalStateException("ZooKeeper lost the connection on " + MAX_UNKNOWN_COMMITS
+                                + " commits in a row of " + call.describe() + " (" + plan.txn.bytes
+                                + " bytes); is the ensemble's jute.maxbuffer smaller than declared?");
+                    }
+                    waitForConnection(call);
+                    continue;
+                }
+                onConflict(call, committed);
+                checkLivelock(call, ++conflicts, committed.code().toString());
+            }
+        } finally {
+            if (call.pin != null) {
+                releasePin(call.pin);
+            }
+            if (call.interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void checkLivelock(Call call, int conflicts, String last) {
+        if (conflicts > MAX_CONFLICTS) {
+            throw new IllegalStateException(call.describe() + " met " + MAX_CONFLICTS + " conflicts in a row (last: "
+                    + last + ")");
+        }
+    }
+
+    private void checkOpen(Call call, boolean counting) {
+        if (closed) {
+            if (counting) {
+                count(call, null);
+            }
+            throw new DataspaceClosedException(call.processId, call.requestNumber, true);
+        }
+        if (call.caller.closed()) {
+            if (counting) {
+                count(call, null);
+            }
+            throw new DataspaceClosedException(call.processId, call.requestNumber, false);
+        }
+    }
+
+    /** Counts the request once, in its first category (null: none beyond its kind). */
+    private void count(Call call, LongAdder category) {
+        if (!call.counted) {
+            call.counted = true;
+            requests[call.operation.ordinal()].increment();
+            if (category != null) {
+                category.increment();
+            }
+        }
+    }
+
+    private void recordLag(long lag) {
+        maxReplicaLag.accumulateAndGet(lag, Math::max);
+    }
+
+    private void checkSame(Call call, Operation loggedOperation, String loggedName) {
+        if (loggedOperation != call.operation || !loggedName.equals(call.name)) {
+            count(call, null);
+            throw new ReplicaDivergenceException(call.processId, call.requestNumber, loggedOperation,
+                    tagOf(loggedName), call.operation, call.tag);
+        }
+    }
+
+    /** Answers the request from its log entry. */
+    private Outcome fromLog(Call call, State state) {
+        LogEntry entry = state.entry;
+        checkSame(call, entry.operation, entry.name);
+        if (Arrays.equals(entry.token, call.token)) {
+            if (!call.counted) {
+                recoveredCommits.increment();
+            }
+            count(call, null);
+        } else if (!call.counted) {
+            recordLag(state.process.issued - call.requestNumber);
+            count(call, call.operation.isPut() ? duplicatesIgnored : servedFromLog);
+            call.duplicate = true;
+        }
+        return new Outcome(entry.value == null ? null : materialize(call, entry.value), entry.stored, call.duplicate);
+    }
+
+    private void onConflict(Call call, Session.Result committed) {
+        Code code = committed.code();
+        if (code != Code.BADVERSION && code != Code.NODEEXISTS && code != Code.NONODE && code != Code.NOTEMPTY) {
+            throw refused(code, "committing " + call.describe());
+        }
+        if (code == Code.NONODE && readOrWait(namespace, call.describe()).code() == Code.NONODE) {
+            throw new IllegalStateException("namespace " + namespace + " no longer exists (it was destroyed)");
+        }
+        if (call.pin != null && readOrWait(call.pin.path, call.describe()).code() == Code.NONODE) {
+            call.pin = null; // the session that held it expired: pin again
+        }
+    }
+
+    private void waitForConnection(Call call) {
+        checkOpen(call, false);
+        if (!session.awaitConnected(System.nanoTime() + connectionLossTimeout.toNanos())) {
+            checkOpen(call, false);
+            throw new ZooKeeperUnavailableException(connectString, connectionLossTimeout, call.describe());
+        }
+    }
+
+    // ---- reading the state ----------------------------------------------------------------------------------------
+
+    /** What one read-only multi saw: the process record, the request's log entry and perhaps the tag record. */
+    private record State(ProcessRecord process, Stat processStat, LogEntry entry, boolean tagRead, TagRecord tag,
+            Stat tagStat) {
+    }
+
+    private State readState(Call call) {
+        boolean withTag = call.requestNumber > knownIssued.get(call.processId);
+        List<Op> ops = new ArrayList<>(3);
+        ops.add(Op.getData(processPath(call.processId)));
+        ops.add(Op.getData(entryPath(call.processId, call.requestNumber)));
+        if (withTag) {
+            ops.add(Op.getData(tagPath(call.name)));
+        }
+        while (true) {
+            Session.Result read = session.multiRead(ops);
+            if (read.unknown()) {
+                waitForConnection(call);
+                continue;
+            }
+            if (!read.ok()) {
+                throw refused(read.code(), "reading " + call.describe());
+            }
+            List<OpResult> results = read.results();
+            ProcessRecord process = ProcessRecord.INITIAL;
+            Stat processStat = null;
+            if (results.get(0) instanceof OpResult.GetDataResult found) {
+                process = ProcessRecord.decode(found.getData());
+                processStat = found.getStat();
+            } else {
+                checkMissing(results.get(0), call);
+            }
+            knownIssued.accumulateAndGet(call.processId, process.issued, Math::max);
+            LogEntry entry = null;
+            if (results.get(1) instanceof OpResult.GetDataResult found) {
+                entry = LogEntry.decode(found.getData());
+                cacheEntry(call.processId, call.requestNumber, entry);
+            } else {
+                checkMissing(results.get(1), call);
+            }
+            TagRecord tag = TagRecord.EMPTY;
+            Stat tagStat = null;
+            if (withTag) {
+                if (results.get(2) instanceof OpResult.GetDataResult found) {
+                    tag = TagRecord.decode(found.getData());
+                    tagStat = found.getStat();
+                } else {
+                    checkMissing(results.get(2), call);
+                }
+            }
+            return new State(process, processStat, entry, withTag, tag, tagStat);
+        }
+    }
+
+    private void checkMissing(OpResult result, Call call) {
+        int error = ((OpResult.ErrorResult) result).getErr();
+        if (error != Code.NONODE.intValue()) {
+            throw refused(Code.get(error), "reading " + call.describe());
+        }
+    }
+
+    /** A process record and its stat (null when the process has issued nothing). */
+    private record ProcessState(ProcessRecord record, Stat stat) {
+    }
+
+    private ProcessState readProcess(int processId) {
+        if (closed) {
+            throw new DataspaceClosedException(processId, 1, true);
+        }
+        Session.Result read = readOrWait(processPath(processId), "reading process " + processId);
+        if (read.code() == Code.NONODE) {
+            return new ProcessState(ProcessRecord.INITIAL, null);
+        }
+        return new ProcessState(ProcessRecord.decode(read.data()), read.stat());
+    }
+
+    /** Reads a node while planning: a missing node means the state moved on. */
+    private Session.Result readForPlan(String path, Call call) {
+        while (true) {
+            Session.Result read = session.getData(path);
+            if (read.ok()) {
+                return read;
+            }
+            if (read.code() == Code.NONODE) {
+                throw Retry.INSTANCE;
+            }
+            if (!read.unknown()) {
+                throw refused(read.code(), "reading " + path + " for " + call.describe());
+            }
+            waitForConnection(call);
+        }
+    }
+
+    /** Returns the tag a name stands for: unescaped, or looked up in the dictionary when hashed. */
+    private String tagOf(String name) {
+        if (!TagNames.isHashed(name)) {
+            return TagNames.unescape(name);
+        }
+        Session.Result read = readOrWait(dictionaryPath + "/" + name, "looking up a tag");
+        return read.ok() ? Records.decodeTag(read.data()) : "<tag with SHA-256 " + name.substring(1) + ">";
+    }
+
+    // ---- planning a leading request -------------------------------------------------------------------------------
+
+    /** A transaction under construction. */
+    private static final class Txn {
+        final List<Op> ops = new ArrayList<>();
+        /** Log entries to create, added after every process record (a process's first request creates its record). */
+        final List<Op> entries = new ArrayList<>();
+        int bytes;
+        /** Blob reference changes by SHA-256 hex. */
+        final Map<String, Integer> blobDeltas = new HashMap<>();
+        /** Blob keys to delete from the store once the transaction committed. */
+        final List<String> orphanedBlobs = new ArrayList<>();
+        /** Log entries this transaction creates: (process, request) → entry. */
+        final Map<Long, LogEntry> created = new HashMap<>();
+        int evictions;
+
+        void add(Op op, int dataBytes) {
+            ops.add(op);
+            bytes += op.getPath().length() + dataBytes + OP_BYTES;
+        }
+
+        void addEntry(Op op, int dataBytes) {
+            entries.add(op);
+            bytes += op.getPath().length() + dataBytes + OP_BYTES;
+        }
+
+        void blob(Value value, int delta) {
+            if (value != null && value.isBlob()) {
+                blobDeltas.merge(value.shaHex(), delta, Integer::sum);
+            }
+        }
+    }
+
+    /**
+     * What committing a transaction does: the request completes with {@code value} (null for puts and for try-ops
+     * that found the tag absent) and {@code stored}, or it becomes pending.
+     */
+    private record Plan(Txn txn, Value value, boolean stored, boolean pending) {
+    }
+
+    /** Plans a request at the leading front against the state read; throws {@link Retry} if the state moved. */
+    private Plan plan(Call call, State state) {
+        TagRecord tag = state.tag;
+        Value current = tag.value;
+        switch (call.operation) {
+            case PUT:
+                return planPut(call, state, true);
+            case PUT_IF_ABSENT:
+                if (current != null) {
+                    Txn txn = new Txn();
+                    txn.add(Op.check(tagPath(call.name), state.tagStat.getVersion()), 0);
+                    complete(txn, call, state, null, false);
+                    return finish(txn, call, null, false, false);
+                }
+                return planPut(call, state, true);
+            case READ:
+            case TRY_READ:
+                if (current != null) {
+                    Txn txn = new Txn();
+                    txn.add(Op.check(tagPath(call.name), state.tagStat.getVersion()), 0);
+                    complete(txn, call, state, current, false);
+                    txn.blob(current, 1);
+                    return finish(txn, call, current, false, false);
+                }
+                break;
+            case GET:
+            case TRY_GET:
+                if (current != null) {
+                    Txn txn = new Txn();
+                    TagRecord left = new TagRecord(null, tag.waiters);
+                    writeTag(txn, call.name, state.tagStat, left);
+                    complete(txn, call, state, current, false);
+                    return finish(txn, call, current, false, false);
+                }
+                break;
+            default:
+                throw new AssertionError(call.operation);
+        }
+        Txn txn = new Txn();
+        if (call.operation.isBlocking()) {
+            List<Waiter> waiters = new ArrayList<>(tag.waiters);
+            waiters.add(new Waiter(call.processId, call.requestNumber, call.operation));
+            writeTag(txn, call.name, state.tagStat, new TagRecord(null, waiters));
+            ProcessRecord process = state.process;
+            ProcessRecord pending = new ProcessRecord(call.requestNumber, process.oldest, process.logBytes,
+                    call.operation, call.name, call.token, process.blobEntries);
+            writeProcess(txn, call.processId, state.processStat, pending);
+            return finish(txn, call, null, false, true);
+        }
+        // A try-op on an absent tag: assert the absence in the same transaction.
+        if (state.tagStat != null) {
+            txn.add(Op.check(tagPath(call.name), state.tagStat.getVersion()), 0);
+        } else {
+            txn.add(Op.create(tagPath(call.name), EMPTY, Records.OPEN_ACL, CreateMode.PERSISTENT), 0);
+            txn.add(Op.delete(tagPath(call.name), 0), 0);
+        }
+        complete(txn, call, state, null, false);
+        return finish(txn, call, null, false, false);
+    }
+
+    /**
+     * Plans a put (or a single-assignment put of an absent tag): the tag's waiters are served in arrival order — every
+     * read before the first get receives the value, the first get takes it — and the value stays unless a get took it.
+     */
+    private Plan planPut(Call call, State state, boolean stored) {
+        if (call.owned == null) {
+            call.owned = call.data.clone();
+        }
+        TagRecord tag = state.tag;
+        List<Waiter> served = new ArrayList<>();
+        boolean taken = false;
+        for (Waiter waiter : tag.waiters) {
+            served.add(waiter);
+            if (waiter.operation() == Operation.GET) {
+                taken = true;
+                break;
+            }
+        }
+        List<Waiter> left = tag.waiters.subList(served.size(), tag.waiters.size());
+        List<ProcessState> waiterStates = readWaiters(call, served);
+        int copies = served.size() + (taken ? 0 : 1);
+        Value value = null;
+        if (call.owned.length <= inlineLimit
+                && (long) copies * call.owned.length + 4096L * (1 + served.size()) < transactionLimit / 2) {
+            value = Value.inline(call.owned);
+        }
+        while (true) {
+            if (value == null) {
+                value = pinnedValue(call);
+            }
+            Txn txn = new Txn();
+            writeTag(txn, call.name, state.tagStat, new TagRecord(taken ? null : value, left));
+            if (!taken) {
+                txn.blob(value, 1);
+            }
+            txn.blob(tag.value, -1);
+            for (int i = 0; i < served.size(); i++) {
+                Waiter waiter = served.get(i);
+                ProcessState waiterState = waiterStates.get(i);
+                ProcessRecord before = waiterState.record;
+                LogEntry entry = new LogEntry(waiter.operation(), call.name, false, value, before.pendingToken,
+                        waiterState.stat.getMzxid());
+                ProcessRecord after = appendEntry(txn, call, waiter.processId(), before, waiter.requestNumber(),
+                        entry);
+                writeProcess(txn, waiter.processId(), waiterState.stat, new ProcessRecord(before.issued,
+                        after.oldest, after.logBytes, null, null, null, after.blobEntries));
+                txn.blob(value, 1);
+            }
+            complete(txn, call, state, null, stored);
+            if (txn.bytes > transactionLimit && !value.isBlob()) {
+                value = null; // too many inline copies: store the value once, as a blob
+                continue;
+            }
+            return finish(txn, call, null, stored, false);
+        }
+    }
+
+    /** Reads the records of the waiters a put serves; each must show its request pending. */
+    private List<ProcessState> readWaiters(Call call, List<Waiter> served) {
+        List<ProcessState> states = new ArrayList<>(served.size());
+        if (served.isEmpty()) {
+            return states;
+        }
+        List<Op> ops = new ArrayList<>(served.size());
+        for (Waiter waiter : served) {
+            ops.add(Op.getData(processPath(waiter.processId())));
+        }
+        Session.Result read;
+        while (true) {
+            read = session.multiRead(ops);
+            if (!read.unknown()) {
+                break;
+            }
+            waitForConnection(call);
+        }
+        if (!read.ok()) {
+            throw refused(read.code(), "reading waiters for " + call.describe());
+        }
+        for (int i = 0; i < served.size(); i++) {
+            if (!(read.results().get(i) instanceof OpResult.GetDataResult found)) {
+                throw Retry.INSTANCE;
+            }
+            ProcessRecord record = ProcessRecord.decode(found.getData());
+            Waiter waiter = served.get(i);
+            if (!record.pending() || record.issued != waiter.requestNumber()
+                    || record.pendingOperation != waiter.operation()) {
+                throw Retry.INSTANCE;
+            }
+            states.add(new ProcessState(record, found.getStat()));
+        }
+        return states;
+    }
+
+    /** Logs the issuing process's own outcome and advances its high-water mark. */
+    private void complete(Txn txn, Call call, State state, Value value, boolean stored) {
+        LogEntry entry = new LogEntry(call.operation, call.name, stored, value, call.token, 0);
+        ProcessRecord after = appendEntry(txn, call, call.processId, state.process, call.requestNumber, entry);
+        writeProcess(txn, call.processId, state.processStat, new ProcessRecord(call.requestNumber, after.oldest,
+                after.logBytes, null, null, null, after.blobEntries));
+    }
+
+    /**
+     * Adds a log entry for {@code requestNumber} and the evictions it causes: the oldest entry when the log is full,
+     * then the oldest ones while the byte budget is exceeded (never the newest), and, when the entry holds a blob,
+     * the oldest ones while more than {@value #MAX_BLOB_ENTRIES} entries hold blobs. Returns the record's new log
+     * window; the caller sets the rest.
+     */
+    private ProcessRecord appendEntry(Txn txn, Call call, int processId, ProcessRecord record, long requestNumber,
+            LogEntry entry) {
+        long oldest = record.oldest;
+        long bytes = record.logBytes;
+        List<Long> blobEntries = new ArrayList<>(record.blobEntries.length + 1);
+        for (long blobEntry : record.blobEntries) {
+            blobEntries.add(blobEntry);
+        }
+        long size = requestNumber - oldest;
+        if (size >= options.readLogCapacity()) {
+            bytes -= evict(txn, call, processId, oldest, blobEntries);
+            oldest++;
+            size--;
+        }
+        txn.addEntry(Op.create(entryPath(processId, requestNumber), entry.encode(), Records.OPEN_ACL,
+                CreateMode.PERSISTENT), entry.estimatedBytes());
+        txn.created.put(entryKey(processId, requestNumber), entry);
+        size++;
+        long budget = options.readLogBudgetBytes().orElse(-1);
+        if (budget >= 0) {
+            bytes += entry.dataBytes(); // tracked for the budget only: eviction reads no sizes without one
+        }
+        if (entry.value != null && entry.value.isBlob()) {
+            blobEntries.add(requestNumber);
+        }
+        while ((budget >= 0 && bytes > budget || blobEntries.size() > MAX_BLOB_ENTRIES) && size > 1) {
+            bytes -= evict(txn, call, processId, oldest, blobEntries);
+            oldest++;
+            size--;
+        }
+        long[] blobs = new long[blobEntries.size()];
+        for (int i = 0; i < blobs.length; i++) {
+            blobs[i] = blobEntries.get(i);
+        }
+        return new ProcessRecord(record.issued, oldest, bytes, record.pendingOperation, record.pendingName,
+                record.pendingToken, blobs);
+    }
+
+    /** Deletes one log entry and drops its blob reference; returns its data bytes when a budget counts them. */
+    private long evict(Txn txn, Call call, int processId, long requestNumber, List<Long> blobEntries) {
+        txn.add(Op.delete(entryPath(processId, requestNumber), -1), 0);
+        txn.evictions++;
+        boolean blob = blobEntries.remove(Long.valueOf(requestNumber));
+        boolean budget = options.readLogBudgetBytes().isPresent();
+        if (!blob && !budget) {
+            return 0; // nothing to learn from the entry: read nothing
+        }
+        EntryMeta meta = entryMeta(call, processId, requestNumber);
+        txn.blob(meta.value, -1);
+        return budget ? meta.bytes : 0;
+    }
+
+    private void writeProcess(Txn txn, int processId, Stat stat, ProcessRecord record) {
+        byte[] data = record.encode();
+        if (stat == null) {
+            txn.add(Op.create(processPath(processId), data, Records.OPEN_ACL, CreateMode.PERSISTENT), data.length);
+        } else {
+            txn.add(Op.setData(processPath(processId), data, stat.getVersion()), data.length);
+        }
+    }
+
+    private void writeTag(Txn txn, String name, Stat stat, TagRecord record) {
+        if (record.isEmpty()) {
+            if (stat != null) {
+                txn.add(Op.delete(tagPath(name), stat.getVersion()), 0);
+            }
+            return;
+        }
+        byte[] data = record.encode();
+        if (stat == null) {
+            txn.add(Op.create(tagPath(name), data, Records.OPEN_ACL, CreateMode.PERSISTENT), data.length);
+        } else {
+            txn.add(Op.setData(tagPath(name), data, stat.getVersion()), data.length);
+        }
+    }
+
+    /**
+     * Completes a transaction: the blob reference counts it changes (a count reaching zero deletes its reference node,
+     * unless a writer pins it, and the blob with it after the commit), the put's pin, and the dictionary entry of a
+     * hashed tag name.
+     */
+    private Plan finish(Txn txn, Call call, Value value, boolean stored, boolean pending) {
+        List<String> changed = new ArrayList<>();
+        for (Map.Entry<String, Integer> delta : txn.blobDeltas.entrySet()) {
+            if (delta.getValue() != 0) {
+                changed.add(delta.getKey());
+            }
+        }
+        for (String shaHex : changed) {
+            Session.Result reference = readForPlan(blobsPath + "/" + shaHex, call);
+            long count = Records.decodeCount(reference.data()) + txn.blobDeltas.get(shaHex);
+            if (count < 0) {
+                // Planning reads are not one snapshot: the count was read after a commit that the records read
+                // earlier do not show yet. The commit would fail on their versions; read again.
+                throw Retry.INSTANCE;
+            }
+            Stat stat = reference.stat();
+            if (count == 0 && stat.getNumChildren() == 0) {
+                txn.add(Op.delete(blobsPath + "/" + shaHex, stat.getVersion()), 0);
+                txn.orphanedBlobs.add(blobKey(shaHex, stat.getCzxid()));
+            } else {
+                txn.add(Op.setData(blobsPath + "/" + shaHex, Records.encodeCount(count), stat.getVersion()), 8);
+            }
+        }
+        if (call.pin != null && txn.blobDeltas.containsKey(call.pin.shaHex)) {
+            txn.add(Op.delete(call.pin.path, -1), 0);
+        }
+        if (TagNames.isHashed(call.name) && !knownDictionary.contains(call.name)) {
+            Session.Result created = session.create(dictionaryPath + "/" + call.name, Records.encodeTag(call.tag),
+                    CreateMode.PERSISTENT);
+            if (created.ok() || created.code() == Code.NODEEXISTS) {
+                knownDictionary.add(call.name);
+            } else {
+                if (created.unknown()) {
+                    waitForConnection(call);
+                }
+                throw Retry.INSTANCE;
+            }
+        }
+        txn.ops.addAll(txn.entries);
+        txn.entries.clear();
+        if (txn.bytes > transactionLimit) {
+            throw new IllegalStateException("the transaction of " + call.describe() + " needs " + txn.bytes
+                    + " bytes, more than jute.maxbuffer allows (" + transactionLimit + " after ZooKeeper's headers)");
+        }
+        return new Plan(txn, value, stored, pending);
+    }
+
+    private void afterCommit(Call call, Plan plan) {
+        Txn txn = plan.txn;
+        evictions.add(txn.evictions);
+        for (Map.Entry<Long, LogEntry> created : txn.created.entrySet()) {
+            synchronized (entryCache) {
+                entryCache.put(created.getKey(), new EntryMeta(created.getValue().dataBytes(),
+                        created.getValue().value));
+            }
+        }
+        knownIssued.accumulateAndGet(call.processId, call.requestNumber, Math::max);
+        if (call.pin != null && txn.blobDeltas.containsKey(call.pin.shaHex)) {
+            call.pin = null; // the transaction took it
+        }
+        for (String key : txn.orphanedBlobs) {
+            deleteBlob(key);
+        }
+    }
+
+    // ---- the read-log entry cache ---------------------------------------------------------------------------------
+
+    /** What eviction needs of a log entry: its data bytes and its value (for blob references). */
+    private record EntryMeta(long bytes, Value value) {
+    }
+
+    private static long entryKey(int processId, long requestNumber) {
+        return ((long) processId << 40) ^ requestNumber;
+    }
+
+    private void cacheEntry(int processId, long requestNumber, LogEntry entry) {
+        synchronized (entryCache) {
+            entryCache.put(entryKey(processId, requestNumber), new EntryMeta(entry.dataBytes(), entry.value));
+        }
+    }
+
+    private EntryMeta entryMeta(Call call, int processId, long requestNumber) {
+        synchronized (entryCache) {
+            EntryMeta meta = entryCache.get(entryKey(processId, requestNumber));
+            if (meta != null) {
+                return meta;
+            }
+        }
+        LogEntry entry = LogEntry.decode(readForPlan(entryPath(processId, requestNumber), call).data());
+        cacheEntry(processId, requestNumber, entry);
+        return new EntryMeta(entry.dataBytes(), entry.value);
+    }
+
+    // ---- waiting --------------------------------------------------------------------------------------------------
+
+    /**
+     * Waits until the pending request's log entry may exist: a watch on the entry's path fires when a put creates it.
+     * Returns to let the loop read again; throws when the timeout elapses, the caller is interrupted or closed.
+     */
+    private void awaitOutcome(Call call) throws InterruptedException {
+        checkOpen(call, false);
+        if (!call.waitStarted) {
+            call.waitStarted = true;
+            call.waitDeadline = call.timeout == null ? 0 : System.nanoTime() + call.timeout.toNanos();
+        }
+        if (call.timeout != null && call.waitDeadline - System.nanoTime() <= 0) {
+            throw timedOut(call);
+        }
+        if (call.interrupted || Thread.interrupted()) {
+            call.interrupted = false;
+            throw new InterruptedException();
+        }
+        String path = entryPath(call.processId, call.requestNumber);
+        Thread self = Thread.currentThread();
+        waiting.computeIfAbsent(path, p -> ConcurrentHashMap.newKeySet()).add(self);
+        try {
+            Session.Result watched = session.existsWatched(path);
+            if (watched.ok()) {
+                return;
+            }
+            if (watched.unknown()) {
+                checkOpen(call, false);
+                long deadline = System.nanoTime() + connectionLossTimeout.toNanos();
+                boolean bounded = call.timeout != null && call.waitDeadline - deadline < 0;
+                if (!session.awaitConnected(bounded ? call.waitDeadline : deadline)) {
+                    checkOpen(call, false);
+                    if (bounded) {
+                        throw timedOut(call);
+                    }
+                    throw new ZooKeeperUnavailableException(connectString, connectionLossTimeout, call.describe());
+                }
+                return;
+            }
+            if (watched.code() != Code.NONODE) {
+                throw refused(watched.code(), "waiting for " + call.describe());
+            }
+            checkOpen(call, false);
+            if (call.timeout == null) {
+                LockSupport.park(this);
+            } else {
+                LockSupport.parkNanos(this, call.waitDeadline - System.nanoTime());
+            }
+            if (Thread.interrupted()) {
+                call.interrupted = true;
+            }
+        } finally {
+            waiting.computeIfPresent(path, (p, threads) -> {
+                threads.remove(self);
+                return threads.isEmpty() ? null : threads;
+            });
+        }
+    }
+
+    private static DataspaceTimeoutException timedOut(Call call) {
+        return new DataspaceTimeoutException(call.processId, call.requestNumber, call.operation, call.tag,
+                call.timeout);
+    }
+
+    private void onNodeEvent(WatchedEvent event) {
+        String path = event.getPath();
+        Set<Thread> threads = path == null ? null : waiting.get(path);
+        if (threads != null) {
+            threads.forEach(LockSupport::unpark);
+        }
+    }
+
+    /** Wakes every waiting caller: the connection changed or the dataspace closed, so they read again. */
+    private void wakeAll() {
+        for (Set<Thread> threads : waiting.values()) {
+            threads.forEach(LockSupport::unpark);
+        }
+    }
+
+    // ---- blobs ----------------------------------------------------------------------------------------------------
+
+    /** A blob a put has stored and pins with an ephemeral child of its reference node until its commit. */
+    private record Pin(String shaHex, byte[] sha256, long incarnation, String path, int length) {
+    }
+
+    /**
+     * Returns the put's value as a pinned blob, storing it first: the reference node (created with count 0 if absent)
+     * gets an ephemeral child named after the call's token, so that no one deletes the blob while the put is in
+     * flight; the incarnation — the reference node's creation zxid — is read after pinning, so it is the one the pin
+     * protects.
+     */
+    private Value pinnedValue(Call call) {
+        if (call.pin == null) {
+            byte[] sha = TagNames.sha256().digest(call.owned);
+            String shaHex = HEX.formatHex(sha);
+            String reference = blobsPath + "/" + shaHex;
+            String pinPath = reference + "/" + HEX.formatHex(call.token);
+            while (true) {
+                Session.Result created = session.create(reference, Records.encodeCount(0), CreateMode.PERSISTENT);
+                if (!created.ok() && created.code() != Code.NODEEXISTS) {
+                    expectUnknown(created, call);
+                    continue;
+                }
+                Session.Result pinned = session.create(pinPath, EMPTY, CreateMode.EPHEMERAL);
+                if (pinned.code() == Code.NONODE) {
+                    continue; // the reference was collected meanwhile
+                }
+                if (!pinned.ok() && pinned.code() != Code.NODEEXISTS) {
+                    expectUnknown(pinned, call);
+                    continue;
+                }
+                Session.Result read = session.getData(reference);
+                if (!read.ok()) {
+                    if (read.code() != Code.NONODE) {
+                        expectUnknown(read, call);
+                    }
+                    continue;
+                }
+                call.pin = new Pin(shaHex, sha, read.stat().getCzxid(), pinPath, call.owned.length);
+                break;
+            }
+            String key = blobKey(shaHex, call.pin.incarnation);
+            try {
+                blobStore.write(key, call.owned);
+            } catch (IOException | RuntimeException ex) {
+                checkOpen(call, false);
+                throw new BlobStoreException(key, "storing a value of " + call.owned.length + " bytes for "
+                        + call.describe() + " failed", ex);
+            }
+        }
+        return Value.blob(call.pin.sha256, call.pin.incarnation, call.pin.length);
+    }
+
+    private void expectUnknown(Session.Result result, Call call) {
+        if (!result.unknown()) {
+            throw refused(result.code(), "storing a blob for " + call.describe());
+        }
+        waitForConnection(call);
+    }
+
+    /** Drops a pin the put no longer needs, and the blob if nothing else refers to it. */
+    private void releasePin(Pin pin) {
+        if (closed) {
+            return; // the session's end removes the pin; the next connect collects the blob
+        }
+        try {
+            session.delete(pin.path, -1);
+            Session.Result reference = session.getData(blobsPath + "/" + pin.shaHex);
+            if (reference.ok() && Records.decodeCount(reference.data()) == 0
+                    && reference.stat().getNumChildren() == 0
+                    && session.delete(blobsPath + "/" + pin.shaHex, reference.stat().getVersion()).ok()) {
+                deleteBlob(blobKey(pin.shaHex, reference.stat().getCzxid()));
+            }
+        } catch (RuntimeException ex) {
+            LOG.warn("could not release the pin {}; the next garbage collection removes it", pin.path, ex);
+        }
+    }
+
+    private void deleteBlob(String key) {
+        try {
+            blobStore.delete(key);
+        } catch (IOException | RuntimeException ex) {
+            LOG.warn("could not delete blob {} from {}; the next garbage collection removes it", key, blobStore, ex);
+        }
+    }
+
+    /** Returns a value's bytes: inline, or read from the blob store and verified. */
+    private byte[] materialize(Call call, Value value) {
+        if (!value.isBlob()) {
+            return value.inline;
+        }
+        String key = blobKey(value.shaHex(), value.incarnation);
+        Optional<byte[]> read;
+        try {
+            read = blobStore.read(key);
+        } catch (IOException | RuntimeException ex) {
+            checkOpen(call, false);
+            throw new BlobStoreException(key, "reading a value of " + value.length + " bytes failed", ex);
+        }
+        byte[] data = read.orElseThrow(() -> new BlobStoreException(key, "a value of " + value.length
+                + " bytes is missing from " + blobStore, null));
+        if (data.length != value.length || !MessageDigest.isEqual(TagNames.sha256().digest(data), value.sha256)) {
+            throw new BlobStoreException(key, "a value read from " + blobStore + " fails verification: "
+                    + data.length + " bytes, expected " + value.length + " with SHA-256 " + value.shaHex(), null);
+        }
+        return data;
+    }
+
+    @Override
+    public int collectGarbage() {
+        if (closed) {
+            throw new DataspaceClosedException(0, 1, true);
+        }
+        String during = "collecting garbage in " + namespace;
+        int removed = 0;
+        Session.Result references;
+        while ((references = session.getChildren(blobsPath)).unknown()) {
+            waitForConnection(during);
+        }
+        if (!references.ok()) {
+            throw refused(references.code(), during);
+        }
+        for (String shaHex : references.children()) {
+            Session.Result reference = readOrWait(blobsPath + "/" + shaHex, during);
+            if (reference.ok() && Records.decodeCount(reference.data()) == 0
+                    && reference.stat().getNumChildren() == 0
+                    && session.delete(blobsPath + "/" + shaHex, reference.stat().getVersion()).ok()) {
+                deleteBlob(blobKey(shaHex, reference.stat().getCzxid()));
+                removed++;
+            }
+        }
+        List<String> keys;
+        try {
+            keys = blobStore.keys();
+        } catch (IOException | RuntimeException ex) {
+            throw new BlobStoreException("(all)", "listing " + blobStore + " failed", ex);
+        }
+        for (String key : keys) {
+            if (!key.startsWith(blobPrefix)) {
+                continue;
+            }
+            String[] parts = key.substring(blobPrefix.length()).split("-");
+            if (parts.length != 2) {
+                continue;
+            }
+            Session.Result reference = readOrWait(blobsPath + "/" + parts[0], during);
+            if (reference.code() == Code.NONODE
+                    || Long.toHexString(reference.stat().getCzxid()).compareTo(parts[1]) != 0) {
+                deleteBlob(key);
+                removed++;
+            }
+        }
+        if (removed > 0) {
+            LOG.info("removed {} orphaned blobs from namespace {}", removed, namespace);
+        }
+        return removed;
+    }
+
+    // ---- destroying -----------------------------------------------------------------------------------------------
+
+    @Override
+    public void destroy() {
+        if (closed) {
+            throw new DataspaceClosedException(0, 1, true);
+        }
+        String during = "destroying namespace " + namespace;
+        Session.Result root = readOrWait(namespace, during);
+        if (root.ok()) {
+            Header header = Header.decodeOrNull(root.data());
+            if (header != null) {
+                Session.Result marked;
+                while ((marked = session.setData(namespace, header.beingDestroyed().encode(), -1)).unknown()) {
+                    waitForConnection(during);
+                }
+                deleteTree(header);
+            }
+        }
+        close();
+    }
+
+    /** Deletes the blobs of the namespace's store, then every znode under it, then the namespace itself. */
+    private void deleteTree(Header header) {
+        if (!header.blobsInZooKeeper()) {
+            String prefix = Long.toHexString(header.namespaceId()) + "-";
+            try {
+                for (String key : blobStore.keys()) {
+                    if (key.startsWith(prefix)) {
+                        blobStore.delete(key);
+                    }
+                }
+            } catch (IOException ex) {
+                throw new BlobStoreException(prefix + "*", "deleting the namespace's blobs failed", ex);
+            }
+        }
+        deleteRecursively(namespace, "destroying namespace " + namespace);
+    }
+
+    private void deleteRecursively(String path, String during) {
+        while (true) {
+            Session.Result children = session.getChildren(path);
+            if (children.code() == Code.NONODE) {
+                return;
+            }
+            if (children.unknown()) {
+                waitForConnection(during);
+                continue;
+            }
+            if (!children.ok()) {
+                throw refused(children.code(), during);
+            }
+            List<String> leaves = new ArrayList<>();
+            for (String child : children.children()) {
+                String childPath = path + "/" + child;
+                Session.Result grandchildren = session.getChildren(childPath);
+                if (grandchildren.ok() && !grandchildren.children().isEmpty()) {
+                    deleteRecursively(childPath, during);
+                } else {
+                    leaves.add(childPath);
+                }
+            }
+            List<CompletableFuture<Session.Result>> deletes = new ArrayList<>(leaves.size());
+            for (String leaf : leaves) {
+                deletes.add(session.deleteAsync(leaf, -1));
+            }
+            for (CompletableFuture<Session.Result> delete : deletes) {
+                session.await(delete);
+            }
+            Session.Result deleted = session.delete(path, -1);
+            if (deleted.ok() || deleted.code() == Code.NONODE) {
+                return;
+            }
+            if (deleted.unknown()) {
+                waitForConnection(during);
+            }
+        }
+    }
+
+    // ---- for tests of the protocol ----------------------------------------------------------------------------------
+
+    Session session() {
+        return session;
+    }
+
+    long recoveredCommits() {
+        return recoveredCommits.sum();
+    }
+
+    /**
+     * Returns the zxid at which a request was first issued — the global serial order of the dataspace — or empty if
+     * the request was not issued or its log entry was evicted.
+     */
+    OptionalLong issueZxid(int processId, long requestNumber) {
+        ProcessState process = readProcess(processId);
+        if (process.record.pending() && process.record.issued == requestNumber) {
+            return OptionalLong.of(process.stat.getMzxid());
+        }
+        Session.Result entry = readOrWait(entryPath(processId, requestNumber), "reading an entry");
+        if (!entry.ok()) {
+            return OptionalLong.empty();
+        }
+        long issued = LogEntry.decode(entry.data()).issueZxid;
+        return OptionalLong.of(issued != 0 ? issued : entry.stat().getCzxid());
+    }
+
+    /** Returns the number of the process's pending request, if one is pending. */
+    OptionalLong pendingRequest(int processId) {
+        ProcessRecord record = readProcess(processId).record;
+        return record.pending() ? OptionalLong.of(record.issued) : OptionalLong.empty();
+    }
+
+    @Override
+    public String toString() {
+        return "ZooKeeperDataspace[" + connectString + namespace + ", " + processCount + " processes"
+                + (closed ? ", closed]" : "]");
+    }
+}

@@ -1,0 +1,145 @@
+package io.github.volpex.dataspace.zookeeper;
+
+import io.github.volpex.dataspace.Operation;
+import io.github.volpex.dataspace.Replica;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/** A replica of one logical process on a ZooKeeper dataspace: numbers its calls and executes them. */
+final class ZkReplica implements Replica, ZkDataspace.Caller {
+
+    private final ZkDataspace dataspace;
+    private final int processId;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    /** Written by the thread that owns the call (see {@link #busy}); read by any thread. */
+    private volatile long requestNumber;
+    /** The thread running a call, so that {@link #close()} can wake it. */
+    private volatile Thread running;
+    private volatile boolean closed;
+
+    ZkReplica(ZkDataspace dataspace, int processId, long requestNumber) {
+        this.dataspace = dataspace;
+        this.processId = processId;
+        this.requestNumber = requestNumber;
+    }
+
+    @Override
+    public int processId() {
+        return processId;
+    }
+
+    @Override
+    public int processCount() {
+        return dataspace.processCount();
+    }
+
+    @Override
+    public long requestNumber() {
+        return requestNumber;
+    }
+
+    @Override
+    public void put(String tag, byte[] data) {
+        dataspace.checkTag(tag);
+        dataspace.checkData(data);
+        callNonBlocking(Operation.PUT, tag, data);
+    }
+
+    @Override
+    public boolean putIfAbsent(String tag, byte[] data) {
+        dataspace.checkTag(tag);
+        dataspace.checkData(data);
+        return callNonBlocking(Operation.PUT_IF_ABSENT, tag, data).stored();
+    }
+
+    @Override
+    public byte[] read(String tag) throws InterruptedException {
+        return receive(Operation.READ, tag, null);
+    }
+
+    @Override
+    public byte[] read(String tag, Duration timeout) throws InterruptedException {
+        return receive(Operation.READ, tag, ZkDataspace.checkTimeout(timeout));
+    }
+
+    @Override
+    public byte[] get(String tag) throws InterruptedException {
+        return receive(Operation.GET, tag, null);
+    }
+
+    @Override
+    public byte[] get(String tag, Duration timeout) throws InterruptedException {
+        return receive(Operation.GET, tag, ZkDataspace.checkTimeout(timeout));
+    }
+
+    @Override
+    public Optional<byte[]> tryRead(String tag) {
+        dataspace.checkTag(tag);
+        return Optional.ofNullable(callNonBlocking(Operation.TRY_READ, tag, null).data());
+    }
+
+    @Override
+    public Optional<byte[]> tryGet(String tag) {
+        dataspace.checkTag(tag);
+        return Optional.ofNullable(callNonBlocking(Operation.TRY_GET, tag, null).data());
+    }
+
+    private byte[] receive(Operation operation, String tag, Duration timeout) throws InterruptedException {
+        dataspace.checkTag(tag);
+        return call(operation, tag, null, timeout).data();
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public boolean closed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        Thread thread = running;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    private ZkDataspace.Outcome callNonBlocking(Operation operation, String tag, byte[] data) {
+        try {
+            return call(operation, tag, data, Duration.ZERO);
+        } catch (InterruptedException ex) {
+            throw new AssertionError("a " + operation + " never waits", ex);
+        }
+    }
+
+    /** Issues the next request; the data of a put is the caller's array, copied only if the put leads. */
+    private ZkDataspace.Outcome call(Operation operation, String tag, byte[] data, Duration timeout)
+            throws InterruptedException {
+        if (!busy.compareAndSet(false, true)) {
+            throw new IllegalStateException("replica of process " + processId
+                    + " is already running a call on another thread; a replica is one sequential process");
+        }
+        running = Thread.currentThread();
+        try {
+            long next = requestNumber + 1;
+            ZkDataspace.Outcome outcome = dataspace.execute(
+                    dataspace.new Call(operation, processId, next, tag, data, timeout, this));
+            requestNumber = next;
+            return outcome;
+        } finally {
+            running = null;
+            busy.set(false);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Replica[process " + processId + ", request " + requestNumber + (closed ? ", closed]" : "]");
+    }
+}

@@ -1,0 +1,177 @@
+/**
+ * The Volpex dataspace (Kanna et al., "Redundancy Tolerant Communication on Volatile Nodes", §II–III) with its state in
+ * an Apache ZooKeeper ensemble: replicas on any machine talk to the ensemble directly, there is no Volpex server, and
+ * the dataspace survives the loss of a minority of the ensemble's servers.
+ *
+ * <h2>Where to start</h2>
+ * {@link io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace#connect(String, String, int)} connects a client to a
+ * namespace (creating it if absent); every host that runs replicas connects with the same connect string and namespace
+ * and opens its {@link io.github.volpex.dataspace.Replica}s as with the in-process dataspace. The rules, exceptions and
+ * statistics are those of {@link io.github.volpex.dataspace.Dataspace#inProcess(int,
+ * io.github.volpex.dataspace.DataspaceOptions)}, checked by the same contract
+ * ({@code io.github.volpex.testkit.DataspaceContract}). {@link io.github.volpex.dataspace.zookeeper.EmbeddedZooKeeper}
+ * starts an ensemble of 1 to 7 servers in process for tests and examples; {@link
+ * io.github.volpex.dataspace.zookeeper.BlobStore} is where large values go.
+ *
+ * <h2>Znode layout</h2>
+ * <pre>
+ * &lt;ns&gt;                  header: magic, format, process count, options, blob-store kind, namespace id, destroying
+ * &lt;ns&gt;/p/&lt;pid&gt;            process record: high-water mark, read-log window (oldest, bytes), the pending request
+ *                           (kind, tag name, issuing call's token), request numbers of retained entries holding blobs
+ * &lt;ns&gt;/p/&lt;pid&gt;/&lt;r&gt;        read-log entry of request r (immutable): kind, tag name, stored flag, value, issuing token,
+ *                           issue zxid
+ * &lt;ns&gt;/t/&lt;name&gt;           tag record: the current value (or none) and the FIFO queue of waiting (pid, r, READ|GET);
+ *                           deleted when both are empty
+ * &lt;ns&gt;/b/&lt;sha256&gt;         blob reference: how many tag records and log entries refer to the blob
+ * &lt;ns&gt;/b/&lt;sha256&gt;/&lt;token&gt; pin: an ephemeral child held by a put between storing its blob and committing
+ * &lt;ns&gt;/n/&lt;name&gt;           dictionary: the tag of a hashed name
+ * &lt;ns&gt;/s/&lt;key&gt;/&lt;i&gt;        the default blob store's chunks
+ * </pre>
+ * A process record is created by the process's first request; until then the process is at request 0. A tag's name is
+ * its escaped form ({@code [A-Za-z0-9_-]} kept, any other UTF-16 unit as {@code %} and four hex digits), or
+ * {@code ~} and the SHA-256 of the tag when that would exceed 200 characters: any Java string is a tag, including
+ * {@code /}, non-ASCII text and lone surrogates. Every record is binary, big-endian, and starts with a format byte (1):
+ * <ul>
+ *   <li>header: {@code int} magic {@code 0x56505A44} ("VPZD"), format, {@code int} process count, {@code int}
+ *       read-log capacity, {@code long} read-log budget (−1: none), {@code int} max tag length, {@code int} max data
+ *       bytes, {@code boolean} blobs in ZooKeeper, {@code long} namespace id, {@code boolean} destroying;</li>
+ *   <li>process record: format, {@code long} high-water mark, {@code long} oldest retained, {@code long} log data
+ *       bytes (kept for a byte budget only, 0 without one), {@code byte} pending kind (0: none, else 1 + {@link io.github.volpex.dataspace.Operation} ordinal) and,
+ *       if pending, the name ({@code short} length, ASCII) and the 16-byte token, then {@code int} n and n
+ *       {@code long} request numbers of entries holding blobs;</li>
+ *   <li>log entry: format, {@code byte} kind, {@code byte} flags (1: stored, 2: has a value), name, 16-byte token,
+ *       {@code long} issue zxid (0: the entry's creation zxid), then the value if any;</li>
+ *   <li>value: {@code byte} 1 (inline), {@code int} length, the bytes; or {@code byte} 2 (blob), {@code int} length,
+ *       32-byte SHA-256, {@code long} incarnation;</li>
+ *   <li>tag record: format, {@code boolean} has a value, the value if any, {@code int} n and n waiters
+ *       ({@code int} pid, {@code long} request number, {@code byte} kind).</li>
+ * </ul>
+ *
+ * <h2>One request, one transaction</h2>
+ * A call of (process p, request r) first reads, in one read-only {@code multi}, p's record, the entry
+ * {@code p/r} and — when r may lead, that is when this client has not seen p at r or beyond — the tag record. Then:
+ * <ul>
+ *   <li><b>The entry exists:</b> the request was executed; it is answered from the entry (single put, identical
+ *       get), after checking that the kind and tag match (else {@link
+ *       io.github.volpex.dataspace.ReplicaDivergenceException}). This is a trailing replica's whole cost: one read.</li>
+ *   <li><b>r is p's pending request:</b> the call joins it and waits (below).</li>
+ *   <li><b>r is below the oldest retained entry:</b> a put is a duplicate and is ignored; anything else gets {@link
+ *       io.github.volpex.dataspace.ReadLogEvictedException}, never a re-execution.</li>
+ *   <li><b>r is p's next request:</b> the call leads and commits one {@code multi} that is the request's whole
+ *       effect, every write conditional on the version read:
+ *     <ul>
+ *       <li>p's record: created, or {@code setData} at its version, moving the high-water mark to r (or to r pending);
+ *           plus {@code create p/r} with the outcome and a {@code delete} of each entry the log evicts (the oldest
+ *           when full, then the oldest while the byte budget is exceeded — never the newest);</li>
+ *       <li>put and single-assignment put of an absent tag: the tag's waiters are served in arrival order — every read
+ *           before the first get, then that get, which takes the value — each by a {@code setData} of the waiter's
+ *           record at its version (clearing its pending request) and a {@code create} of its entry; the tag record is
+ *           created, set at its version, or deleted; a single-assignment put of a present tag {@code check}s the tag
+ *           record's version;</li>
+ *       <li>read and try-read of a present tag: {@code check} of the tag record's version (the value is current at
+ *           the commit); get and try-get: {@code delete} of the tag record at its version;</li>
+ *       <li>try-operations on an absent tag: the absence is asserted in the transaction, by {@code check} of a tag
+ *           record that holds only waiters, or by {@code create} then {@code delete} of the tag's node;</li>
+ *       <li>read and get of an absent tag: the request becomes pending — p's record names it and the tag record's
+ *           queue gains (p, r, kind);</li>
+ *       <li>blob references: {@code setData} of each changed count at its version, or its {@code delete} when it
+ *           reaches zero and no put pins it (the blob is deleted from the store after the commit), and the
+ *           {@code delete} of the put's own pin.</li>
+ *     </ul>
+ *     A conflict ({@code BADVERSION}, {@code NODEEXISTS}, {@code NONODE}, {@code NOTEMPTY}) means another request
+ *     committed first: the call reads again and decides again.</li>
+ * </ul>
+ * The commit order of these transactions — ZooKeeper's zxid order, one leader's — is the dataspace's global serial
+ * order (the paper's atomicity rule); the transactions are linearizable, since ZooKeeper serializes every write through
+ * the leader and each transaction checks the versions of everything its outcome depends on.
+ *
+ * <h2>Waiting and waking</h2>
+ * A pending request has its place in the tag record's FIFO queue, and the put that serves it writes its outcome into
+ * the process's read log. A waiting call — the one that made it pending, or any replica or retry that joined it — sets
+ * an {@code exists} watch on its own entry {@code p/r} and parks; the entry's creation fires the watch and wakes it (a
+ * put wakes exactly the calls it served). A connection event wakes every waiting call to read again and set its watch
+ * anew (watches do not survive an expired session). A timeout, an interrupt or closing the replica ends the wait but
+ * not the request: it stays pending, and the retry or another replica receives its result. Waiting holds no thread
+ * but the caller's and no server resource but one watch. A pending request is two records that one transaction can
+ * change together (the process record and the tag's queue), so cancelling or abandoning one atomically is one more
+ * {@code multi}.
+ *
+ * <h2>Exactly once over an at-least-once network</h2>
+ * The idempotency key is (process, request number): every transaction that executes request r of process p moves p's
+ * record from r − 1 to r at the version it read, so at most one transaction executes it, whoever sends it and however
+ * often. Each call carries a 16-byte token (the client's random id and a call counter) that the entry, or the pending
+ * record, keeps.
+ * <ul>
+ *   <li><b>Connection loss, lost replies, retries.</b> An interrupt that arrives during a ZooKeeper call makes its
+ *       outcome unknown, like a connection loss (the interrupt status is kept for the caller). When a commit's outcome
+ *       is unknown ({@code CONNECTIONLOSS},
+ *       {@code SESSIONEXPIRED}, a timeout), the call waits for the connection and reads again: the entry or pending
+ *       record it finds tells whether the commit applied and, by its token, whether it was this call's — then the
+ *       reply is not a duplicate, exactly as if the reply had arrived. If nothing applied, the call decides again. A
+ *       read from a server that lags only makes the call see an older state; its commit then fails on a version and
+ *       it reads again.</li>
+ *   <li><b>Session expiry.</b> No dataspace state depends on a session: records, entries, queues and blobs are
+ *       persistent. The client opens a new session and carries on; waiting calls set their watches again. Only a
+ *       put's pin is ephemeral: if it vanished, the put pins (and if need be stores) its blob again before
+ *       committing.</li>
+ *   <li><b>Leader failover.</b> ZooKeeper commits a transaction on a quorum or not at all, and the new leader's
+ *       history contains every committed one, so a failover is a connection loss with an unknown outcome, handled as
+ *       above.</li>
+ *   <li><b>A client that dies</b> mid-request leaves either nothing or the whole transaction; a replica that restarts
+ *       resumes at its saved request number and is answered from the log.</li>
+ * </ul>
+ *
+ * <h2>Values of any size</h2>
+ * A value up to the inline limit (16 KiB by default) is stored in the records themselves. A larger one — or one that
+ * would make a transaction exceed ZooKeeper's request limit ({@code jute.maxbuffer}, about 1 MiB), as when a put
+ * serves many waiting reads — goes to the {@link io.github.volpex.dataspace.zookeeper.BlobStore}, once, under
+ * {@code <namespace id>-<sha256>-<incarnation>}, and records refer to it by SHA-256, length and incarnation (the
+ * creation zxid of its reference node, so that a blob deleted and stored again never reuses a key). The put stores the
+ * blob before its commit, pinned by an ephemeral child of the reference node so that no one deletes it meanwhile: a
+ * put that fails or loses the race leaves nothing visible, and a crashed put leaves a blob that no record refers to,
+ * which {@link io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace#collectGarbage()} (also run on connect)
+ * removes. Every blob read is verified against its SHA-256 and length ({@link
+ * io.github.volpex.dataspace.zookeeper.BlobStoreException} otherwise). Reference counts change in the transactions
+ * that add or drop references, so a blob is deleted exactly when the last tuple or read-log entry that refers to it
+ * goes.
+ *
+ * <h2>Why the plain ZooKeeper client, not Curator</h2>
+ * Curator's value is its retry policies, its connection-state handling and its recipes. The recipes do not fit (a
+ * ZooKeeper queue recipe is what Curator's own tech note 4 warns against; the dataspace's queues live inside bounded
+ * tag records), and retrying is not enough for exactly-once: after a lost reply the outcome must be read back and
+ * told apart by token, which this package does around every transaction itself. What is left — reconnecting after an
+ * expired session — is a few lines ({@code Session}). Curator would add two jars, Guava and a second version of
+ * ZooKeeper to converge, for none of it.
+ *
+ * <h2>Limits, and where this departs from the in-process dataspace</h2>
+ * <ul>
+ *   <li>{@link io.github.volpex.dataspace.Dataspace#statistics()} counts the requests this client handled; each
+ *       client has its own.</li>
+ *   <li>The read-log capacity is at most 65,536 (each retained outcome is a znode), and a process retains at most
+ *       4,096 outcomes that hold blobs (their numbers live in its record); beyond that the oldest are evicted, as
+ *       the byte budget would.</li>
+ *   <li>The process count must let a put that serves a waiting read of every process fit one transaction (about
+ *       1,800 processes for a short namespace and the default {@code jute.maxbuffer}); connecting with more is
+ *       refused, naming the bound.</li>
+ *   <li>A timeout bounds the wait for data; reaching the ensemble is bounded separately
+ *       ({@link io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace.Builder#connectionLossTimeout}), after which
+ *       a call throws {@link io.github.volpex.dataspace.zookeeper.ZooKeeperUnavailableException}: retrying it is
+ *       safe.</li>
+ *   <li>A waiting call whose outcome is evicted before it reads it (its process's other replicas ran more than the
+ *       log's capacity ahead in the meantime) gets {@link io.github.volpex.dataspace.ReadLogEvictedException}.</li>
+ *   <li>ZooKeeper holds its whole database in memory: inline values are copied into each read log that receives
+ *       them, so a job exchanging large values should set a byte budget, a lower inline limit, or a shared blob
+ *       store.</li>
+ *   <li>Znodes are created with the open ACL; secure the ensemble with its own authentication.</li>
+ *   <li>ZooKeeper's jars have no module names and split packages, so this module runs on the class path only; its
+ *       jar names itself {@code io.github.volpex.dataspace.zookeeper} in its manifest.</li>
+ * </ul>
+ *
+ * <h2>Threads</h2>
+ * Everything is thread-safe. A dataspace owns one ZooKeeper client (with ZooKeeper's two threads); blocked callers
+ * park in their own threads (virtual threads do not pin), are interruptible, and wake with {@link
+ * io.github.volpex.dataspace.DataspaceClosedException} when their replica or the dataspace is closed.
+ *
+ * @since 0.1
+ */
+package io.github.volpex.dataspace.zookeeper;

@@ -1,0 +1,69 @@
+package io.github.volpex.dataspace.zookeeper;
+
+import io.github.volpex.testkit.ProgramStep;
+import io.github.volpex.testkit.ReplicatedPrograms;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * Random replicated programs with replicas as threads, each on its own ZooKeeper session, under injected faults:
+ * connections cut at random (replies of applied transactions lost), sessions expired, replicas killed and restarted
+ * from checkpoints. Every replica observes the single-replica run in the dataspace's serial order, and the namespace
+ * stays consistent. A case replays from its jqwik seed (the thread timing differs; the programs and faults drawn do
+ * not).
+ */
+class ConcurrentReplicasPropertiesTest {
+
+    private static final AtomicInteger NAMESPACES = new AtomicInteger();
+    private static EmbeddedZooKeeper ensemble;
+    private static NamespaceInspector inspector;
+
+    @BeforeContainer
+    static void start() throws Exception {
+        ensemble = EmbeddedZooKeeper.start(1);
+        inspector = NamespaceInspector.connect(ensemble.connectString());
+    }
+
+    @AfterContainer
+    static void stop() throws Exception {
+        Closing.all(inspector, ensemble);
+    }
+
+    @Provide
+    Arbitrary<List<List<ProgramStep>>> programs() {
+        return ReplicatedPrograms.programs(2, 3, 10);
+    }
+
+    @Property(tries = 5, shrinking = ShrinkingMode.OFF)
+    void replicas_on_threads_observe_the_single_replica_run_through_connection_loss_expiry_and_deaths(
+            @ForAll("programs") List<List<ProgramStep>> programs, @ForAll boolean blobs, @ForAll long seed)
+            throws Exception {
+        String namespace = "/concurrent/" + NAMESPACES.incrementAndGet();
+        int inline = blobs ? 0 : ZooKeeperDataspace.Builder.DEFAULT_INLINE_LIMIT_BYTES;
+        try (ZkDataspace observer = connect(namespace, programs.size(), inline)) {
+            ConcurrentRun run = new ConcurrentRun(process -> connect(namespace, programs.size(), inline), observer,
+                    programs, seed);
+            run.executeAndCheck(true);
+            observer.collectGarbage(); // blobs of puts killed before their commit
+            inspector.check(namespace);
+            Statistics.label("lost replies recovered").collect(run.recoveredCommits() > 0);
+            Statistics.label("replicas killed").collect(run.kills() > 0);
+            Statistics.label("sessions expired").collect(run.expiries() > 0);
+        }
+    }
+
+    private static ZkDataspace connect(String namespace, int processCount, int inlineLimit) {
+        return (ZkDataspace) ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
+                .processCount(processCount)
+                .inlineLimitBytes(inlineLimit)
+                .connect();
+    }
+}

@@ -1,0 +1,178 @@
+package io.github.volpex.dataspace.zookeeper;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A loopback TCP proxy in front of one ZooKeeper server that loses replies on demand. It reads ZooKeeper's framing
+ * (a 4-byte length before every packet; after the connect request, each request starts with its xid and op code):
+ * when {@linkplain #loseNextTransactionReply() armed}, it forwards the next write {@code multi} (op code 14) to the
+ * server and closes the connection as soon as the server answers anything. The server has the transaction; the client
+ * sees a connection loss and must find out for itself whether it applied. The client reconnects through the proxy.
+ *
+ * <p>One thread per direction per connection, daemon, all stopped by {@link #close()}.
+ */
+final class FaultyLink implements AutoCloseable {
+
+    private static final int OP_MULTI = 14;
+
+    private final InetSocketAddress server;
+    private final ServerSocket listener;
+    private final Thread acceptor;
+    private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+    private final AtomicBoolean armed = new AtomicBoolean();
+    private final AtomicInteger lost = new AtomicInteger();
+    private volatile boolean closed;
+
+    private FaultyLink(InetSocketAddress server) throws IOException {
+        this.server = server;
+        this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        this.acceptor = new Thread(this::accept, "faulty-link-accept");
+        acceptor.setDaemon(true);
+        acceptor.start();
+    }
+
+    /** Starts a proxy to the server at {@code 127.0.0.1:port}. */
+    static FaultyLink to(String hostPort) throws IOException {
+        int colon = hostPort.lastIndexOf(':');
+        return new FaultyLink(new InetSocketAddress(hostPort.substring(0, colon),
+                Integer.parseInt(hostPort.substring(colon + 1))));
+    }
+
+    String connectString() {
+        return "127.0.0.1:" + listener.getLocalPort();
+    }
+
+    /** Arms the proxy: the reply to the next write multi is lost with its connection. */
+    void loseNextTransactionReply() {
+        armed.set(true);
+    }
+
+    boolean armed() {
+        return armed.get();
+    }
+
+    /** Returns how many replies were lost so far. */
+    int lostReplies() {
+        return lost.get();
+    }
+
+    private void accept() {
+        while (!closed) {
+            try {
+                Socket client = listener.accept();
+                Socket upstream = new Socket();
+                upstream.connect(server, 5_000);
+                sockets.add(client);
+                sockets.add(upstream);
+                AtomicBoolean cut = new AtomicBoolean();
+                start(() -> requests(client, upstream, cut), "faulty-link-requests");
+                start(() -> replies(upstream, client, cut), "faulty-link-replies");
+            } catch (IOException ex) {
+                if (!closed) {
+                    sleepBriefly();
+                }
+            }
+        }
+    }
+
+    /** Client to server: forwards packet by packet, watching for the armed write multi. */
+    private void requests(Socket client, Socket upstream, AtomicBoolean cut) {
+        try (DataInputStream in = new DataInputStream(client.getInputStream())) {
+            OutputStream out = upstream.getOutputStream();
+            boolean connectRequest = true;
+            while (true) {
+                int length = in.readInt();
+                byte[] packet = in.readNBytes(length);
+                if (packet.length < length) {
+                    throw new EOFException();
+                }
+                boolean transaction = !connectRequest && length >= 8
+                        && ((packet[4] & 0xff) << 24 | (packet[5] & 0xff) << 16 | (packet[6] & 0xff) << 8
+                        | (packet[7] & 0xff)) == OP_MULTI;
+                connectRequest = false;
+                if (transaction && armed.compareAndSet(true, false)) {
+                    cut.set(true);
+                }
+                synchronized (out) {
+                    out.write(new byte[] {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8),
+                            (byte) length});
+                    out.write(packet);
+                    out.flush();
+                }
+            }
+        } catch (IOException ended) {
+            closeQuietly(client);
+            closeQuietly(upstream);
+        }
+    }
+
+    /** Server to client: forwards bytes until a cut is due, then closes both sides without forwarding them. */
+    private void replies(Socket upstream, Socket client, AtomicBoolean cut) {
+        byte[] buffer = new byte[64 << 10];
+        try (InputStream in = upstream.getInputStream()) {
+            OutputStream out = client.getOutputStream();
+            int read;
+            while ((read = in.read(buffer)) >= 0) {
+                if (cut.get()) {
+                    lost.incrementAndGet();
+                    break;
+                }
+                out.write(buffer, 0, read);
+                out.flush();
+            }
+        } catch (IOException ended) {
+            // Closed by the other direction or by close().
+        } finally {
+            closeQuietly(client);
+            closeQuietly(upstream);
+        }
+    }
+
+    private static void start(Runnable task, String name) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // Already closed.
+        }
+    }
+
+    private static void sleepBriefly() {
+        try {
+            Thread.sleep(10);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        closed = true;
+        listener.close();
+        for (Socket socket : sockets) {
+            closeQuietly(socket);
+        }
+        try {
+            acceptor.join(5_000);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.github.volpex.dataspace.zookeeper;
+
+import io.github.volpex.dataspace.DataspaceOptions;
+import io.github.volpex.testkit.ProgramStep;
+import io.github.volpex.testkit.ReplicatedPrograms;
+import io.github.volpex.testkit.ReplicatedRun;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * The paper's guarantee against the ZooKeeper dataspace, through the kit's deterministic {@link ReplicatedRun}: random
+ * programs with 1–3 replicas per process that die, checkpoint and restart; every replica observes the single-replica
+ * run or a typed eviction. Values are inline, or (inline limit 0) every value is a blob, so that reference counting
+ * runs through overwrites, consumption, log eviction and the byte budget; after each run the namespace's invariants
+ * hold ({@link NamespaceInspector}). A case replays from its jqwik seed.
+ */
+class ZooKeeperReplicatedRunPropertiesTest {
+
+    private static final AtomicInteger NAMESPACES = new AtomicInteger();
+    private static EmbeddedZooKeeper ensemble;
+    private static NamespaceInspector inspector;
+
+    @BeforeContainer
+    static void start() throws Exception {
+        ensemble = EmbeddedZooKeeper.start(1);
+        inspector = NamespaceInspector.connect(ensemble.connectString());
+    }
+
+    @AfterContainer
+    static void stop() throws Exception {
+        try {
+            if (inspector != null) {
+                inspector.close();
+            }
+        } finally {
+            if (ensemble != null) {
+                ensemble.close();
+            }
+        }
+    }
+
+    @Provide
+    Arbitrary<List<List<ProgramStep>>> programs() {
+        return ReplicatedPrograms.programs();
+    }
+
+    @Property(tries = 40)
+    void every_replica_observes_the_single_replica_run_or_a_typed_eviction(
+            @ForAll("programs") List<List<ProgramStep>> programs,
+            @ForAll @IntRange(min = 1, max = 6) int readLogCapacity,
+            @ForAll boolean blobs,
+            @ForAll boolean budget,
+            @ForAll long scheduleSeed) throws Exception {
+        DataspaceOptions.Builder options = DataspaceOptions.builder().readLogCapacity(readLogCapacity);
+        if (budget) {
+            options.readLogBudgetBytes(8);
+        }
+        String namespace = "/replicated/" + NAMESPACES.incrementAndGet();
+        try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
+                .processCount(programs.size())
+                .options(options.build())
+                .inlineLimitBytes(blobs ? 0 : ZooKeeperDataspace.Builder.DEFAULT_INLINE_LIMIT_BYTES)
+                .connect()) {
+            ReplicatedRun run = ReplicatedRun.of(dataspace, programs, new SplittableRandom(scheduleSeed));
+            run.execute();
+            run.assertConsistentWithSingleReplicaRun();
+            inspector.check(namespace);
+            Statistics.label("a replica was evicted").collect(run.replicas().stream().anyMatch(r -> r.evicted()));
+            Statistics.label("a request stayed pending").collect(dataspace.statistics().joinedPending() > 0);
+        }
+    }
+}
