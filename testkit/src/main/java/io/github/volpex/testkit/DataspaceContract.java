@@ -60,7 +60,8 @@ import org.junit.jupiter.api.Timeout;
  *
  * @since 0.1
  */
-@Timeout(value = 30, unit = TimeUnit.SECONDS)
+// A hang guard only (a lost wake-up blocks forever): generous, for remote implementations on loaded machines.
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
 public abstract class DataspaceContract {
 
     /** For subclasses. */

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Timeout;
  * <p>The programs and visiting orders come from a seed, named in every failure; replay them with
  * {@code -Dvolpex.dataspace.stress.seed=<seed>} (the threads' interleaving is the machine's).
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+// A hang guard only (a lost wake-up blocks forever), far above the run time of a loaded machine.
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
 class ConcurrentReplicasStressTest {
 
     private static final int PROCESSES = 8;

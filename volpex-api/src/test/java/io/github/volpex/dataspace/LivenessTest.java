@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Timeout;
  * Liveness: every blocked read and get is woken by the matching put, exactly once; nothing is lost. Each test runs
  * 1,000 blocked callers on platform threads with small stacks.
  */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+// A hang guard only (a lost wake-up blocks forever), far above the run time of a loaded machine.
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
 class LivenessTest {
 
     private static final int CALLERS = 1_000;
