@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -19,6 +20,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link FragmentRepository} that keeps each value in a file of one directory.
@@ -31,7 +35,9 @@ import java.util.Optional;
  * lock ({@link java.nio.channels.FileLock}) on its temporary file until it publishes or discards it, and the operating
  * system releases the lock of a process that dies. Opening a repository and every {@link #list} delete the temporary
  * files nobody holds; those of writes still running, in this process or another, are left alone. {@link #list} never
- * reports temporary files.
+ * reports temporary files. The writes running in this process are known to it and never opened by its sweeps: on
+ * POSIX systems closing any channel of a file releases every lock this process holds on it, so a sweep that merely
+ * looked would leave a running write open to another process's sweep.
  *
  * <p><b>Durability.</b> With {@code fsync}, every write forces the file's content before the move and the
  * directory after it, and every delete forces the directory, so a value survives power loss once the call returns.
@@ -51,13 +57,24 @@ public final class DirectoryRepository implements FragmentRepository {
     private static final String FILE_PREFIX = "@";
     private static final String TEMPORARY_SUFFIX = ".tmp";
 
+    /**
+     * The temporary files of the writes running in this process, by real path: registered before the file exists and
+     * removed after it is gone, so that no sweep of this process ever opens one.
+     */
+    private static final Set<Path> RUNNING_WRITES = ConcurrentHashMap.newKeySet();
+    /** Numbers this process's temporary files; with the process id, names them without randomness. */
+    private static final AtomicLong TEMPORARY_FILES = new AtomicLong();
+
     private final String id;
     private final Path directory;
+    /** The directory's real path (links resolved), under which its running writes are registered. */
+    private final Path realDirectory;
     private final boolean fsync;
 
-    private DirectoryRepository(String id, Path directory, boolean fsync) {
+    private DirectoryRepository(String id, Path directory, Path realDirectory, boolean fsync) {
         this.id = id;
         this.directory = directory;
+        this.realDirectory = realDirectory;
         this.fsync = fsync;
     }
 
@@ -76,7 +93,8 @@ public final class DirectoryRepository implements FragmentRepository {
         Names.requireRepositoryId(id);
         Objects.requireNonNull(directory, "directory");
         Files.createDirectories(directory);
-        DirectoryRepository repository = new DirectoryRepository(id, directory.toAbsolutePath(), fsync);
+        DirectoryRepository repository = new DirectoryRepository(id, directory.toAbsolutePath(),
+                directory.toRealPath(), fsync);
         repository.deleteTemporaryFiles();
         return repository;
     }
@@ -116,22 +134,38 @@ public final class DirectoryRepository implements FragmentRepository {
     @Override
     public FragmentOutput create(String key) throws IOException {
         Path target = directory.resolve(fileName(key));
-        Path temporary = Files.createTempFile(directory, ".", TEMPORARY_SUFFIX);
-        FileChannel channel = null;
-        try {
-            channel = FileChannel.open(temporary, StandardOpenOption.WRITE);
-            // Held until the write is published or discarded; released by the system if this process dies.
-            if (channel.tryLock() == null) {
-                throw new IOException("another process locked the new temporary file " + temporary);
+        String prefix = "." + ProcessHandle.current().pid() + "-";
+        while (true) {
+            Path temporary = realDirectory.resolve(prefix + TEMPORARY_FILES.incrementAndGet() + TEMPORARY_SUFFIX);
+            // Registered first, so that no sweep of this process opens the file once it exists.
+            RUNNING_WRITES.add(temporary);
+            FileChannel channel = null;
+            boolean created = false;
+            try {
+                channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                created = true;
+                // Held until the write is published or discarded; released by the system if this process dies.
+                if (channel.tryLock() == null) {
+                    throw new IOException("another process locked the new temporary file " + temporary);
+                }
+                return new FileOutput(channel, temporary, target);
+            } catch (FileAlreadyExistsException e) {
+                // Left by an earlier process with the same id: take the next number.
+                RUNNING_WRITES.remove(temporary);
+            } catch (IOException | RuntimeException e) {
+                try {
+                    if (channel != null) {
+                        channel.close();
+                    }
+                    if (created) {
+                        Files.deleteIfExists(temporary);
+                    }
+                } finally {
+                    RUNNING_WRITES.remove(temporary);
+                }
+                throw e;
             }
-        } catch (IOException | RuntimeException e) {
-            if (channel != null) {
-                channel.close();
-            }
-            Files.deleteIfExists(temporary);
-            throw e;
         }
-        return new FileOutput(channel, temporary, target);
     }
 
     @Override
@@ -172,7 +206,7 @@ public final class DirectoryRepository implements FragmentRepository {
                 if (key != null && key.startsWith(prefix)) {
                     keys.add(key);
                 } else if (isTemporary(name)) {
-                    deleteIfAbandoned(file);
+                    deleteIfAbandoned(realDirectory.resolve(name));
                 }
             }
         }
@@ -192,7 +226,8 @@ public final class DirectoryRepository implements FragmentRepository {
         int deleted = 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
             for (Path file : files) {
-                if (isTemporary(file.getFileName().toString()) && deleteIfAbandoned(file)) {
+                String name = file.getFileName().toString();
+                if (isTemporary(name) && deleteIfAbandoned(realDirectory.resolve(name))) {
                     deleted++;
                 }
             }
@@ -204,8 +239,14 @@ public final class DirectoryRepository implements FragmentRepository {
         return name.startsWith(".") && name.endsWith(TEMPORARY_SUFFIX);
     }
 
-    /** Deletes a temporary file if no writer holds its lock; a file that cannot be checked is left alone. */
+    /**
+     * Deletes a temporary file if no writer holds its lock; a file that cannot be checked is left alone, and so is a
+     * file of a write running in this process, which is not even opened.
+     */
     private static boolean deleteIfAbandoned(Path file) {
+        if (RUNNING_WRITES.contains(file)) {
+            return false;
+        }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             try (FileLock lock = channel.tryLock()) {
                 if (lock == null) {
@@ -322,7 +363,11 @@ public final class DirectoryRepository implements FragmentRepository {
                 channel.close();
                 Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } finally {
-                channel.close();
+                try {
+                    channel.close();
+                } finally {
+                    RUNNING_WRITES.remove(temporary);
+                }
             }
             if (fsync) {
                 forceDirectory();
@@ -334,7 +379,11 @@ public final class DirectoryRepository implements FragmentRepository {
             try {
                 channel.close();
             } finally {
-                Files.deleteIfExists(temporary);
+                try {
+                    Files.deleteIfExists(temporary);
+                } finally {
+                    RUNNING_WRITES.remove(temporary);
+                }
             }
         }
     }

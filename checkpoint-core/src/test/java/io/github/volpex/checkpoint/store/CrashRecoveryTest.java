@@ -94,6 +94,30 @@ class CrashRecoveryTest {
         return -1;
     }
 
+    /** The java launcher of this JVM. */
+    static String javaCommand() {
+        return ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    }
+
+    /** The locations of this module's classes, its tests and the two modules it uses. */
+    static String childClassPath() {
+        List<String> entries = new ArrayList<>();
+        for (Class<?> type : List.of(CheckpointStore.class, CrashingWriter.class, IdaCodec.class,
+                SurvivalFunction.class)) {
+            try {
+                String entry = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI())
+                        .toString();
+                if (!entries.contains(entry)) {
+                    entries.add(entry);
+                }
+            } catch (URISyntaxException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
     /** A child JVM running {@link CrashingWriter}; a thread of the test reads its output line by line. */
     private static final class Child {
         final Process process;
@@ -110,35 +134,16 @@ class CrashRecoveryTest {
 
         static Child start(boolean perennial, long next, List<Path> directories) throws IOException {
             List<String> command = new ArrayList<>();
-            command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"),
-                    "bin", "java").toString()));
+            command.add(javaCommand());
             command.add("-Xmx128m");
             command.add("-XX:TieredStopAtLevel=1");
             command.add("-cp");
-            command.add(classPath());
+            command.add(childClassPath());
             command.add(CrashingWriter.class.getName());
             command.add(perennial ? "perennial" : "ephemeral");
             command.add(Long.toString(next));
             directories.forEach(d -> command.add(d.toAbsolutePath().toString()));
             return new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
-        }
-
-        /** The locations of this module's classes, its tests and the two modules it uses. */
-        private static String classPath() {
-            List<String> entries = new ArrayList<>();
-            for (Class<?> type : List.of(CheckpointStore.class, CrashingWriter.class, IdaCodec.class,
-                    SurvivalFunction.class)) {
-                try {
-                    String entry = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI())
-                            .toString();
-                    if (!entries.contains(entry)) {
-                        entries.add(entry);
-                    }
-                } catch (URISyntaxException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-            return String.join(File.pathSeparator, entries);
         }
 
         private void read() {

@@ -7,10 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -113,5 +122,107 @@ class DirectoryRepositoryTest {
         Files.writeString(file, "x");
         assertThrows(IOException.class, () -> DirectoryRepository.open("disk", file, false));
         assertFalse(Files.isDirectory(file));
+    }
+
+    @Test
+    void writes_never_fail_while_listings_of_this_process_sweep_the_directory() throws Exception {
+        DirectoryRepository repository = DirectoryRepository.open("disk", freshDirectory(), false);
+        int writers = 4;
+        int writesEach = 400;
+        ExecutorService pool = Executors.newFixedThreadPool(writers + 2);
+        AtomicBoolean done = new AtomicBoolean();
+        try {
+            List<Future<?>> sweeps = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                boolean list = i == 0;
+                sweeps.add(pool.submit(() -> {
+                    while (!done.get()) {
+                        if (list) {
+                            repository.list("");
+                        } else {
+                            repository.deleteTemporaryFiles();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            List<Future<?>> writes = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                int writer = w;
+                writes.add(pool.submit(() -> {
+                    for (int k = 0; k < writesEach; k++) {
+                        repository.put("w" + writer + "k" + k, new byte[] {(byte) writer, (byte) k});
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> write : writes) {
+                write.get(120, TimeUnit.SECONDS);
+            }
+            done.set(true);
+            for (Future<?> sweep : sweeps) {
+                sweep.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            done.set(true);
+            pool.shutdownNow();
+        }
+        assertEquals(writers * writesEach, repository.list("w").size());
+        for (int w = 0; w < writers; w++) {
+            assertArrayEquals(new byte[] {(byte) w, (byte) 7}, repository.get("w" + w + "k7").orElseThrow());
+        }
+    }
+
+    @Test
+    void a_sweep_of_this_process_leaves_a_running_write_locked_against_other_processes() throws Exception {
+        Path directory = freshDirectory();
+        DirectoryRepository repository = DirectoryRepository.open("disk", directory, false);
+        try (FragmentOutput out = repository.create("running")) {
+            out.write(new byte[] {1, 2, 3});
+            // This process looks at the running write's temporary file; that must not release its lock, which on
+            // POSIX systems any close of the file by this process would.
+            assertEquals(0, repository.deleteTemporaryFiles());
+            repository.list("");
+            // Another process opens the repository, which deletes the temporary files nobody holds.
+            assertEquals("swept 0", sweepInAnotherProcess(directory));
+            out.commit();
+        }
+        assertArrayEquals(new byte[] {1, 2, 3}, repository.get("running").orElseThrow());
+    }
+
+    /** Opens the repository on {@code directory} in a child JVM and returns what its sweep deleted. */
+    private static String sweepInAnotherProcess(Path directory) throws Exception {
+        List<String> command = List.of(CrashRecoveryTest.javaCommand(), "-Xmx64m", "-XX:TieredStopAtLevel=1",
+                "-cp", CrashRecoveryTest.childClassPath(), Sweeper.class.getName(),
+                directory.toAbsolutePath().toString());
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try {
+            String output;
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                output = in.readLine();
+            }
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the sweeping child did not end");
+            return output;
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+
+    /** The child of {@link #sweepInAnotherProcess}: opens the repository and prints how many files its sweep deleted. */
+    public static final class Sweeper {
+        private Sweeper() {
+        }
+
+        /**
+         * Runs the child.
+         *
+         * @param args the directory
+         * @throws IOException if the directory cannot be opened
+         */
+        public static void main(String[] args) throws IOException {
+            DirectoryRepository repository = DirectoryRepository.open("disk", Path.of(args[0]), false);
+            System.out.println("swept " + repository.deleteTemporaryFiles());
+        }
     }
 }
