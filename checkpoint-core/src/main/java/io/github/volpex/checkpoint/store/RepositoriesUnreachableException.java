@@ -23,8 +23,8 @@ public class RepositoriesUnreachableException extends CheckpointUnavailableExcep
 
     private static final long serialVersionUID = 1L;
 
-    /** The repositories that could not be reached. */
-    private final List<String> unreachable;
+    /** The repositories that could not be reached (an array: a serializable field type). */
+    private final String[] unreachable;
     /** The newest checkpoint that is available, or null; serialised in its own format. */
     private transient FragmentIndex newestAvailable;
 
@@ -51,7 +51,7 @@ public class RepositoriesUnreachableException extends CheckpointUnavailableExcep
                 + (newestAvailable == null ? "" : "; the newest checkpoint available is #"
                         + newestAvailable.sequence() + " (epoch " + newestAvailable.epoch() + ")"),
                 jobId, sequence, required, verified, failures);
-        this.unreachable = List.copyOf(unreachable);
+        this.unreachable = List.copyOf(unreachable).toArray(String[]::new);
         this.newestAvailable = newestAvailable;
     }
 
@@ -61,7 +61,7 @@ public class RepositoriesUnreachableException extends CheckpointUnavailableExcep
      * @return their identifiers, an unmodifiable list
      */
     public List<String> unreachable() {
-        return unreachable;
+        return List.of(unreachable);
     }
 
     /**
@@ -102,7 +102,9 @@ public class RepositoriesUnreachableException extends CheckpointUnavailableExcep
      */
     private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
         in.defaultReadObject();
-        Objects.requireNonNull(unreachable, "unreachable");
+        for (String id : Objects.requireNonNull(unreachable, "unreachable")) {
+            Objects.requireNonNull(id, "unreachable repository id");
+        }
         int length = in.readInt();
         if (length >= 0) {
             byte[] bytes = in.readNBytes(length);
