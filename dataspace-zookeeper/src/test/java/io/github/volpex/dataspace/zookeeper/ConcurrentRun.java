@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.volpex.dataspace.DataspaceClosedException;
 import io.github.volpex.dataspace.Replica;
+import io.github.volpex.testkit.ProcessEvent;
 import io.github.volpex.testkit.ProgramStep;
 import io.github.volpex.testkit.ReplicatedPrograms;
 import io.github.volpex.testkit.ReplicatedPrograms.ReplicaHistory;
@@ -124,7 +125,8 @@ final class ConcurrentRun {
         for (Runner runner : runners) {
             histories.addAll(runner.histories);
         }
-        ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs, freshOrder(), histories);
+        ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs, ProcessEvent.issues(freshOrder()),
+                histories);
     }
 
     /** The process ids in the zxid order of their requests' issue. */
