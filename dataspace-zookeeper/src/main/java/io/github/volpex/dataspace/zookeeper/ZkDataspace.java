@@ -1549,6 +1549,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             wait.armed = true;
             register(wait.path, wait);
             asyncWaits.add(wait);
+            // Closing sets its flag, then fails the registered requests: one of the two sees the other.
+            checkOpen(call, false);
             if (wait.reply.isDone()) {
                 wait.forget(); // completed meanwhile (the caller cancelled the future): nothing to arm
                 return false;
@@ -1931,6 +1933,16 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         long issued = LogEntry.decode(entry.data()).issueZxid;
         return OptionalLong.of(issued != 0 ? issued : entry.stat().getCzxid());
+    }
+
+    /**
+     * Returns the zxid at which a request was cancelled — its place in the global serial order — or empty if it was
+     * not cancelled (or its log entry was evicted).
+     */
+    OptionalLong cancelZxid(int processId, long requestNumber) {
+        Session.Result entry = readOrWait(entryPath(processId, requestNumber), "reading an entry");
+        return entry.ok() && LogEntry.decode(entry.data()).cancelled ? OptionalLong.of(entry.stat().getCzxid())
+                : OptionalLong.empty();
     }
 
     @Override
