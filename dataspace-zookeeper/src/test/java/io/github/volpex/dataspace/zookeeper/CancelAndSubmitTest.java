@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
@@ -143,6 +144,70 @@ class CancelAndSubmitTest {
         assertEquals("v", text(direct.open(2).tryGet("x").orElseThrow()), "the put went to the table, once");
         assertThrows(DataspaceCancelledException.class, () -> faulty.server().handle(Request.get(1, 1, "x")));
         inspector.check(namespace);
+    }
+
+    @Test
+    void a_cancel_racing_a_put_through_lost_replies_and_expired_sessions_decides_once() throws Exception {
+        long seed = Long.getLong("volpex.zookeeper.seed", System.nanoTime());
+        SplittableRandom random = new SplittableRandom(seed);
+        ZkDataspace direct = connect();
+        ZkDataspace faulty = connect(ZooKeeperDataspace.builder(link.connectString(), namespace));
+        ExecutorService putter = Executors.newSingleThreadExecutor();
+        int[] outcomes = new int[2];
+        try {
+            for (int round = 1; round <= 12; round++) {
+                String where = "seed " + seed + " (replay with -Dvolpex.zookeeper.seed=" + seed + "), round " + round;
+                long request = round;
+                String tag = "t" + round;
+                assertThrows(DataspaceTimeoutException.class,
+                        () -> direct.server().handle(Request.get(1, request, tag), Duration.ZERO));
+                if (random.nextInt(4) == 0) {
+                    link.loseNextTransactionReply(); // the reply to the cancel's commit, if it commits
+                }
+                if (random.nextInt(4) == 0) {
+                    faulty.session().zooKeeper().getTestable().injectSessionExpiration();
+                }
+                boolean armed = link.armed();
+                int lost = link.lostReplies();
+                CountDownLatch go = new CountDownLatch(1);
+                long putDelayNanos = random.nextLong(1_500_000);
+                CompletableFuture<Reply> put = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        go.await();
+                        LockSupport.parkNanos(putDelayNanos);
+                        return direct.server().handle(Request.put(0, request, tag, bytes("v" + request)));
+                    } catch (InterruptedException ex) {
+                        throw new IllegalStateException(ex);
+                    }
+                }, putter);
+                go.countDown();
+                Optional<Reply> cancel = faulty.server().cancel(1, request);
+                put.get(30, TimeUnit.SECONDS);
+                if (armed && !link.armed()) {
+                    assertEquals(lost + 1, link.lostReplies(), where + ": the cancel committed and lost its reply");
+                    assertEquals(Optional.empty(), cancel, where + ": the cancel read its applied commit back");
+                }
+                Optional<byte[]> left = direct.server().handle(Request.tryRead(2, request, tag)).data();
+                if (cancel.isEmpty()) {
+                    outcomes[0]++;
+                    assertEquals("v" + request, text(left.orElseThrow()), where + ": the put went to the table");
+                    assertThrows(DataspaceCancelledException.class,
+                            () -> direct.server().handle(Request.get(1, request, tag)), where);
+                } else {
+                    outcomes[1]++;
+                    assertEquals("v" + request, text(cancel.get().data().orElseThrow()), where);
+                    assertTrue(left.isEmpty(), where + ": the get took the tuple, once");
+                    assertEquals("v" + request, text(direct.server().handle(Request.get(1, request, tag)).data()
+                            .orElseThrow()), where);
+                }
+                assertEquals(cancel.isEmpty(), faulty.server().cancel(1, request).isEmpty(), where + ": idempotent");
+            }
+        } finally {
+            putter.shutdownNow();
+        }
+        inspector.check(namespace);
+        System.out.printf("cancel against put (seed %d): %d cancelled, %d served first%n", seed, outcomes[0],
+                outcomes[1]);
     }
 
     @Test
