@@ -286,6 +286,8 @@ public interface ZooKeeperDataspace extends Dataspace {
          * is unreachable, and a blob read for a large value) and completes the request's future, on which dependent
          * actions attached without an executor then run. No task runs while a request merely waits. A task the
          * executor rejects fails its request's future with the {@link java.util.concurrent.RejectedExecutionException}.
+         * The executor must run tasks on threads of its own, not in {@code execute} itself: watch events arrive on
+         * ZooKeeper's event thread, which a task's reads must not block.
          *
          * @param executor the executor
          * @return this builder
