@@ -28,8 +28,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -279,7 +277,7 @@ class CancelAndSubmitTest {
             submitted.add(waiting.server().submit(Request.get(process, 1, "t" + process)));
         }
         int expiries = waiting.session().expiries();
-        expire(waiting);
+        SessionThief.expire(ensemble.connectString(), waiting);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (waiting.session().expiries() == expiries || !waiting.session().connected()) {
             assertTrue(System.nanoTime() - deadline < 0, "the client saw its session expire and opened another");
@@ -321,21 +319,6 @@ class CancelAndSubmitTest {
         while (dataspace.statistics().joinedPending() == 0) {
             assertTrue(System.nanoTime() - deadline < 0, "the trailing call joined the pending request");
             Thread.sleep(1);
-        }
-    }
-
-    /** Expires a client's session: another client takes the session over and closes it. */
-    private static void expire(ZkDataspace victim) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper thief = new ZooKeeper(ensemble.connectString(), 10_000, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        }, victim.session().sessionId(), victim.session().sessionPassword());
-        try {
-            assertTrue(connected.await(30, TimeUnit.SECONDS), "took the session over");
-        } finally {
-            thief.close();
         }
     }
 
