@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.dataspace.Dataspace;
+import io.github.volpex.dataspace.DataspaceCancelledException;
 import io.github.volpex.dataspace.DataspaceTimeoutException;
 import io.github.volpex.dataspace.Operation;
 import io.github.volpex.dataspace.Replica;
@@ -25,9 +26,10 @@ import net.jqwik.api.Tuple;
  * the Volpex guarantee (Kanna et al., §II-B) is that each replica observes exactly what the single-replica run
  * observes, whatever the replicas' speeds, deaths and restarts. Processes race with each other for tags, so the single
  * run is defined by a <em>fresh order</em>: the order in which each (process, request number) was first issued in
- * the replicated run's global serial order, given as the list of process ids in that order.
- * {@link #singleReplicaRun(List, List)} replays the programs in that order on an in-process dataspace, and
- * {@link #assertConsistentWithSingleReplicaRun(List, List, List)} compares every replica's observations with it.
+ * the replicated run's global serial order, and where the middleware cancelled a request that waited, given as a list
+ * of {@link ProcessEvent}s. {@link #singleReplicaRun(List, List)} replays the programs in that order on an in-process
+ * dataspace, and {@link #assertConsistentWithSingleReplicaRun(List, List, List)} compares every replica's observations
+ * with it.
  *
  * <p>Use {@link ReplicatedRun} for a deterministic single-threaded schedule over any {@link Dataspace}; a test that runs
  * replicas on threads or in other JVMs calls {@link #step(Replica, List, Duration)} itself and recovers the fresh order
@@ -47,6 +49,8 @@ public final class ReplicatedPrograms {
     public static final String KEPT = "kept";
     /** What {@link #step} observes for a try-operation that found the tag absent. */
     public static final String ABSENT = "absent";
+    /** What {@link #step} observes for a read or get that was cancelled while it waited. */
+    public static final String CANCELLED = "cancelled";
 
     private ReplicatedPrograms() {
     }
@@ -122,8 +126,8 @@ public final class ReplicatedPrograms {
     /**
      * Issues the replica's next call (the step at its {@link Replica#requestNumber()}), waiting at most
      * {@code timeout} for a read or get. The observation is {@value #PUT} for a put, {@value #STORED} or
-     * {@value #KEPT} for a single-assignment put, the data as UTF-8 text for a read or get, and the data or
-     * {@value #ABSENT} for a try-operation.
+     * {@value #KEPT} for a single-assignment put, the data as UTF-8 text for a read or get (or {@value #CANCELLED}
+     * when it was cancelled while it waited), and the data or {@value #ABSENT} for a try-operation.
      *
      * @param replica the replica
      * @param program its process's program
@@ -157,22 +161,27 @@ public final class ReplicatedPrograms {
             }
         } catch (DataspaceTimeoutException stillPending) {
             return Optional.empty();
+        } catch (DataspaceCancelledException cancelled) {
+            return Optional.of(CANCELLED);
         }
     }
 
     /**
-     * Runs the programs with one replica per process on an in-process dataspace, issuing each process's requests in
-     * the given fresh order, and returns what each process observed. A request left pending completes when a later
-     * put serves it; the process's next request is issued only after that.
+     * Runs the programs with one replica per process on an in-process dataspace, issuing each process's requests and
+     * cancelling its waiting requests in the given fresh order, and returns what each process observed. A request left
+     * pending completes when a later put serves it or a later cancel ends it ({@value #CANCELLED}); the process's next
+     * request is issued only after that.
      *
      * @param programs   one program per process
-     * @param freshOrder process ids in the order their requests were first issued; process {@code p} appears at most
-     *                   {@code programs.get(p).size()} times
+     * @param freshOrder the events in the order they happened; process {@code p} has at most
+     *                   {@code programs.get(p).size()} {@link ProcessEvent.Kind#ISSUE} events
      * @return one list of observations per process
      * @throws AssertionError if the order asks a process to issue a request while its previous one is still pending
-     *                        in the single run, that is, when no single run explains the order
+     *                        in the single run, or cancels a request that does not wait there, that is, when no single
+     *                        run explains the order
      */
-    public static List<List<String>> singleReplicaRun(List<List<ProgramStep>> programs, List<Integer> freshOrder) {
+    public static List<List<String>> singleReplicaRun(List<List<ProgramStep>> programs,
+            List<ProcessEvent> freshOrder) {
         int processCount = programs.size();
         List<List<String>> observations = new ArrayList<>();
         try (Dataspace dataspace = Dataspace.inProcess(processCount)) {
@@ -182,7 +191,16 @@ public final class ReplicatedPrograms {
                 replicas[process] = dataspace.open(process);
                 observations.add(new ArrayList<>());
             }
-            for (int process : freshOrder) {
+            for (ProcessEvent event : freshOrder) {
+                int process = event.processId();
+                if (event.isCancel()) {
+                    assertTrue(pending[process], () -> "the middleware cancelled a request of process " + process
+                            + " that does not wait in the single run");
+                    assertEquals(Optional.empty(), dataspace.server().cancel(process,
+                            replicas[process].requestNumber() + 1), () -> "process " + process + "'s request was "
+                            + "served before the middleware cancelled it in the single run");
+                    continue;
+                }
                 if (pending[process]) {
                     Optional<String> completed = step(replicas[process], programs.get(process));
                     int p = process;
@@ -208,14 +226,14 @@ public final class ReplicatedPrograms {
      * that every replica required to complete observed all of it.
      *
      * @param programs   one program per process
-     * @param freshOrder process ids in the order their requests were first issued
+     * @param freshOrder the events in the order they happened (see {@link #singleReplicaRun(List, List)})
      * @param histories  what each replica observed
      * @return the single-replica run's observations, one list per process
      * @throws AssertionError if a replica saw something the single run did not, or a replica that had to complete did
      *                        not reach the end of the single run
      */
     public static List<List<String>> assertConsistentWithSingleReplicaRun(List<List<ProgramStep>> programs,
-            List<Integer> freshOrder, List<ReplicaHistory> histories) {
+            List<ProcessEvent> freshOrder, List<ReplicaHistory> histories) {
         List<List<String>> single = singleReplicaRun(programs, freshOrder);
         for (ReplicaHistory history : histories) {
             List<String> expected = single.get(history.processId());

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.volpex.dataspace.Dataspace;
+import io.github.volpex.dataspace.DataspaceServer;
 import io.github.volpex.dataspace.ReadLogEvictedException;
 import io.github.volpex.dataspace.Replica;
+import io.github.volpex.dataspace.Request;
 import io.github.volpex.testkit.ReplicatedPrograms.ReplicaHistory;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,13 +21,23 @@ import java.util.random.RandomGenerator;
  * A replicated run of random programs under a deterministic random schedule, against any {@link Dataspace}: each
  * process runs 1–3 replicas; at every step one runnable replica is picked and it issues its next call, dies (when
  * another live replica of its process remains), saves a checkpoint (its request number and observations so far), or
- * a dead replica of its process restarts from one of its checkpoints or from the start.
+ * a dead replica of its process restarts from one of its checkpoints or from the start, or the middleware cancels the
+ * request its process waits for ({@link DataspaceServer#pendingRequest(int)}, {@link DataspaceServer#cancel(int,
+ * long)}).
+ *
+ * <p>A checkpoint saved while the replica's call waits may count the call as issued, as middleware that numbers
+ * issued requests, or a system-level checkpoint of a blocked process, would: it saves the waiting request's number,
+ * and sometimes the replica's host fails right after it and the replica restarts from it at once. Such a restart must
+ * resume inside the call ({@link Dataspace#open(int, long)} then opens the handle one request earlier) and receive the
+ * call's result; the run checks that it does. Once the call has completed, a restart from such a checkpoint opens at
+ * the number before it, since that is the last request the checkpoint's observations include.
  *
  * <p>The schedule is single-threaded and every call uses a zero timeout: a read or get that must wait stays pending and
  * its replica is retried only after the dataspace has changed. So a failing case replays from the random generator's
  * seed. A replica that trails by more than the read log holds gets {@link ReadLogEvictedException} and stops; the run
  * checks that the exception's facts show a request the log no longer holds and, when the log has no byte budget, a
- * lag of at least its capacity.
+ * lag of at least its capacity. Its fresh order ({@link #freshOrder()}) records where each request was first issued
+ * and where the middleware cancelled one, so that the single-replica run cancels at the same points.
  *
  * <pre>{@code
  * @Property
@@ -53,10 +65,12 @@ public final class ReplicatedRun {
     /** Whether the read log also has a byte budget, which may evict before the capacity is reached. */
     private final boolean byteBudget;
     private final List<ScheduledReplica> replicas = new ArrayList<>();
-    private final List<Integer> freshOrder = new ArrayList<>();
+    private final List<ProcessEvent> freshOrder = new ArrayList<>();
     private int replicasPerProcess = -1;
     private boolean failures = true;
     private int restarts;
+    private int restartsInsideCalls;
+    private int cancels;
     private long version;
     private boolean executed;
 
@@ -103,9 +117,9 @@ public final class ReplicatedRun {
     }
 
     /**
-     * Turns deaths, checkpoints and restarts on (the default) or off.
+     * Turns deaths, checkpoints, restarts and the middleware's cancels on (the default) or off.
      *
-     * @param enabled whether replicas die and restart
+     * @param enabled whether replicas die and restart and the middleware cancels waiting requests
      * @return this run
      */
     public ReplicatedRun failures(boolean enabled) {
@@ -118,7 +132,9 @@ public final class ReplicatedRun {
      * or waits for a tag no remaining call will put.
      *
      * @throws IllegalStateException if the run was executed already
-     * @throws AssertionError        if an eviction's facts do not show a lag beyond the read log, or the schedule does
+     * @throws AssertionError        if an eviction's facts do not show a lag beyond the read log, a restart from a
+     *                               checkpoint inside a waiting call does not resume inside it, the middleware's
+     *                               cancel of the request a process waits for returns an outcome, or the schedule does
      *                               not end within 20,000 steps
      */
     public void execute() {
@@ -153,13 +169,25 @@ public final class ReplicatedRun {
             } else if (event < 16 && restartsLeft > 0) {
                 restartsLeft -= restart(sim.processId) ? 1 : 0;
             } else if (event < 22) {
-                sim.checkpoints.add(sim.replica.requestNumber());
-                sim.checkpointObservations.add(List.copyOf(sim.observations));
+                // Inside a call that waits, a checkpoint may count the call as issued (as middleware counting
+                // issued requests would); a restart from it must still receive the call's result.
+                boolean insideCall = sim.waiting && random.nextBoolean();
+                sim.checkpoints.add(new Checkpoint(sim.replica.requestNumber() + (insideCall ? 1 : 0), insideCall,
+                        List.copyOf(sim.observations)));
+                if (insideCall && restartsLeft > 0 && random.nextBoolean()) {
+                    // The host fails right after the checkpoint and the middleware restarts the replica from it at
+                    // once, so the process keeps a replica even if this was its only one.
+                    die(sim);
+                    restartFrom(sim, sim.checkpoints.size() - 1);
+                    restartsLeft--;
+                }
+            } else if (event < 25) {
+                cancelPending(sim.processId);
             } else {
                 long next = sim.replica.requestNumber() + 1;
                 if (next > maxIssued[sim.processId]) {
                     maxIssued[sim.processId] = next;
-                    freshOrder.add(sim.processId);
+                    freshOrder.add(ProcessEvent.issue(sim.processId));
                 }
                 advance(sim);
             }
@@ -203,11 +231,12 @@ public final class ReplicatedRun {
     }
 
     /**
-     * Returns the process ids in the order each process's requests were first issued.
+     * Returns the run's fresh order: where each process's requests were first issued, and where the middleware
+     * cancelled a request that waited.
      *
      * @return an unmodifiable view
      */
-    public List<Integer> freshOrder() {
+    public List<ProcessEvent> freshOrder() {
         return Collections.unmodifiableList(freshOrder);
     }
 
@@ -220,9 +249,29 @@ public final class ReplicatedRun {
         return restarts;
     }
 
+    /**
+     * Returns how many replicas restarted inside a call: from a checkpoint that counted a waiting call as issued, while
+     * that call's request still waited.
+     *
+     * @return the number of restarts inside calls
+     */
+    public int restartsInsideCalls() {
+        return restartsInsideCalls;
+    }
+
+    /**
+     * Returns how many waiting requests the middleware cancelled.
+     *
+     * @return the number of cancels
+     */
+    public int cancels() {
+        return cancels;
+    }
+
     private void advance(ScheduledReplica sim) {
         try {
             Optional<String> observed = ReplicatedPrograms.step(sim.replica, programs.get(sim.processId));
+            sim.waiting = observed.isEmpty();
             if (observed.isPresent()) {
                 sim.observations.add(observed.get());
                 version++;
@@ -240,14 +289,31 @@ public final class ReplicatedRun {
         }
     }
 
+    /** The middleware cancels the request the process waits for, if any. */
+    private void cancelPending(int processId) {
+        DataspaceServer server = dataspace.server();
+        Optional<Request> pending = server.pendingRequest(processId);
+        if (pending.isPresent()) {
+            assertEquals(Optional.empty(), server.cancel(processId, pending.get().requestNumber()),
+                    () -> "the middleware cancelled " + pending.get() + ", which waited");
+            freshOrder.add(ProcessEvent.cancel(processId));
+            cancels++;
+            version++;
+        }
+    }
+
     /** Kills a replica if another live, unevicted replica of its process remains. */
     private void kill(ScheduledReplica sim) {
         boolean survivor = replicas.stream()
                 .anyMatch(r -> r != sim && r.processId == sim.processId && !r.dead && !r.evicted);
         if (survivor) {
-            sim.dead = true;
-            sim.replica.close();
+            die(sim);
         }
+    }
+
+    private static void die(ScheduledReplica sim) {
+        sim.dead = true;
+        sim.replica.close();
     }
 
     /** Restarts a dead replica of the process from one of its checkpoints, or from the start. */
@@ -262,12 +328,40 @@ public final class ReplicatedRun {
             return false;
         }
         ScheduledReplica old = dead.get(random.nextInt(dead.size()));
-        int choice = random.nextInt(old.checkpoints.size() + 1);
-        long saved = choice == old.checkpoints.size() ? 0 : old.checkpoints.get(choice);
-        List<String> prefix = choice == old.checkpoints.size() ? List.of() : old.checkpointObservations.get(choice);
-        replicas.add(new ScheduledReplica(processId, dataspace.open(processId, saved), new ArrayList<>(prefix)));
-        restarts++;
+        restartFrom(old, random.nextInt(old.checkpoints.size() + 1));
         return true;
+    }
+
+    /** Restarts a dead replica from its checkpoint {@code choice}, or from the start if there is no such one. */
+    private void restartFrom(ScheduledReplica old, int choice) {
+        int processId = old.processId;
+        if (choice == old.checkpoints.size()) {
+            replicas.add(new ScheduledReplica(processId, dataspace.open(processId, 0), new ArrayList<>()));
+        } else {
+            Checkpoint checkpoint = old.checkpoints.get(choice);
+            long saved = checkpoint.requestNumber();
+            Replica restarted;
+            if (checkpoint.insideCall()) {
+                boolean stillWaiting = dataspace.server().pendingRequest(processId)
+                        .filter(r -> r.requestNumber() == saved).isPresent();
+                // Once the call has completed, the number such a checkpoint stands for is the one before it.
+                restarted = dataspace.open(processId, stillWaiting ? saved : saved - 1);
+                assertEquals(saved - 1, restarted.requestNumber(), () -> "process " + processId + " restarted "
+                        + (stillWaiting ? "inside its waiting request " : "after its request ") + saved);
+                restartsInsideCalls += stillWaiting ? 1 : 0;
+            } else {
+                restarted = dataspace.open(processId, saved);
+            }
+            replicas.add(new ScheduledReplica(processId, restarted, new ArrayList<>(checkpoint.observations())));
+        }
+        restarts++;
+    }
+
+    /**
+     * A replica's checkpoint: the request number it saved (that of the waiting call when {@code insideCall}) and what
+     * it had observed.
+     */
+    private record Checkpoint(long requestNumber, boolean insideCall, List<String> observations) {
     }
 
     /**
@@ -279,10 +373,11 @@ public final class ReplicatedRun {
         private final int processId;
         private final Replica replica;
         private final List<String> observations;
-        private final List<Long> checkpoints = new ArrayList<>();
-        private final List<List<String>> checkpointObservations = new ArrayList<>();
+        private final List<Checkpoint> checkpoints = new ArrayList<>();
         private boolean dead;
         private boolean evicted;
+        /** Whether the replica's last call left its request pending. */
+        private boolean waiting;
         private long stuckAtVersion = -1;
 
         ScheduledReplica(int processId, Replica replica, List<String> observations) {

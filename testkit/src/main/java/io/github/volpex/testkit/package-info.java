@@ -27,9 +27,11 @@
  * observes, whatever the replicas' speeds, deaths and restarts (§II-B) — as a property over random programs:
  * {@link io.github.volpex.testkit.ReplicatedPrograms#programs()} draws them (a jqwik arbitrary),
  * {@link io.github.volpex.testkit.ReplicatedRun} runs them with 1–3 replicas per process under a deterministic random
- * schedule of calls, deaths, checkpoints and restarts, and
+ * schedule of calls, deaths, checkpoints (also inside a waiting call) and restarts, and the middleware's cancels of
+ * waiting requests, and
  * {@link io.github.volpex.testkit.ReplicatedPrograms#singleReplicaRun(java.util.List, java.util.List)} is the oracle:
- * the single-replica run in the order in which each request was first issued. The oracle runs on the in-process
+ * the single-replica run in the order in which each request was first issued and each cancel came
+ * ({@link io.github.volpex.testkit.ProcessEvent}). The oracle runs on the in-process
  * dataspace, which the kit's own tests check against the contract and this property. A test that runs replicas on
  * threads or in other processes steps them with
  * {@link io.github.volpex.testkit.ReplicatedPrograms#step(io.github.volpex.dataspace.Replica, java.util.List,

@@ -283,23 +283,43 @@ final class Records {
 
     /** The logged outcome of one request; immutable once created. */
     static final class LogEntry {
+        static final int FLAG_STORED = 1;
+        static final int FLAG_VALUE = 2;
+        static final int FLAG_CANCELLED = 4;
+
         final Operation operation;
         final String name;
         final boolean stored;
-        /** The value a read-type request received; null for puts and for try-ops that found the tag absent. */
+        /**
+         * The value a read-type request received; null for puts, for try-ops that found the tag absent and for
+         * cancelled requests.
+         */
         final Value value;
+        /** Whether the request was a read or get cancelled while it waited: its outcome is "cancelled". */
+        final boolean cancelled;
         /** The token of the call that issued the request. */
         final byte[] token;
         /** The zxid at which the request was issued, or 0 when it is this entry's creation zxid. */
         final long issueZxid;
 
         LogEntry(Operation operation, String name, boolean stored, Value value, byte[] token, long issueZxid) {
+            this(operation, name, stored, value, false, token, issueZxid);
+        }
+
+        private LogEntry(Operation operation, String name, boolean stored, Value value, boolean cancelled,
+                byte[] token, long issueZxid) {
             this.operation = operation;
             this.name = name;
             this.stored = stored;
             this.value = value;
+            this.cancelled = cancelled;
             this.token = token;
             this.issueZxid = issueZxid;
+        }
+
+        /** The outcome of a read or get cancelled while it waited: no value, nothing stored. */
+        static LogEntry cancelled(Operation operation, String name, byte[] token, long issueZxid) {
+            return new LogEntry(operation, name, false, null, true, token, issueZxid);
         }
 
         long dataBytes() {
@@ -314,7 +334,8 @@ final class Records {
             return Records.encode(out -> {
                 out.writeByte(FORMAT);
                 out.writeByte(operation.ordinal());
-                out.writeByte((stored ? 1 : 0) | (value != null ? 2 : 0));
+                out.writeByte((stored ? FLAG_STORED : 0) | (value != null ? FLAG_VALUE : 0)
+                        | (cancelled ? FLAG_CANCELLED : 0));
                 writeName(out, name);
                 out.write(token);
                 out.writeLong(issueZxid);
@@ -330,11 +351,16 @@ final class Records {
                 format(in, "read-log entry");
                 Operation operation = operation(in.readUnsignedByte(), "read-log entry");
                 int flags = in.readUnsignedByte();
+                if ((flags & ~(FLAG_STORED | FLAG_VALUE | FLAG_CANCELLED)) != 0
+                        || (flags & FLAG_CANCELLED) != 0 && (flags != FLAG_CANCELLED || !operation.isBlocking())) {
+                    throw corrupt("read-log entry", "flags " + flags + " for a " + operation);
+                }
                 String name = readName(in);
                 byte[] token = in.readNBytes(TOKEN_BYTES);
                 long issueZxid = in.readLong();
-                Value value = (flags & 2) != 0 ? Value.read(in, "read-log entry") : null;
-                return new LogEntry(operation, name, (flags & 1) != 0, value, token, issueZxid);
+                Value value = (flags & FLAG_VALUE) != 0 ? Value.read(in, "read-log entry") : null;
+                return new LogEntry(operation, name, (flags & FLAG_STORED) != 0, value,
+                        (flags & FLAG_CANCELLED) != 0, token, issueZxid);
             } catch (IOException ex) {
                 throw corrupt("read-log entry", ex.toString());
             }

@@ -310,6 +310,16 @@ final class Session implements AutoCloseable {
         });
     }
 
+    /**
+     * Brings the server this client talks to up to date with the leader ({@code sync}), so that the next read sees
+     * every write committed before this call, also other clients' writes; waits for it like a synchronous call.
+     */
+    Result sync(String path) {
+        CompletableFuture<Result> done = new CompletableFuture<>();
+        client().sync(path, (rc, p, ctx) -> done.complete(new Result(Code.get(rc), null, null, null, null)), null);
+        return await(done);
+    }
+
     /** Starts a create and returns its future without waiting (for pipelined writes). */
     CompletableFuture<Result> createAsync(String path, byte[] data) {
         CompletableFuture<Result> done = new CompletableFuture<>();

@@ -1,5 +1,6 @@
 package io.github.volpex.dataspace.zookeeper;
 
+import io.github.volpex.dataspace.DataspaceCancelledException;
 import io.github.volpex.dataspace.DataspaceClosedException;
 import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.dataspace.DataspaceServer;
@@ -36,6 +37,9 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -101,7 +105,11 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     private final long clientId;
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLongArray knownIssued;
-    private final ConcurrentHashMap<String, Set<Thread>> waiting = new ConcurrentHashMap<>();
+    private final Executor executor;
+    /** The callers waiting for each read-log entry's creation: blocked threads and submitted requests. */
+    private final ConcurrentHashMap<String, Set<Waker>> waiting = new ConcurrentHashMap<>();
+    /** The submitted requests that wait, so that closing fails them. */
+    private final Set<AsyncWait> asyncWaits = ConcurrentHashMap.newKeySet();
     private final Map<Long, EntryMeta> entryCache = new LinkedHashMap<>(64, 0.75f, true) {
         private static final long serialVersionUID = 1L;
 
@@ -140,6 +148,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         RandomGenerator random = builder.random != null ? builder.random : new SecureRandom();
         this.clientId = random.nextLong();
         this.knownIssued = new AtomicLongArray(processCount);
+        this.executor = builder.executor;
         for (int i = 0; i < requests.length; i++) {
             requests[i] = new LongAdder();
         }
@@ -241,15 +250,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             reads.add(Op.getData(path));
         }
         while (true) {
-            Session.Result read = session.multiRead(reads);
-            if (read.unknown()) {
-                waitForConnection(during);
-                continue;
-            }
-            if (!read.ok()) {
-                throw refused(read.code(), during);
-            }
-            List<OpResult> results = read.results();
+            List<OpResult> results = readAll(reads, null, during);
             List<String> missing = new ArrayList<>();
             for (int i = 0; i < ancestors.size(); i++) {
                 if (results.get(i) instanceof OpResult.GetDataResult found) {
@@ -305,6 +306,28 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 }
             }
             return false;
+        }
+    }
+
+    /**
+     * Runs a read-only multi, waiting for the connection as long as the connection-loss timeout allows, and returns
+     * its results (a missing node is an error result in its place). Waits on behalf of {@code call} if it is not null;
+     * {@code during} names the work otherwise.
+     */
+    private List<OpResult> readAll(List<Op> ops, Call call, String during) {
+        while (true) {
+            Session.Result read = session.multiRead(ops);
+            if (read.ok()) {
+                return read.results();
+            }
+            if (!read.unknown()) {
+                throw refused(read.code(), call != null ? "reading for " + call.describe() : during);
+            }
+            if (call != null) {
+                waitForConnection(call);
+            } else {
+                waitForConnection(during);
+            }
         }
     }
 
@@ -374,14 +397,19 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         if (closed) {
             throw new DataspaceClosedException(processId, Math.max(1, savedRequestNumber + 1), true);
         }
+        long position = savedRequestNumber;
         if (savedRequestNumber != 0) {
-            long issued = readProcess(processId).record.issued;
-            if (savedRequestNumber < 0 || savedRequestNumber > issued) {
-                throw new IllegalArgumentException("savedRequestNumber must be in [0, " + issued
+            ProcessRecord record = readProcess(processId).record;
+            if (savedRequestNumber < 0 || savedRequestNumber > record.issued) {
+                throw new IllegalArgumentException("savedRequestNumber must be in [0, " + record.issued
                         + "] (the high-water mark of process " + processId + "): " + savedRequestNumber);
             }
+            // A request still pending was completed by no replica: the checkpoint was taken inside it.
+            if (record.pending() && record.issued == savedRequestNumber) {
+                position = savedRequestNumber - 1;
+            }
         }
-        return new ZkReplica(this, processId, savedRequestNumber);
+        return new ZkReplica(this, processId, position);
     }
 
     @Override
@@ -410,6 +438,9 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             return;
         }
         closed = true;
+        for (AsyncWait wait : asyncWaits) {
+            wait.fail(new DataspaceClosedException(wait.call.processId, wait.call.requestNumber, true));
+        }
         wakeAll();
         session.close();
     }
@@ -427,6 +458,11 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     }
 
     private Reply serve(Request request, Duration checkedTimeout) throws InterruptedException {
+        return reply(request, execute(callOf(request, checkedTimeout)));
+    }
+
+    /** Validates a request of the request-level interface and returns its call (of its own copy of a put's data). */
+    private Call callOf(Request request, Duration checkedTimeout) {
         Objects.requireNonNull(request, "request");
         checkProcessId(request.processId());
         checkTag(request.tag());
@@ -434,11 +470,39 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         if (data != null) {
             checkData(data);
         }
-        Call call = new Call(request.operation(), request.processId(), request.requestNumber(), request.tag(), data,
+        return new Call(request.operation(), request.processId(), request.requestNumber(), request.tag(), data,
                 checkedTimeout, Caller.NONE);
-        Outcome outcome = execute(call);
+    }
+
+    private static Reply reply(Request request, Outcome outcome) {
         return Reply.of(request.operation(), request.processId(), request.requestNumber(), outcome.data,
                 outcome.stored, outcome.duplicate);
+    }
+
+    @Override
+    public CompletableFuture<Reply> submit(Request request) {
+        AsyncWait wait = new AsyncWait(request, callOf(request, null));
+        wait.start();
+        return wait.reply;
+    }
+
+    @Override
+    public Optional<Reply> cancel(int processId, long requestNumber) {
+        checkProcessId(processId);
+        Completed completed = cancel(processId, requestNumber, Caller.NONE);
+        return completed.cancelled() ? Optional.empty()
+                : Optional.of(Reply.of(completed.operation(), processId, requestNumber, completed.data(),
+                        completed.stored(), true));
+    }
+
+    @Override
+    public Optional<Request> pendingRequest(int processId) {
+        checkProcessId(processId);
+        ProcessRecord record = readProcess(processId).record;
+        return record.pending()
+                ? Optional.of(Request.of(record.pendingOperation, processId, record.issued,
+                        tagOf(record.pendingName), null))
+                : Optional.empty();
     }
 
     @Override
@@ -538,14 +602,21 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         int unknownCommits;
         byte[] owned;
         Pin pin;
+        /** The submitted request this call runs for, which waits with no thread; null for a blocking call. */
+        AsyncWait async;
 
         Call(Operation operation, int processId, long requestNumber, String tag, byte[] data, Duration timeout,
                 Caller caller) {
+            this(operation, processId, requestNumber, tag, TagNames.name(tag), data, timeout, caller);
+        }
+
+        Call(Operation operation, int processId, long requestNumber, String tag, String name, byte[] data,
+                Duration timeout, Caller caller) {
             this.operation = operation;
             this.processId = processId;
             this.requestNumber = requestNumber;
             this.tag = tag;
-            this.name = TagNames.name(tag);
+            this.name = name;
             this.data = data;
             this.timeout = timeout;
             this.caller = caller;
@@ -560,7 +631,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     /**
      * Executes one validated request, waiting as long as {@code call.timeout} allows (null: as long as needed).
-     * {@code call.data} is the caller's array for a put; it is copied only if the put leads.
+     * {@code call.data} is the caller's array for a put; it is copied only if the put leads. A submitted request
+     * ({@code call.async} set) does not wait: where a blocking call would, it arms its wake-up and this returns null.
      */
     Outcome execute(Call call) throws InterruptedException {
         try {
@@ -583,6 +655,12 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                             call.duplicate = true;
                         }
                         count(call, null);
+                        if (call.async != null) {
+                            if (arm(call)) {
+                                continue;
+                            }
+                            return null;
+                        }
                         awaitOutcome(call);
                         continue;
                     }
@@ -632,6 +710,12 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                     afterCommit(call, plan);
                     count(call, null);
                     if (plan.pending) {
+                        if (call.async != null) {
+                            if (arm(call)) {
+                                continue;
+                            }
+                            return null;
+                        }
                         awaitOutcome(call);
                         continue;
                     }
@@ -718,6 +802,9 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             count(call, call.operation.isPut() ? duplicatesIgnored : servedFromLog);
             call.duplicate = true;
         }
+        if (entry.cancelled) {
+            throw new DataspaceCancelledException(call.processId, call.requestNumber, entry.operation, call.tag);
+        }
         return new Outcome(entry.value == null ? null : materialize(call, entry.value), entry.stored, call.duplicate);
     }
 
@@ -742,6 +829,136 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
     }
 
+    // ---- cancelling ----------------------------------------------------------------------------------------------
+
+    /** The final outcome of a request a cancel found: cancelled, or what it completed with (its data read). */
+    record Completed(Operation operation, byte[] data, boolean stored, boolean cancelled) {
+    }
+
+    /**
+     * Cancels request {@code requestNumber} of a process if it still waits, in one transaction: the request leaves its
+     * tag's queue, the process record no longer names it pending, and its read-log entry records the outcome
+     * "cancelled" (with the issuing call's token and issue zxid, as a put that served it would). Every write is
+     * conditional on the version read, so a put that serves the request first, or another cancel, makes the commit
+     * fail and the loop read again and find the entry. A commit with an unknown outcome is settled the same way: the
+     * entry is there or the request still waits. {@code caller} is the replica handle cancelling its own request, or
+     * {@link Caller#NONE}.
+     *
+     * @return the request's logged outcome: cancelled (now or before), or what it completed with
+     */
+    Completed cancel(int processId, long requestNumber, Caller caller) {
+        if (closed) {
+            throw new DataspaceClosedException(processId, Math.max(1, requestNumber), true);
+        }
+        if (caller.closed()) {
+            throw new DataspaceClosedException(processId, requestNumber, false);
+        }
+        if (requestNumber < 1) {
+            throw new IllegalArgumentException("requestNumber must be >= 1: " + requestNumber);
+        }
+        String during = "cancelling request " + requestNumber + " of process " + processId;
+        List<Op> reads = List.of(Op.getData(processPath(processId)), Op.getData(entryPath(processId, requestNumber)));
+        boolean synced = false;
+        for (int inconsistent = 0, conflicts = 0, unknownCommits = 0; ; ) {
+            checkCancelOpen(processId, requestNumber, caller);
+            List<OpResult> results = readAll(reads, null, during);
+            ProcessState read = processOf(results.get(0), null, during);
+            ProcessRecord process = read.record;
+            Stat processStat = read.stat;
+            if (requestNumber > process.issued) {
+                if (!synced) {
+                    // The server may lag the leader: another client may have issued the request already.
+                    synced = true;
+                    Session.Result sync = session.sync(processPath(processId));
+                    if (!sync.ok() && !sync.unknown() && sync.code() != Code.NONODE) {
+                        throw refused(sync.code(), during);
+                    }
+                    continue;
+                }
+                throw new IllegalArgumentException("requestNumber must be <= " + process.issued
+                        + " (the high-water mark of process " + processId + "): " + requestNumber);
+            }
+            if (results.get(1) instanceof OpResult.GetDataResult found) {
+                LogEntry entry = LogEntry.decode(found.getData());
+                Call call = new Call(entry.operation, processId, requestNumber, tagOf(entry.name), entry.name, null,
+                        Duration.ZERO, caller);
+                return new Completed(entry.operation, entry.value == null ? null : materialize(call, entry.value),
+                        entry.stored, entry.cancelled);
+            }
+            checkMissing(results.get(1), during);
+            if (!process.pending() || process.issued != requestNumber) {
+                if (requestNumber < process.oldest) {
+                    throw new ReadLogEvictedException(processId, requestNumber, process.oldest, process.issued);
+                }
+                if (++inconsistent > 3) {
+                    throw Records.corrupt("process record", "process " + processId + " retains requests "
+                            + process.oldest + " to " + process.lastCompleted() + " but request " + requestNumber
+                            + " has no log entry");
+                }
+                continue;
+            }
+            Call call = new Call(process.pendingOperation, processId, requestNumber, tagOf(process.pendingName),
+                    process.pendingName, null, Duration.ZERO, caller);
+            Plan plan;
+            try {
+                plan = planCancel(call, process, processStat);
+            } catch (Retry retry) {
+                checkLivelock(call, ++conflicts, "a state that changed while it was read");
+                continue;
+            }
+            Session.Result committed = session.multi(plan.txn.ops);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("cancel of {}: {} operations, blob references {} -> {}", call.describe(),
+                        plan.txn.ops.size(), plan.txn.blobDeltas, committed.code());
+            }
+            if (committed.ok()) {
+                afterCommit(call, plan);
+                return new Completed(call.operation, null, false, true);
+            }
+            if (committed.unknown()) {
+                if (++unknownCommits > MAX_UNKNOWN_COMMITS) {
+                    throw new IllegalStateException("ZooKeeper lost the connection on " + MAX_UNKNOWN_COMMITS
+                            + " commits in a row of the cancel of " + call.describe());
+                }
+                waitForConnection(call);
+                continue;
+            }
+            onConflict(call, committed);
+            checkLivelock(call, ++conflicts, committed.code().toString());
+        }
+    }
+
+    private void checkCancelOpen(int processId, long requestNumber, Caller caller) {
+        if (closed) {
+            throw new DataspaceClosedException(processId, requestNumber, true);
+        }
+        if (caller.closed()) {
+            throw new DataspaceClosedException(processId, requestNumber, false);
+        }
+    }
+
+    /**
+     * Plans the cancel of the process's pending request: it leaves its tag's queue, and its outcome "cancelled" is
+     * logged like any outcome (with the evictions that causes). Throws {@link Retry} if the tag record no longer
+     * queues it (a put served it, or it was cancelled, since the process record was read).
+     */
+    private Plan planCancel(Call call, ProcessRecord process, Stat processStat) {
+        Session.Result read = readForPlan(tagPath(call.name), call);
+        TagRecord tag = TagRecord.decode(read.data());
+        List<Waiter> left = new ArrayList<>(tag.waiters);
+        if (!left.remove(new Waiter(call.processId, call.requestNumber, call.operation))) {
+            throw Retry.INSTANCE;
+        }
+        Txn txn = new Txn();
+        writeTag(txn, call.name, read.stat(), new TagRecord(tag.value, left));
+        LogEntry entry = LogEntry.cancelled(call.operation, call.name, process.pendingToken,
+                processStat.getMzxid());
+        ProcessRecord after = appendEntry(txn, call, call.processId, process, call.requestNumber, entry);
+        writeProcess(txn, call.processId, processStat, new ProcessRecord(call.requestNumber, after.oldest,
+                after.logBytes, null, null, null, after.blobEntries));
+        return finish(txn, call, null, false, false);
+    }
+
     // ---- reading the state ----------------------------------------------------------------------------------------
 
     /** What one read-only multi saw: the process record, the request's log entry and perhaps the tag record. */
@@ -757,50 +974,51 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         if (withTag) {
             ops.add(Op.getData(tagPath(call.name)));
         }
-        while (true) {
-            Session.Result read = session.multiRead(ops);
-            if (read.unknown()) {
-                waitForConnection(call);
-                continue;
-            }
-            if (!read.ok()) {
-                throw refused(read.code(), "reading " + call.describe());
-            }
-            List<OpResult> results = read.results();
-            ProcessRecord process = ProcessRecord.INITIAL;
-            Stat processStat = null;
-            if (results.get(0) instanceof OpResult.GetDataResult found) {
-                process = ProcessRecord.decode(found.getData());
-                processStat = found.getStat();
-            } else {
-                checkMissing(results.get(0), call);
-            }
-            knownIssued.accumulateAndGet(call.processId, process.issued, Math::max);
-            LogEntry entry = null;
-            if (results.get(1) instanceof OpResult.GetDataResult found) {
-                entry = LogEntry.decode(found.getData());
-                cacheEntry(call.processId, call.requestNumber, entry);
-            } else {
-                checkMissing(results.get(1), call);
-            }
-            TagRecord tag = TagRecord.EMPTY;
-            Stat tagStat = null;
-            if (withTag) {
-                if (results.get(2) instanceof OpResult.GetDataResult found) {
-                    tag = TagRecord.decode(found.getData());
-                    tagStat = found.getStat();
-                } else {
-                    checkMissing(results.get(2), call);
-                }
-            }
-            return new State(process, processStat, entry, withTag, tag, tagStat);
+        List<OpResult> results = readAll(ops, call, null);
+        ProcessState read = processOf(results.get(0), call, null);
+        ProcessRecord process = read.record;
+        Stat processStat = read.stat;
+        knownIssued.accumulateAndGet(call.processId, process.issued, Math::max);
+        LogEntry entry = null;
+        if (results.get(1) instanceof OpResult.GetDataResult found) {
+            entry = LogEntry.decode(found.getData());
+            cacheEntry(call.processId, call.requestNumber, entry);
+        } else {
+            checkMissing(results.get(1), call);
         }
+        TagRecord tag = TagRecord.EMPTY;
+        Stat tagStat = null;
+        if (withTag) {
+            if (results.get(2) instanceof OpResult.GetDataResult found) {
+                tag = TagRecord.decode(found.getData());
+                tagStat = found.getStat();
+            } else {
+                checkMissing(results.get(2), call);
+            }
+        }
+        return new State(process, processStat, entry, withTag, tag, tagStat);
+    }
+
+    /**
+     * Decodes a process record read in a multi: the initial record, with no stat, when the process has issued nothing.
+     * Reads on behalf of {@code call} if it is not null; {@code during} names the work otherwise.
+     */
+    private ProcessState processOf(OpResult result, Call call, String during) {
+        if (result instanceof OpResult.GetDataResult found) {
+            return new ProcessState(ProcessRecord.decode(found.getData()), found.getStat());
+        }
+        checkMissing(result, call != null ? "reading for " + call.describe() : during);
+        return new ProcessState(ProcessRecord.INITIAL, null);
     }
 
     private void checkMissing(OpResult result, Call call) {
+        checkMissing(result, "reading " + call.describe());
+    }
+
+    private void checkMissing(OpResult result, String during) {
         int error = ((OpResult.ErrorResult) result).getErr();
         if (error != Code.NONODE.intValue()) {
-            throw refused(Code.get(error), "reading " + call.describe());
+            throw refused(Code.get(error), during);
         }
     }
 
@@ -1012,19 +1230,9 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         for (Waiter waiter : served) {
             ops.add(Op.getData(processPath(waiter.processId())));
         }
-        Session.Result read;
-        while (true) {
-            read = session.multiRead(ops);
-            if (!read.unknown()) {
-                break;
-            }
-            waitForConnection(call);
-        }
-        if (!read.ok()) {
-            throw refused(read.code(), "reading waiters for " + call.describe());
-        }
+        List<OpResult> results = readAll(ops, call, null);
         for (int i = 0; i < served.size(); i++) {
-            if (!(read.results().get(i) instanceof OpResult.GetDataResult found)) {
+            if (!(results.get(i) instanceof OpResult.GetDataResult found)) {
                 throw Retry.INSTANCE;
             }
             ProcessRecord record = ProcessRecord.decode(found.getData());
@@ -1246,8 +1454,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             throw new InterruptedException();
         }
         String path = entryPath(call.processId, call.requestNumber);
-        Thread self = Thread.currentThread();
-        waiting.computeIfAbsent(path, p -> ConcurrentHashMap.newKeySet()).add(self);
+        Waker self = new ThreadWaker(Thread.currentThread());
+        register(path, self);
         try {
             Session.Result watched = session.existsWatched(path);
             if (watched.ok()) {
@@ -1279,10 +1487,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 call.interrupted = true;
             }
         } finally {
-            waiting.computeIfPresent(path, (p, threads) -> {
-                threads.remove(self);
-                return threads.isEmpty() ? null : threads;
-            });
+            deregister(path, self);
         }
     }
 
@@ -1293,16 +1498,175 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     private void onNodeEvent(WatchedEvent event) {
         String path = event.getPath();
-        Set<Thread> threads = path == null ? null : waiting.get(path);
-        if (threads != null) {
-            threads.forEach(LockSupport::unpark);
+        Set<Waker> wakers = path == null ? null : waiting.get(path);
+        if (wakers != null) {
+            wakers.forEach(Waker::wake);
         }
     }
 
     /** Wakes every waiting caller: the connection changed or the dataspace closed, so they read again. */
     private void wakeAll() {
-        for (Set<Thread> threads : waiting.values()) {
-            threads.forEach(LockSupport::unpark);
+        for (Set<Waker> wakers : waiting.values()) {
+            wakers.forEach(Waker::wake);
+        }
+    }
+
+    private void register(String path, Waker waker) {
+        waiting.computeIfAbsent(path, p -> ConcurrentHashMap.newKeySet()).add(waker);
+    }
+
+    private void deregister(String path, Waker waker) {
+        waiting.computeIfPresent(path, (p, wakers) -> {
+            wakers.remove(waker);
+            return wakers.isEmpty() ? null : wakers;
+        });
+    }
+
+    /** What a watch event on a read-log entry's path, or a change of the connection, wakes. */
+    private interface Waker {
+        /** Called on ZooKeeper's event thread (or the closing thread): must not block. */
+        void wake();
+    }
+
+    /** A caller's thread parked in {@link #awaitOutcome}. */
+    private record ThreadWaker(Thread thread) implements Waker {
+        @Override
+        public void wake() {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /**
+     * Arms the wake-up of a submitted request that must wait: registers it for its entry's path, then sets an
+     * {@code exists} watch there (so a creation after the registration cannot be missed). Returns true if the entry
+     * exists already, or the connection was lost and is back, so that the caller reads again; false once armed: a
+     * watch event or a change of the connection will schedule the next {@link AsyncWait#drain()}.
+     */
+    private boolean arm(Call call) {
+        AsyncWait wait = call.async;
+        checkOpen(call, false);
+        if (!wait.armed) {
+            wait.armed = true;
+            register(wait.path, wait);
+            asyncWaits.add(wait);
+            // Closing sets its flag, then fails the registered requests: one of the two sees the other.
+            checkOpen(call, false);
+            if (wait.reply.isDone()) {
+                wait.forget(); // completed meanwhile (the caller cancelled the future): nothing to arm
+                return false;
+            }
+        }
+        Session.Result watched = session.existsWatched(wait.path);
+        if (watched.ok()) {
+            return true;
+        }
+        if (watched.unknown()) {
+            waitForConnection(call);
+            return true;
+        }
+        if (watched.code() != Code.NONODE) {
+            throw refused(watched.code(), "waiting for " + call.describe());
+        }
+        return false;
+    }
+
+    /**
+     * A submitted request: its future, and the polls that run its request loop — first on the submitting thread, then,
+     * while it waits, one on the executor per wake-up (several wake-ups that come during one poll make one more
+     * poll). No thread is held between polls; polls of one request never overlap.
+     */
+    private final class AsyncWait implements Waker {
+        final Request request;
+        final Call call;
+        final String path;
+        final CompletableFuture<Reply> reply = new CompletableFuture<>();
+        /** Wake-ups not yet served by a poll; a poll is running or scheduled while it is above zero. */
+        private final AtomicInteger wakeups = new AtomicInteger();
+        /** Whether the request registered for its entry's path; written by polls only. */
+        boolean armed;
+
+        AsyncWait(Request request, Call call) {
+            this.request = request;
+            this.call = call;
+            this.path = entryPath(call.processId, call.requestNumber);
+            call.async = this;
+            // However the future completes (served, failed, or cancelled by the caller), the dataspace forgets it.
+            reply.whenComplete((done, failure) -> forget());
+        }
+
+        /**
+         * Runs the first poll on the submitting thread: caller mistakes are thrown, as {@code handle} throws them;
+         * every other failure completes the future.
+         */
+        void start() {
+            wakeups.set(1);
+            try {
+                poll();
+            } catch (IllegalArgumentException | IllegalStateException | NullPointerException mistake) {
+                // Thrown before the request could wait: nothing armed it, so nothing can wake it.
+                forget();
+                throw mistake;
+            } catch (RuntimeException | Error failure) {
+                reply.completeExceptionally(failure);
+            }
+            if (wakeups.addAndGet(-1) != 0) {
+                schedule();
+            }
+        }
+
+        @Override
+        public void wake() {
+            if (wakeups.getAndIncrement() == 0) {
+                schedule();
+            }
+        }
+
+        private void schedule() {
+            try {
+                executor.execute(this::drain);
+            } catch (RejectedExecutionException rejected) {
+                reply.completeExceptionally(rejected);
+            }
+        }
+
+        /** Polls once, then again while wake-ups came meanwhile. Runs on the executor. */
+        void drain() {
+            int missed = wakeups.get();
+            do {
+                try {
+                    poll();
+                } catch (RuntimeException | Error failure) {
+                    reply.completeExceptionally(failure);
+                }
+                missed = wakeups.addAndGet(-missed);
+            } while (missed != 0);
+        }
+
+        /** Runs the request loop once, unless the future is complete: it completes it, or arms the next wake-up. */
+        private void poll() {
+            if (reply.isDone()) {
+                return;
+            }
+            Outcome outcome;
+            try {
+                outcome = execute(call);
+            } catch (InterruptedException ex) {
+                throw new AssertionError("a submitted request never waits on its thread", ex);
+            }
+            if (outcome != null) {
+                reply.complete(reply(request, outcome));
+            }
+        }
+
+        /** Fails the future (the dataspace closed). */
+        void fail(RuntimeException failure) {
+            reply.completeExceptionally(failure);
+        }
+
+        /** Deregisters the request; harmless if it never registered. */
+        void forget() {
+            deregister(path, this);
+            asyncWaits.remove(this);
         }
     }
 
@@ -1571,10 +1935,14 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         return OptionalLong.of(issued != 0 ? issued : entry.stat().getCzxid());
     }
 
-    /** Returns the number of the process's pending request, if one is pending. */
-    OptionalLong pendingRequest(int processId) {
-        ProcessRecord record = readProcess(processId).record;
-        return record.pending() ? OptionalLong.of(record.issued) : OptionalLong.empty();
+    /**
+     * Returns the zxid at which a request was cancelled — its place in the global serial order — or empty if it was
+     * not cancelled (or its log entry was evicted).
+     */
+    OptionalLong cancelZxid(int processId, long requestNumber) {
+        Session.Result entry = readOrWait(entryPath(processId, requestNumber), "reading an entry");
+        return entry.ok() && LogEntry.decode(entry.data()).cancelled ? OptionalLong.of(entry.stat().getCzxid())
+                : OptionalLong.empty();
     }
 
     @Override

@@ -1,5 +1,8 @@
 package io.github.volpex.dataspace.zookeeper;
 
+import io.github.volpex.dataspace.DataspaceCancelledException;
+import io.github.volpex.dataspace.DataspaceClosedException;
+import io.github.volpex.dataspace.DataspaceTimeoutException;
 import io.github.volpex.dataspace.Operation;
 import io.github.volpex.dataspace.Replica;
 import java.time.Duration;
@@ -17,6 +20,11 @@ final class ZkReplica implements Replica, ZkDataspace.Caller {
     private volatile long requestNumber;
     /** The thread running a call, so that {@link #close()} can wake it. */
     private volatile Thread running;
+    /**
+     * Whether the last call left its request pending (a timeout or an interrupt), so that {@link #cancelPending()}
+     * may end it. Written and read by the thread that owns the call (see {@link #busy}).
+     */
+    private boolean leftPending;
     private volatile boolean closed;
 
     ZkReplica(ZkDataspace dataspace, int processId, long requestNumber) {
@@ -92,6 +100,28 @@ final class ZkReplica implements Replica, ZkDataspace.Caller {
     }
 
     @Override
+    public Optional<byte[]> cancelPending() {
+        enter();
+        try {
+            long next = requestNumber + 1;
+            if (!leftPending) {
+                if (closed) {
+                    throw new DataspaceClosedException(processId, next, false);
+                }
+                throw new IllegalStateException("replica of process " + processId + " left no request pending to "
+                        + "cancel");
+            }
+            ZkDataspace.Completed completed = dataspace.cancel(processId, next, this);
+            leftPending = false;
+            requestNumber = next;
+            return Optional.ofNullable(completed.data());
+        } finally {
+            running = null;
+            busy.set(false);
+        }
+    }
+
+    @Override
     public boolean isClosed() {
         return closed;
     }
@@ -121,21 +151,37 @@ final class ZkReplica implements Replica, ZkDataspace.Caller {
     /** Issues the next request; the data of a put is the caller's array, copied only if the put leads. */
     private ZkDataspace.Outcome call(Operation operation, String tag, byte[] data, Duration timeout)
             throws InterruptedException {
-        if (!busy.compareAndSet(false, true)) {
-            throw new IllegalStateException("replica of process " + processId
-                    + " is already running a call on another thread; a replica is one sequential process");
-        }
-        running = Thread.currentThread();
+        enter();
         try {
             long next = requestNumber + 1;
-            ZkDataspace.Outcome outcome = dataspace.execute(
-                    dataspace.new Call(operation, processId, next, tag, data, timeout, this));
+            ZkDataspace.Outcome outcome;
+            try {
+                outcome = dataspace.execute(dataspace.new Call(operation, processId, next, tag, data, timeout, this));
+            } catch (DataspaceTimeoutException | InterruptedException stillPending) {
+                leftPending = true;
+                throw stillPending;
+            } catch (DataspaceCancelledException cancelled) {
+                // An outcome: the request is complete, and the replica goes past it.
+                leftPending = false;
+                requestNumber = next;
+                throw cancelled;
+            }
+            leftPending = false;
             requestNumber = next;
             return outcome;
         } finally {
             running = null;
             busy.set(false);
         }
+    }
+
+    /** Claims the handle for one call on this thread. */
+    private void enter() {
+        if (!busy.compareAndSet(false, true)) {
+            throw new IllegalStateException("replica of process " + processId
+                    + " is already running a call on another thread; a replica is one sequential process");
+        }
+        running = Thread.currentThread();
     }
 
     @Override

@@ -5,6 +5,8 @@ import io.github.volpex.dataspace.DataspaceOptions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import java.util.random.RandomGenerator;
 import org.apache.zookeeper.client.ZKClientConfig;
 
@@ -30,8 +32,16 @@ import org.apache.zookeeper.client.ZKClientConfig;
  * exactly-once whatever the network does — a reply lost to a connection loss, a retry, an expired session, a leader
  * failover: the package description documents the protocol.
  *
+ * <p>Cancelling a waiting read or get ({@link io.github.volpex.dataspace.DataspaceServer#cancel(int, long)},
+ * {@link io.github.volpex.dataspace.Replica#cancelPending()}) is one transaction that logs the outcome "cancelled" in
+ * the ensemble, so every client and every later restart sees it. {@link
+ * io.github.volpex.dataspace.DataspaceServer#submit(io.github.volpex.dataspace.Request)} waits with no thread: a
+ * ZooKeeper watch on the request's read-log entry wakes it, and the {@linkplain Builder#executor(Executor) executor}
+ * reads its outcome.
+ *
  * <p>Thread-safe. The dataspace owns one ZooKeeper session (and the two threads of ZooKeeper's client); blocked
- * callers wait in their own threads. {@link #statistics()} counts the requests this client handled.
+ * callers wait in their own threads, submitted requests in none. {@link #statistics()} counts the requests this
+ * client handled.
  *
  * @since 0.1
  */
@@ -137,6 +147,7 @@ public interface ZooKeeperDataspace extends Dataspace {
         int juteMaxBuffer = DEFAULT_JUTE_MAX_BUFFER;
         RandomGenerator random;
         ZKClientConfig clientConfig;
+        Executor executor = ForkJoinPool.commonPool();
 
         Builder(String connectString, String namespace) {
             this.connectString = Objects.requireNonNull(connectString, "connectString");
@@ -264,6 +275,26 @@ public interface ZooKeeperDataspace extends Dataspace {
          */
         public Builder clientConfig(ZKClientConfig config) {
             this.clientConfig = Objects.requireNonNull(config, "config");
+            return this;
+        }
+
+        /**
+         * Sets where submitted requests that waited are resumed (by default {@link ForkJoinPool#commonPool()}): when
+         * a watch says that a request submitted with {@link
+         * io.github.volpex.dataspace.DataspaceServer#submit(io.github.volpex.dataspace.Request)} may have its
+         * outcome, a task on this executor reads it from the ensemble (a round trip or two, longer while the ensemble
+         * is unreachable, and a blob read for a large value) and completes the request's future, on which dependent
+         * actions attached without an executor then run. No task runs while a request merely waits. A task the
+         * executor rejects fails its request's future with the {@link java.util.concurrent.RejectedExecutionException}.
+         * The executor must run tasks on threads of its own, not in {@code execute} itself: watch events arrive on
+         * ZooKeeper's event thread, which a task's reads must not block.
+         *
+         * @param executor the executor
+         * @return this builder
+         * @throws NullPointerException if {@code executor} is null
+         */
+        public Builder executor(Executor executor) {
+            this.executor = Objects.requireNonNull(executor, "executor");
             return this;
         }
 

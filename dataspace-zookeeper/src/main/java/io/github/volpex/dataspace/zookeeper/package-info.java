@@ -18,8 +18,8 @@
  * &lt;ns&gt;                  header: magic, format, process count, options, blob-store kind, namespace id, destroying
  * &lt;ns&gt;/p/&lt;pid&gt;            process record: high-water mark, read-log window (oldest, bytes), the pending request
  *                           (kind, tag name, issuing call's token), request numbers of retained entries holding blobs
- * &lt;ns&gt;/p/&lt;pid&gt;/&lt;r&gt;        read-log entry of request r (immutable): kind, tag name, stored flag, value, issuing token,
- *                           issue zxid
+ * &lt;ns&gt;/p/&lt;pid&gt;/&lt;r&gt;        read-log entry of request r (immutable): kind, tag name, stored flag, value or
+ *                           "cancelled", issuing token, issue zxid
  * &lt;ns&gt;/t/&lt;name&gt;           tag record: the current value (or none) and the FIFO queue of waiting (pid, r, READ|GET);
  *                           deleted when both are empty
  * &lt;ns&gt;/b/&lt;sha256&gt;         blob reference: how many tag records and log entries refer to the blob
@@ -39,8 +39,10 @@
  *       bytes (kept for a byte budget only, 0 without one), {@code byte} pending kind (0: none, else 1 + {@link io.github.volpex.dataspace.Operation} ordinal) and,
  *       if pending, the name ({@code short} length, ASCII) and the 16-byte token, then {@code int} n and n
  *       {@code long} request numbers of entries holding blobs;</li>
- *   <li>log entry: format, {@code byte} kind, {@code byte} flags (1: stored, 2: has a value), name, 16-byte token,
- *       {@code long} issue zxid (0: the entry's creation zxid), then the value if any;</li>
+ *   <li>log entry: format, {@code byte} kind, {@code byte} flags (1: stored, 2: has a value, 4: cancelled — a read
+ *       or get cancelled while it waited, alone: no value, not stored), name, 16-byte token, {@code long} issue zxid
+ *       (0: the entry's creation zxid), then the value if any. Other flag bits, or "cancelled" with another flag or
+ *       on a kind that never waits, make the entry corrupt;</li>
  *   <li>value: {@code byte} 1 (inline), {@code int} length, the bytes; or {@code byte} 2 (blob), {@code int} length,
  *       32-byte SHA-256, {@code long} incarnation;</li>
  *   <li>tag record: format, {@code boolean} has a value, the value if any, {@code int} n and n waiters
@@ -81,20 +83,44 @@
  *     A conflict ({@code BADVERSION}, {@code NODEEXISTS}, {@code NONODE}, {@code NOTEMPTY}) means another request
  *     committed first: the call reads again and decides again.</li>
  * </ul>
+ *
+ * <h2>Cancelling is one more transaction</h2>
+ * {@link io.github.volpex.dataspace.DataspaceServer#cancel(int, long)} of (p, r) reads p's record and the entry
+ * {@code p/r} in one read-only {@code multi}. An entry means the request is complete: its logged outcome is the answer
+ * (a cancel that comes too late returns the data, so nothing taken is lost; a second cancel finds "cancelled"). If r
+ * is p's pending request, the cancel reads the tag record and commits one {@code multi}, every write at the version
+ * read: the tag record without (p, r, kind) in its queue ({@code setData}, or {@code delete} when nothing is left),
+ * p's record with no pending request and its log window moved, the entry {@code p/r} with the flag "cancelled" (and
+ * the issuing call's token and issue zxid, as a put serving the request would write), the evictions that entry causes
+ * and their blob references. A put that serves the request and its cancel write the same two records, so exactly one
+ * of them commits; the other fails on a version, reads again and finds the entry. After a lost reply the cancel
+ * reads again too, and finds the entry or the request still waiting. The entry wakes every waiting call like any
+ * outcome, and every call of (p, r) — on any client, after any restart — reads "cancelled" from the log and throws
+ * {@link io.github.volpex.dataspace.DataspaceCancelledException}; the process's next request is r + 1, as after any
+ * completed request. A restart whose saved number r is p's pending request ({@link
+ * io.github.volpex.dataspace.Dataspace#open(int, long)}) opens the handle at r − 1, from the same read of p's record.
  * The commit order of these transactions — ZooKeeper's zxid order, one leader's — is the dataspace's global serial
  * order (the paper's atomicity rule); the transactions are linearizable, since ZooKeeper serializes every write through
  * the leader and each transaction checks the versions of everything its outcome depends on.
  *
  * <h2>Waiting and waking</h2>
- * A pending request has its place in the tag record's FIFO queue, and the put that serves it writes its outcome into
- * the process's read log. A waiting call — the one that made it pending, or any replica or retry that joined it — sets
- * an {@code exists} watch on its own entry {@code p/r} and parks; the entry's creation fires the watch and wakes it (a
- * put wakes exactly the calls it served). A connection event wakes every waiting call to read again and set its watch
- * anew (watches do not survive an expired session). A timeout, an interrupt or closing the replica ends the wait but
- * not the request: it stays pending, and the retry or another replica receives its result. Waiting holds no thread
- * but the caller's and no server resource but one watch. A pending request is two records that one transaction can
- * change together (the process record and the tag's queue), so cancelling or abandoning one atomically is one more
- * {@code multi}.
+ * A pending request has its place in the tag record's FIFO queue, and the put that serves it (or the cancel that ends
+ * it) writes its outcome into the process's read log. A waiting call — the one that made it pending, or any replica or
+ * retry that joined it — sets an {@code exists} watch on its own entry {@code p/r} and parks; the entry's creation
+ * fires the watch and wakes it (a put wakes exactly the calls it served). A connection event wakes every waiting call
+ * to read again and set its watch anew (watches do not survive an expired session). A timeout, an interrupt or closing
+ * the replica ends the wait but not the request: it stays pending, and the retry or another replica receives its
+ * result. Waiting holds no thread but the caller's and no server resource but one watch.
+ *
+ * <p>A request {@linkplain io.github.volpex.dataspace.DataspaceServer#submit(io.github.volpex.dataspace.Request)
+ * submitted} runs the same loop, on the submitting thread, up to the point where a blocking call would park: there it
+ * registers for its entry's path, sets the same watch and returns its future, and no thread waits for it. Each watch
+ * event or connection event then runs one more pass of the loop as a task on the
+ * {@linkplain io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace.Builder#executor(java.util.concurrent.Executor)
+ * executor} (events that come during a pass make one more pass; passes of one request never overlap), which completes
+ * the future or sets the watch again. Cancelling the future only deregisters it: the request stays pending in the
+ * ensemble. Closing the dataspace fails every waiting future with
+ * {@link io.github.volpex.dataspace.DataspaceClosedException}.
  *
  * <h2>Exactly once over an at-least-once network</h2>
  * The idempotency key is (process, request number): every transaction that executes request r of process p moves p's
@@ -159,6 +185,10 @@
  *       safe.</li>
  *   <li>A waiting call whose outcome is evicted before it reads it (its process's other replicas ran more than the
  *       log's capacity ahead in the meantime) gets {@link io.github.volpex.dataspace.ReadLogEvictedException}.</li>
+ *   <li>{@code submit} reads and commits on the submitting thread, as {@code handle} does (a few round trips, up to
+ *       the connection-loss timeout while the ensemble is unreachable); only the wait for data holds no thread. Its
+ *       future also fails with {@link io.github.volpex.dataspace.zookeeper.ZooKeeperUnavailableException} and
+ *       {@link io.github.volpex.dataspace.zookeeper.BlobStoreException}, which {@code handle} throws.</li>
  *   <li>ZooKeeper holds its whole database in memory: inline values are copied into each read log that receives
  *       them, so a job exchanging large values should set a byte budget, a lower inline limit, or a shared blob
  *       store.</li>
@@ -170,7 +200,9 @@
  * <h2>Threads</h2>
  * Everything is thread-safe. A dataspace owns one ZooKeeper client (with ZooKeeper's two threads); blocked callers
  * park in their own threads (virtual threads do not pin), are interruptible, and wake with {@link
- * io.github.volpex.dataspace.DataspaceClosedException} when their replica or the dataspace is closed.
+ * io.github.volpex.dataspace.DataspaceClosedException} when their replica or the dataspace is closed. Submitted
+ * requests that wait hold no thread; their futures complete on the executor given to the builder (by default the
+ * common fork-join pool), or on the submitting or closing thread.
  *
  * @since 0.1
  */

@@ -16,8 +16,8 @@ import net.jqwik.api.statistics.Statistics;
 /**
  * Random replicated programs with replicas as threads, each on its own ZooKeeper session, under injected faults:
  * connections cut at random (replies of applied transactions lost), sessions expired, replicas killed and restarted
- * from checkpoints. Every replica observes the single-replica run in the dataspace's serial order, and the namespace
- * stays consistent. A case replays from its jqwik seed (the thread timing differs; the programs and faults drawn do
+ * from checkpoints, waiting requests cancelled by middleware through those faulty clients. Every replica observes the
+ * single-replica run in the dataspace's serial order, and the namespace stays consistent. A case replays from its jqwik seed (the thread timing differs; the programs and faults drawn do
  * not).
  */
 class ConcurrentReplicasPropertiesTest {
@@ -57,6 +57,7 @@ class ConcurrentReplicasPropertiesTest {
             Statistics.label("lost replies recovered").collect(run.recoveredCommits() > 0);
             Statistics.label("replicas killed").collect(run.kills() > 0);
             Statistics.label("sessions expired").collect(run.expiries() > 0);
+            Statistics.label("the middleware cancelled a request").collect(run.cancels() > 0);
         }
     }
 

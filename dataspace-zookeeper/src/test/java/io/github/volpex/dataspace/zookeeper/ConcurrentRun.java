@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.volpex.dataspace.DataspaceClosedException;
 import io.github.volpex.dataspace.Replica;
+import io.github.volpex.dataspace.Request;
+import io.github.volpex.testkit.ProcessEvent;
 import io.github.volpex.testkit.ProgramStep;
 import io.github.volpex.testkit.ReplicatedPrograms;
 import io.github.volpex.testkit.ReplicatedPrograms.ReplicaHistory;
@@ -25,12 +27,13 @@ import java.util.function.IntFunction;
 /**
  * Random programs run by replicas on threads, each replica on a client (a ZooKeeper session) of its own, while a chaos
  * thread cuts clients' connections (so replies of applied transactions are lost), expires sessions on the client side,
- * and kills replicas, which restart from one of their checkpoints with a new client. The first replica of each
- * process is never killed, so every process keeps a survivor.
+ * kills replicas, which restart from one of their checkpoints with a new client, and, as middleware, cancels the
+ * request a process waits for through one of those clients. The first replica of each process is never killed, so
+ * every process keeps a survivor.
  *
  * <p>The run ends when it cannot change any more, which the dataspace itself tells: every process has completed its
  * program or waits on a pending request, and every live replica has caught up with its process. The oracle's fresh
- * order is the dataspace's serial order: the zxid at which each request was issued.
+ * order is the dataspace's serial order: the zxid at which each request was issued, and each cancel committed.
  */
 final class ConcurrentRun {
 
@@ -46,6 +49,7 @@ final class ConcurrentRun {
     private final AtomicInteger kills = new AtomicInteger();
     private final AtomicInteger cuts = new AtomicInteger();
     private final AtomicInteger expiries = new AtomicInteger();
+    private final AtomicInteger cancels = new AtomicInteger();
     private volatile boolean stopping;
     private long recovered;
 
@@ -127,15 +131,20 @@ final class ConcurrentRun {
         ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs, freshOrder(), histories);
     }
 
-    /** The process ids in the zxid order of their requests' issue. */
-    private List<Integer> freshOrder() {
-        TreeMap<Long, Integer> byZxid = new TreeMap<>();
+    /** The requests' issues and cancels in zxid order. */
+    private List<ProcessEvent> freshOrder() {
+        TreeMap<Long, ProcessEvent> byZxid = new TreeMap<>();
         for (int process = 0; process < programs.size(); process++) {
             long issued = observer.highWaterMark(process);
             for (long request = 1; request <= issued; request++) {
                 OptionalLong zxid = observer.issueZxid(process, request);
                 assertTrue(zxid.isPresent(), "request " + request + " of process " + process + " is in the log");
-                assertEquals(null, byZxid.put(zxid.getAsLong(), process), "one request per zxid");
+                assertEquals(null, byZxid.put(zxid.getAsLong(), ProcessEvent.issue(process)), "one event per zxid");
+                OptionalLong cancelled = observer.cancelZxid(process, request);
+                if (cancelled.isPresent()) {
+                    assertEquals(null, byZxid.put(cancelled.getAsLong(), ProcessEvent.cancel(process)),
+                            "one event per zxid");
+                }
             }
         }
         return new ArrayList<>(byZxid.values());
@@ -190,12 +199,41 @@ final class ConcurrentRun {
                 } else if (action < 22) {
                     expiries.incrementAndGet();
                     client.session().zooKeeper().getTestable().injectSessionExpiration();
+                } else if (action < 32) {
+                    cancelPending(client, random.nextInt(programs.size()));
                 } else {
                     cuts.incrementAndGet();
                     client.session().zooKeeper().getTestable().closeSocket();
                 }
             } catch (Exception ex) {
                 // The client closed meanwhile.
+            }
+        }
+    }
+
+    /**
+     * As middleware would, cancels a request that waits — the first one found from process {@code first} on — through
+     * a client the chaos cuts and expires too; a put may serve the request first, and the cancel then returns its
+     * outcome.
+     */
+    private void cancelPending(ZkDataspace client, int first) {
+        int processCount = programs.size();
+        for (int i = 0; i < processCount; i++) {
+            int processId = (first + i) % processCount;
+            try {
+                Optional<Request> pending = client.server().pendingRequest(processId);
+                if (pending.isPresent()) {
+                    if (client.server().cancel(processId, pending.get().requestNumber()).isEmpty()) {
+                        cancels.incrementAndGet();
+                    }
+                    return;
+                }
+            } catch (DataspaceClosedException killed) {
+                return; // the replica's client was closed meanwhile
+            } catch (RuntimeException | Error failure) {
+                failures.add(new AssertionError("the middleware's cancel for process " + processId + " failed",
+                        failure));
+                return;
             }
         }
     }
@@ -253,6 +291,11 @@ final class ConcurrentRun {
 
     int expiries() {
         return expiries.get();
+    }
+
+    /** Requests the middleware cancelled while they waited (a cancel that found one served does not count). */
+    int cancels() {
+        return cancels.get();
     }
 
     /** Commits whose reply was lost and that their client found applied, over every client of the run. */

@@ -7,11 +7,8 @@ import io.github.volpex.dataspace.Operation;
 import io.github.volpex.testkit.ProgramStep;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,7 +76,7 @@ class EnsembleFailoverTest {
                     ensemble.restart(leaders[0]);
                     disrupted.awaitProgress(disrupted.totalSteps() * 3 / 5);
                     ZkDataspace victim = disrupted.survivorClient(1);
-                    expire(victim);
+                    SessionThief.expire(ensemble.connectString(), victim);
                     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                     while (victim.session().expiries() == 0) {
                         assertTrue(System.nanoTime() - deadline < 0, "the victim saw its session expire");
@@ -95,21 +92,6 @@ class EnsembleFailoverTest {
             assertTrue(expiries[0] >= 1, "seed " + seed + ": the session expired");
             observer.collectGarbage(); // blobs of puts killed before their commit
             inspector.check(namespace);
-        }
-    }
-
-    /** Expires a client's session on the ensemble: another client takes the session over and closes it. */
-    private static void expire(ZkDataspace victim) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper thief = new ZooKeeper(ensemble.connectString(), 10_000, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        }, victim.session().sessionId(), victim.session().sessionPassword());
-        try {
-            assertTrue(connected.await(30, TimeUnit.SECONDS), "took the session over");
-        } finally {
-            thief.close();
         }
     }
 

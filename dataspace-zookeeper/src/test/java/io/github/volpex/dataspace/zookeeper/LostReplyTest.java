@@ -133,7 +133,7 @@ class LostReplyTest {
         link.loseNextTransactionReply();
         assertThrows(DataspaceTimeoutException.class, () -> getter.get("x", Duration.ZERO));
         assertOneReplyLostAndRecovered(lost);
-        assertEquals(1, faulty.pendingRequest(1).orElseThrow());
+        assertEquals(1, faulty.pendingRequest(1).orElseThrow().requestNumber());
         CompletableFuture<byte[]> waiting = CompletableFuture.supplyAsync(() -> {
             try {
                 return getter.get("x", Duration.ofSeconds(30));

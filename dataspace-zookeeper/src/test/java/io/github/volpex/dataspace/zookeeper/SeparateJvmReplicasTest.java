@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.volpex.dataspace.Operation;
+import io.github.volpex.testkit.ProcessEvent;
 import io.github.volpex.testkit.ProgramStep;
 import io.github.volpex.testkit.ReplicatedPrograms;
 import io.github.volpex.testkit.ReplicatedPrograms.ReplicaHistory;
@@ -130,8 +131,8 @@ class SeparateJvmReplicasTest {
                 histories.add(new ReplicaHistory(child.toString(), child.processId, child.observations(),
                         !child.killed));
             }
-            ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs, freshOrder(observer, programs),
-                    histories);
+            ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs,
+                    ProcessEvent.issues(freshOrder(observer, programs)), histories);
             observer.collectGarbage(); // blobs of puts killed before their commit
             inspector.check(namespace);
         }

@@ -31,6 +31,15 @@ class ZooKeeperDataspaceContractTest extends DataspaceContract {
         }
     }
 
+    /**
+     * 1,500 waiting gets, each of a process of its own: a ZooKeeper dataspace holds at most about 1,850 processes at
+     * this namespace's length (a put that serves a waiting read of every process must fit one transaction).
+     */
+    @Override
+    protected int submittedWaiters() {
+        return 1_500;
+    }
+
     @Override
     protected Dataspace create(int processCount, DataspaceOptions options) {
         ZKClientConfig netty = new ZKClientConfig();

@@ -18,8 +18,10 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * The paper's guarantee against the ZooKeeper dataspace, through the kit's deterministic {@link ReplicatedRun}: random
- * programs with 1–3 replicas per process that die, checkpoint and restart; every replica observes the single-replica
- * run or a typed eviction. Values are inline, or (inline limit 0) every value is a blob, so that reference counting
+ * programs with 1–3 replicas per process that die, checkpoint (also inside a waiting call) and restart (also inside
+ * one), while the middleware cancels waiting requests; every replica observes the single-replica run that cancels at
+ * the same points, or a typed eviction. About a fifth of the cases cancel and one in fifteen restarts inside a call;
+ * at least one case in the run must cancel. Values are inline, or (inline limit 0) every value is a blob, so that reference counting
  * runs through overwrites, consumption, log eviction and the byte budget; after each run the namespace's invariants
  * hold ({@link NamespaceInspector}). A case replays from its jqwik seed.
  */
@@ -53,7 +55,7 @@ class ZooKeeperReplicatedRunPropertiesTest {
         return ReplicatedPrograms.programs();
     }
 
-    @Property(tries = 40)
+    @Property(tries = 60)
     void every_replica_observes_the_single_replica_run_or_a_typed_eviction(
             @ForAll("programs") List<List<ProgramStep>> programs,
             @ForAll @IntRange(min = 1, max = 6) int readLogCapacity,
@@ -76,6 +78,9 @@ class ZooKeeperReplicatedRunPropertiesTest {
             inspector.check(namespace);
             Statistics.label("a replica was evicted").collect(run.replicas().stream().anyMatch(r -> r.evicted()));
             Statistics.label("a request stayed pending").collect(dataspace.statistics().joinedPending() > 0);
+            Statistics.label("the middleware cancelled a request").collect(run.cancels() > 0);
+            Statistics.label("a replica restarted inside a call").collect(run.restartsInsideCalls() > 0);
+            Statistics.label("the middleware cancelled a request").coverage(c -> c.check(true).count(n -> n >= 1));
         }
     }
 }

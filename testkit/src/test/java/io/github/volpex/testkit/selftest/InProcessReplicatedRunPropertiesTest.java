@@ -20,9 +20,11 @@ import net.jqwik.api.statistics.Statistics;
 /**
  * The paper's guarantee as a property of the in-process dataspace, through the kit's {@link ReplicatedRun}: random
  * per-process programs run with 1–3 replicas per process under a random schedule — replicas die (at least one survives
- * per process), save checkpoints and restart from a saved request number — and every replica's observations equal
- * those of a run with one replica per process; a replica that trails by more than the read log holds gets
- * {@code ReadLogEvictedException}, never a wrong value. The schedule is deterministic, so a case replays from its seed.
+ * per process), save checkpoints (also in the middle of a call that waits, numbered as issued) and restart from a saved
+ * request number, and middleware cancels requests that wait — and every replica's observations equal those of a run
+ * with one replica per process that cancels at the same points; a replica that trails by more than the read log holds
+ * gets {@code ReadLogEvictedException}, never a wrong value. The schedule is deterministic, so a case replays from its
+ * seed.
  */
 class InProcessReplicatedRunPropertiesTest {
 
@@ -46,11 +48,16 @@ class InProcessReplicatedRunPropertiesTest {
             Statistics.label("a replica restarted").collect(run.restarts() > 0);
             Statistics.label("a trailing replica was served from the log").collect(statistics.servedFromLog() > 0);
             Statistics.label("a request stayed pending").collect(statistics.joinedPending() > 0);
+            Statistics.label("the middleware cancelled a request").collect(run.cancels() > 0);
+            Statistics.label("a replica restarted inside a call").collect(run.restartsInsideCalls() > 0);
             Statistics.label("a replica was evicted").coverage(c -> c.check(true).percentage(p -> p >= 3));
             Statistics.label("a replica restarted").coverage(c -> c.check(true).percentage(p -> p >= 20));
             Statistics.label("a trailing replica was served from the log")
                     .coverage(c -> c.check(true).percentage(p -> p >= 50));
             Statistics.label("a request stayed pending").coverage(c -> c.check(true).percentage(p -> p >= 10));
+            Statistics.label("the middleware cancelled a request")
+                    .coverage(c -> c.check(true).percentage(p -> p >= 10));
+            Statistics.label("a replica restarted inside a call").coverage(c -> c.check(true).percentage(p -> p >= 2));
         }
     }
 
