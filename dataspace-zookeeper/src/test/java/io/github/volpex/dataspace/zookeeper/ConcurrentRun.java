@@ -274,7 +274,7 @@ final class ConcurrentRun {
 
     /** Waits until the replicas have completed at least {@code calls} calls, at most 60 s. */
     void awaitProgress(int calls) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (progress() < calls && !stopping) {
             assertTrue(System.nanoTime() - deadline < 0, "the run reached " + progress() + " of " + calls + " calls");
             Thread.sleep(5);

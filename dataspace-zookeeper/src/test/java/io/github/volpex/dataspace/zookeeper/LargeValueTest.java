@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
  * directory store: stored once, served to the leading and trailing replicas byte for byte, and deleted once no tuple
  * or read-log entry refers to them. A value that would make a transaction too large inline goes to the blob store.
  */
-@Timeout(value = 120, unit = TimeUnit.SECONDS)
+// A hang guard only, far above the run time of a loaded machine.
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
 class LargeValueTest {
 
     private static final int MIB = 1 << 20;

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Timeout;
  * the connection-loss timeout has passed, and its retry takes effect once; a get waiting for data through the outage
  * receives it afterwards.
  */
-@Timeout(value = 90, unit = TimeUnit.SECONDS)
+// A hang guard only, far above the run time of a loaded machine.
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
 class UnavailableEnsembleTest {
 
     private EmbeddedZooKeeper ensemble;
@@ -73,7 +74,7 @@ class UnavailableEnsembleTest {
                     throw new IllegalStateException(ex);
                 }
             });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (waiting.statistics().totalRequests() == 0) {
                 assertTrue(System.nanoTime() - deadline < 0, "the get became pending");
                 Thread.sleep(5);
