@@ -183,8 +183,10 @@ class CancelAndSubmitTest {
                 Optional<Reply> cancel = faulty.server().cancel(1, request);
                 put.get(30, TimeUnit.SECONDS);
                 if (armed && !link.armed()) {
-                    assertEquals(lost + 1, link.lostReplies(), where + ": the cancel committed and lost its reply");
-                    assertEquals(Optional.empty(), cancel, where + ": the cancel read its applied commit back");
+                    // The cancel sent its transaction and lost the reply. Whether the transaction applied or failed on a
+                    // version (the put committed first) the client cannot tell from the reply: it reads again, and the
+                    // checks below hold either way.
+                    assertEquals(lost + 1, link.lostReplies(), where + ": the cancel lost its transaction's reply");
                 }
                 Optional<byte[]> left = direct.server().handle(Request.tryRead(2, request, tag)).data();
                 if (cancel.isEmpty()) {
