@@ -54,7 +54,17 @@ class UnavailableEnsembleTest {
                     unavailable.getMessage());
             assertEquals(1, writer.requestNumber(), "the request number did not advance");
             ensemble.restart(0);
-            writer.put("x", bytes("during"));
+            // Retried as the exception advises, until the client has reconnected to the restarted server (on a loaded
+            // machine that may take longer than the 1 s timeout); however many retries fail, the put applies once.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (true) {
+                try {
+                    writer.put("x", bytes("during"));
+                    break;
+                } catch (ZooKeeperUnavailableException stillDown) {
+                    assertTrue(System.nanoTime() - deadline < 0, "the restarted server stayed unreachable");
+                }
+            }
             assertEquals(2, writer.requestNumber());
             Replica reader = dataspace.open(1);
             assertEquals("during", text(reader.get("x")));
