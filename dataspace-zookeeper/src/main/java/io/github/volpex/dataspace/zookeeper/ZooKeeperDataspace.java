@@ -332,7 +332,8 @@ public interface ZooKeeperDataspace extends Dataspace {
             return ZkDataspace.connect(this);
         }
 
-        private static Duration checkDuration(String name, Duration value) {
+        /** Checks a setting's duration: in [1 ms, 1 h]. */
+        static Duration checkDuration(String name, Duration value) {
             Objects.requireNonNull(value, name);
             if (value.compareTo(Duration.ofMillis(1)) < 0 || value.compareTo(Duration.ofHours(1)) > 0) {
                 throw new IllegalArgumentException(name + " must be in [PT0.001S, PT1H]: " + value);

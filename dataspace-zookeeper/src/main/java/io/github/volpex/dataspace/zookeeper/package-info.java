@@ -11,7 +11,10 @@
  * io.github.volpex.dataspace.DataspaceOptions)}, checked by the same contract
  * ({@code io.github.volpex.testkit.DataspaceContract}). {@link io.github.volpex.dataspace.zookeeper.EmbeddedZooKeeper}
  * starts an ensemble of 1 to 7 servers in process for tests and examples; {@link
- * io.github.volpex.dataspace.zookeeper.BlobStore} is where large values go.
+ * io.github.volpex.dataspace.zookeeper.BlobStore} is where large values go. {@link
+ * io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource} gives a checkpoint store fenced writer epochs from the
+ * same ensemble, so that one writer per job holds across machines (it needs {@code volpex-checkpoint-core}, an
+ * optional dependency of this module).
  *
  * <h2>Znode layout</h2>
  * <pre>
@@ -26,6 +29,9 @@
  * &lt;ns&gt;/b/&lt;sha256&gt;/&lt;token&gt; pin: an ephemeral child held by a put between storing its blob and committing
  * &lt;ns&gt;/n/&lt;name&gt;           dictionary: the tag of a hashed name
  * &lt;ns&gt;/s/&lt;key&gt;/&lt;i&gt;        the default blob store's chunks
+ * &lt;path&gt;/&lt;job name&gt;     {@link io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource}'s epoch counter of a job, under
+ *                           a path of its own (magic "VPZE", format, {@code long} epoch, the 16-byte token of the
+ *                           acquisition that set it)
  * </pre>
  * A process record is created by the process's first request; until then the process is at request 0. A tag's name is
  * its escaped form ({@code [A-Za-z0-9_-]} kept, any other UTF-16 unit as {@code %} and four hex digits), or
