@@ -223,6 +223,23 @@ public final class Options {
     }
 
     /**
+     * Declares an optional text option, absent unless given (the command checks its form).
+     *
+     * @param name        the option name without dashes
+     * @param valueName   what the value is, for the help (such as {@code HOST:PORT})
+     * @param description what it sets
+     * @return this
+     */
+    public Options textOption(String name, String valueName, String description) {
+        return add(new Spec(name, valueName, description, null, text -> {
+            if (text.isBlank()) {
+                throw new UsageException("--" + name + " must not be empty");
+            }
+            return text;
+        }, null));
+    }
+
+    /**
      * Declares an optional output directory, absent unless given: the path must be a directory, or creatable where
      * nothing is yet, so that a command never starts work it cannot save. The command creates it with
      * {@link #prepareDirectory}.
@@ -525,6 +542,16 @@ public final class Options {
          */
         public String choice(String name) {
             return (String) value(name);
+        }
+
+        /**
+         * Returns a text option, empty when absent.
+         *
+         * @param name the option's name
+         * @return its value
+         */
+        public Optional<String> text(String name) {
+            return Optional.ofNullable((String) value(name));
         }
 
         /**

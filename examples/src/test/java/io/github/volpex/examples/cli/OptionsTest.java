@@ -16,6 +16,7 @@ class OptionsTest {
             .doubleOption("rate", 0.5, 0.0, 1.0, "a probability")
             .choiceOption("law", "weibull", List.of("exponential", "weibull"), "lifetime law")
             .pathOption("store", "where to store")
+            .textOption("server", "HOST:PORT", "where to connect")
             .flag("quiet", "say less");
 
     @Test
@@ -25,17 +26,19 @@ class OptionsTest {
         assertEquals(0.5, parsed.doubleValue("rate"));
         assertEquals("weibull", parsed.choice("law"));
         assertTrue(parsed.path("store").isEmpty());
+        assertTrue(parsed.text("server").isEmpty());
         assertFalse(parsed.flag("quiet"));
     }
 
     @Test
     void both_value_syntaxes_and_flags_are_accepted() {
         Options.Parsed parsed = options.parse(List.of("--count", "7", "--rate=0.25", "--law", "exponential",
-                "--store", "dir/x", "--quiet"));
+                "--store", "dir/x", "--server=zk:2181", "--quiet"));
         assertEquals(7, parsed.intValue("count"));
         assertEquals(0.25, parsed.doubleValue("rate"));
         assertEquals("exponential", parsed.choice("law"));
         assertEquals(Path.of("dir/x"), parsed.path("store").orElseThrow());
+        assertEquals("zk:2181", parsed.text("server").orElseThrow());
         assertTrue(parsed.flag("quiet"));
     }
 
@@ -47,6 +50,8 @@ class OptionsTest {
         assertMessage("--rate must be a number: x", "--rate=x");
         assertMessage("--law must be one of [exponential, weibull]: normal", "--law", "normal");
         assertMessage("--count needs a value N", "--count");
+        assertMessage("--server needs a value HOST:PORT", "--server");
+        assertMessage("--server must not be empty", "--server", " ");
         assertMessage("--quiet takes no value: --quiet=yes", "--quiet=yes");
         assertMessage("unknown option --colour (see demo --help)", "--colour", "red");
         assertMessage("option --count is given twice", "--count", "1", "--count", "2");
