@@ -1,22 +1,17 @@
 package io.github.volpex.examples.tour;
 
 import io.github.volpex.checkpoint.interval.AdaptiveCheckpointScheduler;
-import io.github.volpex.checkpoint.interval.NiHarwoodEstimate;
 import io.github.volpex.checkpoint.interval.NiHarwoodEstimateSource;
 import io.github.volpex.checkpoint.placement.Objective;
-import io.github.volpex.checkpoint.placement.RepositorySelector;
-import io.github.volpex.checkpoint.placement.StorageHost;
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.CheckpointUnavailableException;
 import io.github.volpex.checkpoint.store.DirectoryRepository;
 import io.github.volpex.checkpoint.store.FragmentRepository;
-import io.github.volpex.checkpoint.store.PlacementPolicy;
 import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
 import io.github.volpex.checkpoint.store.RepairReport;
 import io.github.volpex.dataspace.Dataspace;
 import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.dataspace.Replica;
-import io.github.volpex.erasure.IdaCodec;
 import io.github.volpex.estimators.DownloadTimeEstimator;
 import io.github.volpex.estimators.RateEstimate;
 import io.github.volpex.examples.remd.RemdProcess;
@@ -29,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -103,9 +97,9 @@ public final class Tour {
             if (replicas < 1) {
                 throw new IllegalArgumentException("replicas must be >= 1: " + replicas);
             }
-            if (storageHosts < DATA_FRAGMENTS + PARITY_FRAGMENTS) {
-                throw new IllegalArgumentException("storageHosts must be >= " + (DATA_FRAGMENTS + PARITY_FRAGMENTS)
-                        + ": " + storageHosts);
+            if (storageHosts < StoragePool.DATA_FRAGMENTS + StoragePool.PARITY_FRAGMENTS) {
+                throw new IllegalArgumentException("storageHosts must be >= " + (StoragePool.DATA_FRAGMENTS
+                        + StoragePool.PARITY_FRAGMENTS) + ": " + storageHosts);
             }
             if (!(stepSeconds > 0) || !(checkpointSeconds > 0) || !(downloadSeconds >= 0)) {
                 throw new IllegalArgumentException("stepSeconds and checkpointSeconds must be > 0 and downloadSeconds"
@@ -113,11 +107,6 @@ public final class Tour {
             }
         }
     }
-
-    /** Data fragments of each checkpoint. */
-    static final int DATA_FRAGMENTS = 6;
-    /** Redundant fragments of each checkpoint. */
-    static final int PARITY_FRAGMENTS = 3;
 
     /**
      * What a run did and whether it verified.
@@ -194,12 +183,18 @@ public final class Tour {
      * @throws IOException          if the store directory cannot be used
      */
     public Result run(Duration timeout) throws InterruptedException, IOException {
+        List<RemdProcess.Outcome> reference = timedReference();
+        progress.println("Replicated run on volatile hosts:");
+        return new Execution(timeout).run(reference);
+    }
+
+    /** Runs the failure-free reference, saying so and how long it took. */
+    List<RemdProcess.Outcome> timedReference() throws InterruptedException {
         progress.print("Failure-free reference run, one replica per process... ");
         long start = System.nanoTime();
         List<RemdProcess.Outcome> reference = reference();
         progress.printf("%.1f s%n", (System.nanoTime() - start) / 1e9);
-        progress.println("Replicated run on volatile hosts:");
-        return new Execution(timeout).run(reference);
+        return reference;
     }
 
     /** The failure-free run with one replica per process: what every run must reproduce. */
@@ -254,18 +249,11 @@ public final class Tour {
         private final ExecutorService storeThreads = Executors.newFixedThreadPool(2, daemon("store"));
         private final Dataspace dataspace = Dataspace.inProcess(setup.processes(), DATASPACE);
         private final List<VolatileRepository> repositories = new ArrayList<>();
-        private final Map<String, StorageHost> storageHostsById = new LinkedHashMap<>();
+        private final StoragePool pool;
         private final double[] storageFailureAt;
-        private final LifetimeLaw[] storageLaws;
         private final CheckpointStore store;
         private final ProcessSlot[] slots;
-
-        // Failure observations: lifetimes that ended (in a failure, or censored when the replica finished its work)
-        // and the replicas still up (censored at their current uptime).
-        private final Object observations = new Object();
-        private int failures;
-        private double endedExposureSeconds;
-        private final Map<ReplicaClock, Boolean> live = new ConcurrentHashMap<>();
+        private final FailureObservations observations = new FailureObservations();
         private final DownloadTimeEstimator downloadTime;
         private final NiHarwoodEstimateSource estimates;
 
@@ -282,36 +270,18 @@ public final class Tour {
 
         Execution(Duration timeout) throws IOException {
             this.timeout = timeout;
-            int hosts = config.storageHosts();
-            storageFailureAt = new double[hosts];
-            storageLaws = new LifetimeLaw[hosts];
-            for (int h = 0; h < hosts; h++) {
-                String id = String.format("storage-%02d", h);
+            pool = StoragePool.draw(config.storageHosts(), config.storageLaw(), config.seed());
+            storageFailureAt = new double[pool.size()];
+            for (StoragePool.Host host : pool.hosts()) {
                 FragmentRepository backing = config.storeDirectory().isPresent()
-                        ? DirectoryRepository.open(id, config.storeDirectory().get().resolve(id), false)
-                        : FragmentRepository.inMemory(id);
+                        ? DirectoryRepository.open(host.id(), config.storeDirectory().get().resolve(host.id()), false)
+                        : FragmentRepository.inMemory(host.id());
                 repositories.add(new VolatileRepository(backing));
-                // Heterogeneous hosts: reliability spread over a factor of 16, bandwidth from 1 to 20 MB/s.
-                storageLaws[h] = config.storageLaw().scaled(Math.pow(4.0, 2 * hostRandom.nextDouble() - 1));
-                storageFailureAt[h] = storageLaws[h].draw(hostRandom);
-                double bandwidth = 1e6 * (1 + 19 * hostRandom.nextDouble());
-                storageHostsById.put(id, StorageHost.of(id, bandwidth, storageLaws[h].survival()));
+                storageFailureAt[repositories.size() - 1] = host.law().draw(hostRandom);
             }
             downloadTime = DownloadTimeEstimator.startingAt(config.checkpointSeconds());
-            estimates = () -> {
-                RateEstimate rate = observedRate();
-                if (rate.exposureSeconds() == 0) {
-                    return Optional.empty();
-                }
-                double mu = rate.isEmpty() ? rate.upperBoundPerSecond(NiHarwoodEstimateSource.CAUTIOUS_LEVEL)
-                        : rate.ratePerSecond();
-                return Optional.of(new NiHarwoodEstimate(mu, config.checkpointSeconds(), downloadTime.seconds()));
-            };
-            store = CheckpointStore.perennial(IdaCodec.systematic(DATA_FRAGMENTS, PARITY_FRAGMENTS), repositories)
-                    .executor(storeThreads)
-                    .placement(PlacementPolicy.selecting(RepositorySelector.greedy(), storageHostsById::get,
-                            this::objective))
-                    .build();
+            estimates = () -> observations.estimate(config.checkpointSeconds(), downloadTime.seconds());
+            store = pool.store(repositories, this::objective).executor(storeThreads).build();
             slots = new ProcessSlot[setup.processes()];
             for (int p = 0; p < slots.length; p++) {
                 slots[p] = new ProcessSlot(p);
@@ -320,23 +290,8 @@ public final class Tour {
 
         /** Ren's optimistic objective for the current state of the job. */
         private Objective objective() {
-            double interval = slots[0].scheduler.intervalSeconds();
-            if (!(interval < Double.POSITIVE_INFINITY)) {
-                interval = config.stepSeconds();
-            }
-            return Objective.optimistic(config.computeHosts().meanSeconds(), interval,
-                    globalVirtualNanos.get() / 1e9);
-        }
-
-        /** The censoring-aware MLE of a compute host's failure rate: failures over all exposure, live hosts too. */
-        RateEstimate observedRate() {
-            synchronized (observations) {
-                double exposure = endedExposureSeconds;
-                for (ReplicaClock clock : live.keySet()) {
-                    exposure += clock.uptimeSeconds();
-                }
-                return new RateEstimate(failures, exposure);
-            }
+            return StoragePool.objective(config.computeHosts().meanSeconds(), slots[0].scheduler.intervalSeconds(),
+                    config.stepSeconds(), globalVirtualNanos.get() / 1e9);
         }
 
         Result run(List<RemdProcess.Outcome> reference) throws InterruptedException {
@@ -376,8 +331,8 @@ public final class Tour {
                 }
                 long bytes = repositories.stream().mapToLong(VolatileRepository::bytesStored).sum();
                 long lost = repositories.stream().mapToLong(VolatileRepository::objectsLost).sum();
-                RateEstimate rate = observedRate();
-                return new Result(outcomes, reference, failures, restarts.get(), restartsFromScratch.get(),
+                RateEstimate rate = observations.rate();
+                return new Result(outcomes, reference, observations.failures(), restarts.get(), restartsFromScratch.get(),
                         lostCheckpoints.get(), checkpoints.get(), List.copyOf(intervals), slots[0].scheduler.intervalSeconds(),
                         rate.isEmpty() ? 0.0 : rate.ratePerSecond(), bytes, departures.get(), lost, repaired.get(),
                         dataspace.statistics().servedFromLog(), dataspace.statistics().duplicatesIgnored(), wall,
@@ -403,7 +358,7 @@ public final class Tour {
             }
             progress.printf("  [%5.1f s] steps %d..%d of %d | replicas killed %d | restarts %d | checkpoints %d | "
                             + "storage departures %d | fragments repaired %d%n", (System.nanoTime() - start) / 1e9,
-                    slowest, fastest, setup.steps(), failures, restarts.get(), checkpoints.get(), departures.get(),
+                    slowest, fastest, setup.steps(), observations.failures(), restarts.get(), checkpoints.get(), departures.get(),
                     repaired.get());
         }
 
@@ -414,7 +369,7 @@ public final class Tour {
                 lifetime = config.computeHosts().draw(hostRandom);
             }
             ReplicaClock clock = new ReplicaClock(startVirtualSeconds, lifetime);
-            live.put(clock, Boolean.TRUE);
+            observations.started(clock, clock::uptimeSeconds);
             slot.liveReplicas.incrementAndGet();
             RemdState own = RemdState.fromBytes(state.toBytes());
             replicaTasks.add(replicaThreads.submit(() -> runReplica(slot, own, clock)));
@@ -437,10 +392,7 @@ public final class Tour {
                         afterReplicaStep(slot, after, clock);
                     }
                 });
-                synchronized (observations) {
-                    live.remove(clock);
-                    endedExposureSeconds += clock.uptimeSeconds();
-                }
+                observations.finished(clock, clock.uptimeSeconds());
                 slot.finish(outcome, failed);
             } catch (HostFailure e) {
                 hostFailed(slot, clock);
@@ -482,11 +434,7 @@ public final class Tour {
 
         /** A replica's host failed: record it; if it was its process's last replica, restart the process. */
         private void hostFailed(ProcessSlot slot, ReplicaClock clock) {
-            synchronized (observations) {
-                live.remove(clock);
-                failures++;
-                endedExposureSeconds += clock.uptimeSeconds();
-            }
+            observations.failed(clock, clock.uptimeSeconds());
             if (slot.liveReplicas.decrementAndGet() > 0 || slot.outcome.isDone()) {
                 return;
             }
@@ -552,7 +500,7 @@ public final class Tour {
                     }
                     departures.incrementAndGet();
                     synchronized (hostRandom) {
-                        storageFailureAt[next] += storageLaws[next].draw(hostRandom);
+                        storageFailureAt[next] += pool.hosts().get(next).law().draw(hostRandom);
                     }
                     for (ProcessSlot slot : slots) {
                         synchronized (slot) {

@@ -21,12 +21,23 @@ public final class TourCommand implements Command {
 
     @Override
     public Options options() {
-        return Options.forCommand("tour", "Replicated replica-exchange Monte Carlo on volatile machines: 8 processes "
+        Options options = Options.forCommand("tour", "Replicated replica-exchange Monte Carlo on volatile machines: 8 processes "
                         + "at 270..340 K, each run as replicas on simulated hosts that fail; checkpoints scheduled "
                         + "by the Ni-Harwood calculator from estimated failure rates, dispersed by IDA (6,3) onto "
                         + "storage hosts chosen by Ren's greedy selector, repaired as storage hosts depart, recovered "
                         + "when a process loses every replica. Verifies the result against a failure-free run, bit "
-                        + "for bit.")
+                        + "for bit.");
+        return runOptions(options, 20, 4.0)
+                .directoryOption("store", "keep the storage hosts' repositories on disk instead of in memory, in a"
+                        + " new directory run-N under this one for each run, so that runs never share checkpoints");
+    }
+
+    /**
+     * Adds the options every run of the tour takes — the physics, the replication, the host laws, the virtual costs
+     * — with the given storage-pool defaults.
+     */
+    static Options runOptions(Options options, int storageHosts, double storageScaleHours) {
+        return options
                 .intOption("replicas", 2, 1, 5, "replicas per logical process")
                 .intOption("steps", 60, 1, 10_000, "replica-exchange steps")
                 .intOption("sweeps", 2500, 1, 1_000_000, "Monte Carlo sweeps per step")
@@ -38,44 +49,49 @@ public final class TourCommand implements Command {
                 .doubleOption("shape", 0.7, 0.1, 10.0, "Weibull shape of compute-host lifetimes (weibull only)")
                 .doubleOption("scale-hours", 3.0, 0.01, 1e6,
                         "compute-host lifetime scale, hours (the mean for exponential)")
-                .intOption("storage-hosts", 20, 9, 1000, "storage hosts in the pool")
-                .doubleOption("storage-scale-hours", 4.0, 0.01, 1e6,
+                .intOption("storage-hosts", storageHosts, 9, 1000, "storage hosts in the pool")
+                .doubleOption("storage-scale-hours", storageScaleHours, 0.01, 1e6,
                         "typical storage-host lifetime scale, hours (same shape as compute hosts)")
                 .doubleOption("checkpoint-seconds", 20.0, 0.001, 1e6, "virtual cost of one checkpoint, V")
-                .doubleOption("download-seconds", 50.0, 0.0, 1e6, "virtual time to fetch a checkpoint, T_d")
-                .directoryOption("store", "keep the storage hosts' repositories on disk instead of in memory, in a"
-                        + " new directory run-N under this one for each run, so that runs never share checkpoints");
+                .doubleOption("download-seconds", 50.0, 0.0, 1e6, "virtual time to fetch a checkpoint, T_d");
     }
 
-    @Override
-    public int run(Options.Parsed options, PrintStream out) throws InterruptedException, IOException {
-        RemdSetup setup = new RemdSetup(8, 270.0, 340.0, options.intValue("beads"), options.intValue("steps"),
+    /** The configuration the {@link #runOptions} of a command line describe. */
+    static Tour.Config config(Options.Parsed options, int processes, Optional<Path> directory) {
+        RemdSetup setup = new RemdSetup(processes, 270.0, 340.0, options.intValue("beads"), options.intValue("steps"),
                 options.intValue("sweeps"), options.longValue("seed"));
         double scale = options.doubleValue("scale-hours") * 3600;
         LifetimeLaw compute = options.choice("lifetime").equals("weibull")
                 ? LifetimeLaw.weibull(options.doubleValue("shape"), scale) : LifetimeLaw.exponential(scale);
         LifetimeLaw storage = compute.scaled(options.doubleValue("storage-scale-hours") * 3600 / scale);
-        Optional<Path> directory = options.path("store").map(store -> newRunDirectory(
-                Options.prepareDirectory("store", store)));
-        Tour.Config config = new Tour.Config(setup, options.intValue("replicas"),
-                options.doubleValue("step-minutes") * 60, compute, options.intValue("storage-hosts"), storage,
-                options.doubleValue("checkpoint-seconds"), options.doubleValue("download-seconds"), directory,
-                options.longValue("seed"));
+        return new Tour.Config(setup, options.intValue("replicas"), options.doubleValue("step-minutes") * 60, compute,
+                options.intValue("storage-hosts"), storage, options.doubleValue("checkpoint-seconds"),
+                options.doubleValue("download-seconds"), directory, options.longValue("seed"));
+    }
 
+    /** Prints what a run is made of, ending with a blank line. */
+    static void printHeader(Tour.Config config, String repositories, PrintStream out) {
+        RemdSetup setup = config.setup();
         out.printf("Replica-exchange Monte Carlo: %d processes at %.0f..%.0f K, %d beads, %d steps of %d sweeps, "
                         + "%d replicas each.%n", setup.processes(), setup.lowestKelvin(), setup.highestKelvin(),
                 setup.beads(), setup.steps(), setup.sweeps(), config.replicas());
         out.printf("Compute hosts live %s; %d storage hosts live %s (each scaled by a factor in [1/4, 4]).%n",
-                compute, config.storageHosts(), storage);
+                config.computeHosts(), config.storageHosts(), config.storageLaw());
         out.printf("Checkpoints: IDA (6,3), V = %.0f s, T_d = %.0f s, repositories %s.%n%n",
-                config.checkpointSeconds(), config.downloadSeconds(),
-                directory.map(path -> "in " + path).orElse("in memory"));
+                config.checkpointSeconds(), config.downloadSeconds(), repositories);
+    }
 
+    @Override
+    public int run(Options.Parsed options, PrintStream out) throws InterruptedException, IOException {
+        Optional<Path> directory = options.path("store").map(store -> newRunDirectory(
+                Options.prepareDirectory("store", store)));
+        Tour.Config config = config(options, 8, directory);
+        printHeader(config, directory.map(path -> "in " + path).orElse("in memory"), out);
         Tour tour = Tour.of(config, out);
         Tour.Result result = tour.run(Duration.ofMinutes(10));
         out.println();
-        printHistory(result.reference().get(0), setup, out);
-        printSummary(result, setup, config.stepSeconds(), compute.meanSeconds(), out);
+        printHistory(result.reference().get(0), config.setup(), out);
+        printSummary(result, config, List.of(), out);
         return result.verified() ? 0 : 1;
     }
 
@@ -97,7 +113,7 @@ public final class TourCommand implements Command {
     }
 
     /** Prints the temperature held by every process after the first steps, in the layout of Kanna et al. Fig. 9. */
-    private static void printHistory(RemdProcess.Outcome first, RemdSetup setup, PrintStream out) {
+    static void printHistory(RemdProcess.Outcome first, RemdSetup setup, PrintStream out) {
         out.println("Temperatures (K) held by each process after each step (first 5 steps; * marks a swap):");
         StringBuilder header = new StringBuilder("  step");
         for (int p = 0; p < setup.processes(); p++) {
@@ -144,8 +160,13 @@ public final class TourCommand implements Command {
         return attempts == 0 ? 0 : accepted / 2.0 / attempts;
     }
 
-    private static void printSummary(Tour.Result result, RemdSetup setup, double stepSeconds,
-                                     double computeMeanSeconds, PrintStream out) {
+    /**
+     * Prints the summary of a run and its verdict; {@code rows} (label, value) come before the wall time.
+     */
+    static void printSummary(Tour.Result result, Tour.Config config, List<String[]> rows, PrintStream out) {
+        RemdSetup setup = config.setup();
+        double stepSeconds = config.stepSeconds();
+        double computeMeanSeconds = config.computeHosts().meanSeconds();
         List<Double> intervals = new ArrayList<>(result.intervalsSeconds());
         Collections.sort(intervals);
         out.println("Summary");
@@ -173,6 +194,9 @@ public final class TourCommand implements Command {
                 result.duplicatePuts());
         out.printf("  virtual time of the slowest       %.2f h (failure-free: %.2f h of sampling)%n",
                 result.virtualSeconds() / 3600, setup.steps() * stepSeconds / 3600);
+        for (String[] row : rows) {
+            out.printf("  %-34s%s%n", row[0], row[1]);
+        }
         out.printf("  wall time                         %.1f s%n", result.wallSeconds());
         out.println();
         RemdProcess.Outcome firstFailing = null;
