@@ -6,6 +6,9 @@ import io.github.volpex.examples.cli.UsageException;
 import io.github.volpex.examples.psrs.PsrsCommand;
 import io.github.volpex.examples.reproduce.ReproduceCommand;
 import io.github.volpex.examples.sieve.SieveCommand;
+import io.github.volpex.examples.tour.ClusterCommand;
+import io.github.volpex.examples.tour.ReplicaCommand;
+import io.github.volpex.examples.tour.StorageHostCommand;
 import io.github.volpex.examples.tour.TourCommand;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -20,8 +23,8 @@ import java.util.List;
  */
 public final class Main {
 
-    static final List<Command> COMMANDS = List.of(new TourCommand(), new SieveCommand(), new PsrsCommand(),
-            new ReproduceCommand());
+    static final List<Command> COMMANDS = List.of(new TourCommand(), new ClusterCommand(), new ReplicaCommand(),
+            new StorageHostCommand(), new SieveCommand(), new PsrsCommand(), new ReproduceCommand());
 
     private Main() {
     }
@@ -36,8 +39,15 @@ public final class Main {
         System.exit(run(args, System.out, System.err));
     }
 
-    /** Runs a command line and returns the process exit status. */
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    /**
+     * Runs a command line in this JVM and returns what {@link #main} would exit with.
+     *
+     * @param args the command line
+     * @param out  where results and progress go
+     * @param err  where errors go
+     * @return the exit status (see {@link #main})
+     */
+    public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0) {
             return run(new String[] {"tour"}, out, err);
         }

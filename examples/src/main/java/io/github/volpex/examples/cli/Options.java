@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 
@@ -106,6 +107,20 @@ public final class Options {
     }
 
     /**
+     * Declares an integer option in {@code [min, max]} with no default: absent unless given (read it with
+     * {@link Parsed#intIfGiven}).
+     *
+     * @param name        the option name without dashes
+     * @param min         the smallest accepted value
+     * @param max         the largest accepted value
+     * @param description what it sets
+     * @return this
+     */
+    public Options intOption(String name, int min, int max, String description) {
+        return integral(name, null, min, max, description, value -> (int) value);
+    }
+
+    /**
      * Declares a long option in {@code [min, max]}.
      *
      * @param name         the option name without dashes
@@ -119,10 +134,14 @@ public final class Options {
         return integral(name, defaultValue, min, max, description, value -> value);
     }
 
-    /** An integer option of any width: parsed as a long, checked against the bounds, then narrowed. */
+    /**
+     * An integer option of any width: parsed as a long, checked against the bounds, then narrowed; absent unless
+     * given when {@code defaultValue} is null.
+     */
     private Options integral(String name, Object defaultValue, long min, long max, String description,
                              LongFunction<Object> narrow) {
-        return add(new Spec(name, "N", description + " [" + min + ", " + max + "]", defaultValue.toString(), text -> {
+        String defaultText = defaultValue == null ? null : defaultValue.toString();
+        return add(new Spec(name, "N", description + " [" + min + ", " + max + "]", defaultText, text -> {
             long value = parseLong(name, text);
             if (value < min || value > max) {
                 throw new UsageException("--" + name + " must be in [" + min + ", " + max + "]: " + text);
@@ -512,6 +531,17 @@ public final class Options {
          */
         public int intValue(String name) {
             return (Integer) value(name);
+        }
+
+        /**
+         * Returns an integer option declared without a default, empty when absent.
+         *
+         * @param name the option's name
+         * @return its value
+         */
+        public OptionalInt intIfGiven(String name) {
+            Object value = value(name);
+            return value == null ? OptionalInt.empty() : OptionalInt.of((Integer) value);
         }
 
         /**

@@ -17,6 +17,7 @@ class OptionsTest {
             .choiceOption("law", "weibull", List.of("exponential", "weibull"), "lifetime law")
             .pathOption("store", "where to store")
             .textOption("server", "HOST:PORT", "where to connect")
+            .intOption("port", 1, 65_535, "which port")
             .flag("quiet", "say less");
 
     @Test
@@ -27,18 +28,20 @@ class OptionsTest {
         assertEquals("weibull", parsed.choice("law"));
         assertTrue(parsed.path("store").isEmpty());
         assertTrue(parsed.text("server").isEmpty());
+        assertTrue(parsed.intIfGiven("port").isEmpty());
         assertFalse(parsed.flag("quiet"));
     }
 
     @Test
     void both_value_syntaxes_and_flags_are_accepted() {
         Options.Parsed parsed = options.parse(List.of("--count", "7", "--rate=0.25", "--law", "exponential",
-                "--store", "dir/x", "--server=zk:2181", "--quiet"));
+                "--store", "dir/x", "--server=zk:2181", "--port", "2181", "--quiet"));
         assertEquals(7, parsed.intValue("count"));
         assertEquals(0.25, parsed.doubleValue("rate"));
         assertEquals("exponential", parsed.choice("law"));
         assertEquals(Path.of("dir/x"), parsed.path("store").orElseThrow());
         assertEquals("zk:2181", parsed.text("server").orElseThrow());
+        assertEquals(2181, parsed.intIfGiven("port").getAsInt());
         assertTrue(parsed.flag("quiet"));
     }
 
@@ -52,6 +55,7 @@ class OptionsTest {
         assertMessage("--count needs a value N", "--count");
         assertMessage("--server needs a value HOST:PORT", "--server");
         assertMessage("--server must not be empty", "--server", " ");
+        assertMessage("--port must be in [1, 65535]: 0", "--port", "0");
         assertMessage("--quiet takes no value: --quiet=yes", "--quiet=yes");
         assertMessage("unknown option --colour (see demo --help)", "--colour", "red");
         assertMessage("option --count is given twice", "--count", "1", "--count", "2");

@@ -1,0 +1,797 @@
+package io.github.volpex.examples.tour;
+
+import io.github.volpex.checkpoint.interval.NiHarwoodEstimate;
+import io.github.volpex.checkpoint.store.s3.S3Repository;
+import io.github.volpex.dataspace.zookeeper.EmbeddedZooKeeper;
+import io.github.volpex.estimators.DownloadTimeEstimator;
+import io.github.volpex.estimators.RateEstimate;
+import io.github.volpex.examples.Main;
+import io.github.volpex.examples.remd.RemdProcess;
+import io.github.volpex.examples.remd.RemdSetup;
+import io.github.volpex.examples.remd.RemdState;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The coordinator of the tour across processes: the host application of a grid whose machines are real processes.
+ * It starts a 3-server ZooKeeper ensemble and the S3 storage hosts (S3Proxy servers, each on its own port) in this JVM,
+ * or uses the ones it is given, then starts every replica of every logical process as a JVM of its own from the same
+ * class path ({@link ReplicaCommand}), and makes them fail for real:
+ * <ul>
+ *   <li>each replica's host lives a lifetime drawn from the compute hosts' law, in the virtual time the replica
+ *       reports; when it is over, the replica's JVM is killed with SIGKILL, wherever it is (in a transaction, in a
+ *       checkpoint commit);</li>
+ *   <li>a process that has lost every replica restarts as new JVMs from its last checkpoint and saved request number;
+ *       when its writer dies, another live replica writes its checkpoints (a new, fenced epoch);</li>
+ *   <li>storage hosts depart on their own lifetimes: the server stops (connections are refused) and everything it
+ *       held is lost; an empty host takes its place on the same port a second later, and the writers repair their
+ *       checkpoints;</li>
+ *   <li>the ZooKeeper leader is stopped halfway through and restarted;</li>
+ *   <li>now and then a writer is wrongly suspected and another replica of its process promoted: the old writer's next
+ *       commit is refused as stale.</li>
+ * </ul>
+ * Every child is stopped when the run ends, fails or is interrupted (a shutdown hook covers Ctrl-C), and a child whose
+ * coordinator vanishes stops when its standard input ends. Single-threaded: every event is handled on the thread that
+ * calls {@link #run}.
+ */
+final class Cluster {
+
+    /**
+     * A run across processes.
+     *
+     * @param tour             the physics, replication, host laws and costs
+     * @param zookeeper        an ensemble to use instead of starting one
+     * @param s3               S3 endpoints to use instead of starting storage hosts
+     * @param bucket           the bucket on the S3 endpoints
+     * @param region           the S3 region
+     * @param timeout          how long the run may take
+     * @param replicaJvmOptions the replica JVMs' options
+     * @param logs             where children's logs go; a temporary directory, deleted after a passing run, if empty
+     * @param suspicions       how many times a live writer is wrongly suspected
+     */
+    record Config(Tour.Config tour, Optional<String> zookeeper, List<URI> s3, String bucket, String region,
+                  Duration timeout, List<String> replicaJvmOptions, Optional<Path> logs, int suspicions) {
+
+        /** Copies the lists. */
+        Config {
+            s3 = List.copyOf(s3);
+            replicaJvmOptions = List.copyOf(replicaJvmOptions);
+        }
+    }
+
+    /**
+     * What a run did.
+     *
+     * @param tour              the tour's result: outcomes, reference, failures, restarts, checkpoints
+     * @param replicaJvms       replica JVMs started
+     * @param failovers         ZooKeeper leader failovers
+     * @param failoverNote      which servers, when there was one
+     * @param suspicions        writers wrongly suspected (another replica promoted)
+     * @param staleRefusals     commits refused because the writer's epoch was stale
+     * @param commitFailures    commits that failed otherwise (too few storage hosts reachable)
+     * @param bytesOnS3         bytes on the storage hosts at the end
+     * @param objectsOnS3       objects on the storage hosts at the end
+     * @param ownEnsemble       whether the run started its ensemble
+     * @param ownStorage        whether the run started its storage hosts
+     * @param run               the run's name
+     */
+    record Result(Tour.Result tour, int replicaJvms, int failovers,
+                  String failoverNote, int suspicions, int staleRefusals, int commitFailures, long bytesOnS3,
+                  int objectsOnS3, boolean ownEnsemble, boolean ownStorage, String run) {
+    }
+
+    /** How long a departed storage host stays away before an empty one takes its place. */
+    private static final long REJOIN_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final Config config;
+    private final Tour.Config tour;
+    private final RemdSetup setup;
+    private final PrintStream progress;
+    private final BlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
+    private final SplittableRandom hostRandom;
+    private final FailureObservations observations = new FailureObservations();
+    private final DownloadTimeEstimator downloadTime;
+    private final String run;
+    private final ProcessState[] processes;
+    private final List<ReplicaJvm> replicas = new ArrayList<>();
+    private final StorageHost[] storage;
+    private final S3Credentials credentials;
+    private final long deadlineMinutes;
+    private Path logs;
+    private boolean temporaryLogs;
+    private EmbeddedZooKeeper ensemble;
+    private String connectString;
+    private RunSpec spec;
+    private RuntimeException failure;
+    private long startNanos;
+    private double globalVirtualSeconds;
+
+    // What happened.
+    private int restarts;
+    private int restartsFromScratch;
+    private int lostCheckpoints;
+    private int checkpoints;
+    private final List<Double> intervals = new ArrayList<>();
+    private double lastIntervalSeconds = Double.POSITIVE_INFINITY;
+    private int departures;
+    private long objectsLost;
+    private int fragmentsRepaired;
+    private int failovers;
+    private boolean failoverStarted;
+    private String failoverNote = "";
+    private int suspicions;
+    private int staleRefusals;
+    private int commitFailures;
+
+    private Cluster(Config config, PrintStream progress) {
+        this.config = config;
+        this.tour = config.tour();
+        this.setup = tour.setup();
+        this.progress = progress;
+        this.hostRandom = new SplittableRandom(tour.seed());
+        this.downloadTime = DownloadTimeEstimator.startingAt(tour.checkpointSeconds());
+        this.run = "run-" + Long.toHexString(System.currentTimeMillis()) + "-"
+                + Long.toHexString(ProcessHandle.current().pid());
+        this.processes = new ProcessState[setup.processes()];
+        for (int p = 0; p < processes.length; p++) {
+            processes[p] = new ProcessState(p);
+        }
+        this.storage = new StorageHost[tour.storageHosts()];
+        this.credentials = config.s3().isEmpty() ? S3Credentials.fromEnvironment(System.getenv())
+                .orElse(S3Credentials.LOOPBACK) : S3Credentials.fromEnvironment(System.getenv()).orElseThrow(
+                        () -> new IllegalStateException("--s3 needs the credentials in "
+                                + S3Credentials.ACCESS_KEY_VARIABLE + " and " + S3Credentials.SECRET_KEY_VARIABLE));
+        this.deadlineMinutes = config.timeout().toMinutes() + 2;
+    }
+
+    /**
+     * Prepares a run.
+     *
+     * @param config   the configuration
+     * @param progress where progress lines go
+     * @return the coordinator
+     */
+    static Cluster of(Config config, PrintStream progress) {
+        return new Cluster(config, progress);
+    }
+
+    /**
+     * Runs the job across processes and compares it with the failure-free reference.
+     *
+     * @param reference the failure-free outcomes
+     * @return what happened
+     * @throws IOException          if the logs cannot be written
+     * @throws InterruptedException if interrupted
+     */
+    Result run(List<RemdProcess.Outcome> reference) throws IOException, InterruptedException {
+        temporaryLogs = config.logs().isEmpty();
+        logs = temporaryLogs ? Files.createTempDirectory("volpex-cluster-")
+                : Files.createDirectories(config.logs().get().resolve(run));
+        Thread hook = new Thread(this::emergencyStop, "cluster-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        boolean passed = false;
+        try {
+            startNanos = System.nanoTime();
+            startZooKeeper();
+            startStorage();
+            spec = new RunSpec(run, setup, tour.stepSeconds(), tour.checkpointSeconds(), tour.downloadSeconds(),
+                    tour.computeHosts(), tour.storageHosts(), tour.storageLaw(), endpoints(), config.bucket(),
+                    config.region());
+            spec.publish(connectString, Duration.ofSeconds(30));
+            for (StorageHost host : storage) {
+                host.connect();
+            }
+            progress.printf("  [%5.1f s] ZooKeeper: %s%n", elapsed(), ensemble != null
+                    ? "an ensemble of 3 servers in this JVM, " + connectString : "the ensemble at " + connectString);
+            progress.printf("  [%5.1f s] S3: %s%n", elapsed(), config.s3().isEmpty() ? storage.length
+                    + " storage hosts in this JVM, " + endpoints() : storage.length + " storage hosts on " + config.s3());
+            progress.printf("  [%5.1f s] run %s; each replica is a JVM: java ... %s replica --zookeeper %s --run %s "
+                    + "--process P%n", elapsed(), run, Main.class.getName(), connectString, run);
+            for (ProcessState process : processes) {
+                for (int r = 0; r < tour.replicas(); r++) {
+                    launchReplica(process, false, r == 0, 0.0);
+                }
+            }
+            loop();
+            Result result = result(reference);
+            passed = result.tour().verified();
+            return result;
+        } finally {
+            stopAll(passed);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // The hook runs already.
+            }
+        }
+    }
+
+    private double elapsed() {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    // ---- services ------------------------------------------------------------------------------------------------
+
+    private void startZooKeeper() {
+        if (config.zookeeper().isPresent()) {
+            connectString = config.zookeeper().get();
+            return;
+        }
+        // A demonstration ensemble in a temporary directory: its transaction log need not reach the disk before each
+        // reply (a JVM-wide setting of ZooKeeper's server, read when a server starts).
+        System.setProperty("zookeeper.forceSync", "no");
+        ensemble = EmbeddedZooKeeper.start(3, logs.resolve("zookeeper"));
+        connectString = ensemble.connectString();
+    }
+
+    private void startStorage() {
+        for (int h = 0; h < storage.length; h++) {
+            storage[h] = new StorageHost(h);
+            if (config.s3().isEmpty()) {
+                storage[h].server = S3Server.start("127.0.0.1", 0, config.bucket(), credentials);
+            }
+        }
+        StoragePool pool = StoragePool.draw(tour.storageHosts(), tour.storageLaw(), setup.seed());
+        for (int h = 0; h < storage.length; h++) {
+            storage[h].law = pool.hosts().get(h).law();
+            storage[h].failsAt = storage[h].law.draw(hostRandom);
+        }
+    }
+
+    private List<URI> endpoints() {
+        if (!config.s3().isEmpty()) {
+            return config.s3();
+        }
+        List<URI> endpoints = new ArrayList<>();
+        for (StorageHost host : storage) {
+            endpoints.add(host.server.endpoint());
+        }
+        return endpoints;
+    }
+
+    /** Waits for the next event (until {@code deadlineNanos}) and handles it; fails the run if a child did. */
+    private void handleNextEvent(long deadlineNanos) throws InterruptedException {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+            throw new IllegalStateException("the run did not finish within " + config.timeout().toSeconds()
+                    + " s (logs in " + logs + ")");
+        }
+        Runnable event = events.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)), TimeUnit.NANOSECONDS);
+        if (event != null) {
+            event.run();
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    // ---- the run ---------------------------------------------------------------------------------------------------
+
+    private void loop() throws InterruptedException {
+        long deadline = startNanos + config.timeout().toNanos();
+        long nextTick = System.nanoTime();
+        while (!finished()) {
+            handleNextEvent(deadline);
+            for (StorageHost host : storage) {
+                host.rejoinWhenDue();
+            }
+            if (System.nanoTime() - nextTick >= 0) {
+                nextTick += TimeUnit.SECONDS.toNanos(1);
+                tick();
+            }
+        }
+        printProgress();
+    }
+
+    private boolean finished() {
+        for (ProcessState process : processes) {
+            if (process.outcome == null) {
+                return false;
+            }
+        }
+        return replicas.stream().allMatch(replica -> replica.exited);
+    }
+
+    /** Once a second: progress and the planned disruptions. */
+    private void tick() {
+        printProgress();
+        int slowest = slowestStep();
+        if (ensemble != null && !failoverStarted && slowest >= setup.steps() / 2) {
+            failoverStarted = true;
+            startFailover();
+        }
+        if (suspicions < config.suspicions()
+                && slowest >= (suspicions + 1) * setup.steps() / (config.suspicions() + 1)) {
+            suspectAWriter();
+        }
+    }
+
+    private int slowestStep() {
+        int slowest = Integer.MAX_VALUE;
+        for (ProcessState process : processes) {
+            slowest = Math.min(slowest, process.outcome != null ? setup.steps() : process.step);
+        }
+        return slowest;
+    }
+
+    private void printProgress() {
+        int fastest = 0;
+        for (ProcessState process : processes) {
+            fastest = Math.max(fastest, process.outcome != null ? setup.steps() : process.step);
+        }
+        progress.printf("  [%5.1f s] steps %d..%d of %d | replica JVMs %d started, %d killed | restarts %d"
+                        + " | checkpoints %d | storage departures %d | ZooKeeper failovers %d%n", elapsed(),
+                slowestStep(), fastest, setup.steps(), replicas.size(), observations.failures(), restarts,
+                checkpoints, departures, failovers);
+    }
+
+    // ---- replicas --------------------------------------------------------------------------------------------------
+
+    private void launchReplica(ProcessState process, boolean restart, boolean writer, double startVirtualSeconds) {
+        double lifetime = tour.computeHosts().draw(hostRandom);
+        ReplicaJvm replica = new ReplicaJvm(process, replicas.size() + 1, startVirtualSeconds, lifetime, writer,
+                restart);
+        List<String> arguments = new ArrayList<>(List.of("replica", "--zookeeper", connectString, "--run", run,
+                "--process", Integer.toString(process.index), "--paced", "--start-virtual-seconds",
+                Double.toString(startVirtualSeconds), "--deadline-minutes", Long.toString(deadlineMinutes)));
+        if (restart) {
+            arguments.add("--restart");
+        }
+        if (writer) {
+            arguments.add("--writer");
+        }
+        String name = "replica-" + replica.number + "-p" + process.index;
+        try {
+            replica.jvm = ChildJvm.start(name, ChildJvm.commandLine(config.replicaJvmOptions(), arguments),
+                    credentials.environment(), logs.resolve(name + ".log"),
+                    line -> events.add(() -> onReplicaLine(replica, line)),
+                    child -> events.add(() -> onReplicaExit(replica)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + name, e);
+        }
+        replicas.add(replica);
+        process.live.add(replica);
+        observations.started(replica, () -> replica.virtualSeconds - replica.startVirtualSeconds);
+    }
+
+    private void onReplicaLine(ReplicaJvm replica, String line) {
+        String[] words = line.split(" ");
+        ProcessState process = replica.process;
+        switch (words[0]) {
+            case ReplicaCommand.CLOCK -> {
+                replica.virtualSeconds = Double.parseDouble(words[1]);
+                if (!replica.done && !replica.jvm.killed() && replica.virtualSeconds >= replica.failsAtSeconds) {
+                    kill(replica);
+                } else {
+                    replica.jvm.send(ReplicaCommand.ACK + " " + words[3]);
+                }
+                advanceStorage(replica.virtualSeconds);
+            }
+            case ReplicaCommand.STEP -> {
+                process.step = Math.max(process.step, Integer.parseInt(words[1]));
+                replica.servedFromLog = Long.parseLong(words[2]);
+                replica.duplicatePuts = Long.parseLong(words[3]);
+                replica.bytesWritten = Long.parseLong(words[4]);
+                if (replica.writer) {
+                    // The writer asks its scheduler after this step: give it what every failure so far says.
+                    Optional<NiHarwoodEstimate> estimate = observations.estimate(tour.checkpointSeconds(),
+                            downloadTime.seconds());
+                    estimate.ifPresent(e -> replica.jvm.send(ReplicaCommand.ESTIMATE + " "
+                            + e.failureRatePerSecond() + " " + e.checkpointOverheadSeconds() + " "
+                            + e.downloadSeconds()));
+                }
+            }
+            case ReplicaCommand.CHECKPOINT -> {
+                checkpoints++;
+                double at = Double.parseDouble(words[2]);
+                replica.virtualSeconds = Math.max(replica.virtualSeconds, at);
+                if (process.lastCheckpointVirtualSeconds >= 0 && at > process.lastCheckpointVirtualSeconds) {
+                    intervals.add(at - process.lastCheckpointVirtualSeconds);
+                }
+                process.lastCheckpointVirtualSeconds = at;
+                lastIntervalSeconds = Double.parseDouble(words[3]);
+            }
+            case ReplicaCommand.STALE -> {
+                staleRefusals++;
+                replica.writer = false;
+                if (process.outcome == null && !process.live.isEmpty()
+                        && process.live.stream().noneMatch(other -> other.writer)) {
+                    // The newer writer died before this one learnt of it: someone must write again.
+                    promote(process.live.stream().max(Comparator.comparingDouble(other -> other.virtualSeconds))
+                            .orElseThrow());
+                }
+            }
+            case ReplicaCommand.COMMIT_FAILED -> commitFailures++;
+            case ReplicaCommand.REPAIRED -> fragmentsRepaired += Integer.parseInt(words[1]);
+            case ReplicaCommand.RESTORED -> {
+                if (replica.firstOfRestart) {
+                    // One count per restart: its first writer's.
+                    if (!words[1].equals("checkpoint")) {
+                        restartsFromScratch++;
+                    }
+                    if (words[1].equals("lost")) {
+                        lostCheckpoints++;
+                    }
+                }
+            }
+            case ReplicaCommand.DONE -> {
+                replica.done = true;
+                RemdState state = RemdState.fromBytes(Base64.getDecoder().decode(words[1]));
+                RemdProcess.Outcome outcome = RemdProcess.outcome(state);
+                if (process.outcome == null) {
+                    process.outcome = outcome;
+                } else if (!process.outcome.equals(outcome)) {
+                    failure = new IllegalStateException("two replicas of process " + process.index
+                            + " finished with different outcomes");
+                }
+            }
+            default -> {
+                // Human-readable lines.
+            }
+        }
+    }
+
+    private void onReplicaExit(ReplicaJvm replica) {
+        replica.exited = true;
+        replica.process.live.remove(replica);
+        if (replica.jvm.killed()) {
+            return;
+        }
+        if (replica.done && replica.jvm.exitValue() == 0) {
+            observations.finished(replica, replica.virtualSeconds - replica.startVirtualSeconds);
+            return;
+        }
+        failure = new IllegalStateException(replica.jvm + " exited with status " + replica.jvm.exitValue()
+                + (replica.done ? " after finishing" : " before finishing") + "; the end of its log ("
+                + replica.jvm.log() + "):\n" + replica.jvm.tail(3000));
+    }
+
+    /** The replica's host has failed: SIGKILL; restart the process or promote a writer if need be. */
+    private void kill(ReplicaJvm replica) {
+        replica.jvm.kill();
+        ProcessState process = replica.process;
+        process.live.remove(replica);
+        observations.failed(replica, replica.failsAtSeconds - replica.startVirtualSeconds);
+        if (process.outcome != null) {
+            return;
+        }
+        if (process.live.isEmpty()) {
+            restarts++;
+            downloadTime.recordRestartDownload(tour.downloadSeconds());
+            double resume = replica.failsAtSeconds + tour.downloadSeconds();
+            for (int r = 0; r < tour.replicas(); r++) {
+                launchReplica(process, true, r == 0, resume);
+            }
+        } else if (replica.writer && process.live.stream().noneMatch(other -> other.writer)) {
+            promote(process.live.stream().max(Comparator.comparingDouble(other -> other.virtualSeconds))
+                    .orElseThrow());
+        }
+    }
+
+    private void promote(ReplicaJvm replica) {
+        replica.writer = true;
+        replica.jvm.send(ReplicaCommand.WRITER);
+    }
+
+    /** A writer that is alive is taken for dead: another replica of its process becomes the writer. */
+    private void suspectAWriter() {
+        for (ProcessState process : processes) {
+            if (process.outcome != null || process.live.size() < 2) {
+                continue;
+            }
+            Optional<ReplicaJvm> other = process.live.stream().filter(replica -> !replica.writer).findFirst();
+            if (other.isPresent() && process.live.stream().anyMatch(replica -> replica.writer)) {
+                suspicions++;
+                promote(other.get());
+                progress.printf("  [%5.1f s] process %d's writer is suspected (as after an expired session): "
+                        + "replica %d writes its checkpoints now%n", elapsed(), process.index, other.get().number);
+                return;
+            }
+        }
+    }
+
+    // ---- storage hosts ---------------------------------------------------------------------------------------------
+
+    /**
+     * Storage hosts whose lifetime has passed depart, in the order they fail, one at a time: the next leaves once the
+     * empty host that replaces the last one serves (as a pool that keeps its size would), so that at most one of the
+     * hosts is away at any time.
+     */
+    private void advanceStorage(double virtualSeconds) {
+        globalVirtualSeconds = Math.max(globalVirtualSeconds, virtualSeconds);
+        StorageHost next = null;
+        for (StorageHost host : storage) {
+            if (host.departing) {
+                return;
+            }
+            if (next == null || host.failsAt < next.failsAt) {
+                next = host;
+            }
+        }
+        if (next != null && next.failsAt <= globalVirtualSeconds) {
+            next.depart();
+        }
+    }
+
+    private void broadcastDeparture(StorageHost host) {
+        for (ReplicaJvm replica : replicas) {
+            if (replica.running()) {
+                replica.jvm.send(ReplicaCommand.DEPARTED + " " + host.index);
+            }
+        }
+    }
+
+    // ---- ZooKeeper -------------------------------------------------------------------------------------------------
+
+    /** Stops the leader, waits for another to lead, and starts the old one again: on a thread of its own. */
+    private void startFailover() {
+        Thread thread = new Thread(() -> {
+            try {
+                int leader = ensemble.leader();
+                if (leader < 0) {
+                    events.add(() -> failoverStarted = false); // mid-election: try again later
+                    return;
+                }
+                ensemble.stop(leader);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                int next;
+                while ((next = ensemble.leader()) < 0 && System.nanoTime() - deadline < 0) {
+                    Thread.sleep(20);
+                }
+                ensemble.restart(leader);
+                int elected = next;
+                events.add(() -> {
+                    failovers++;
+                    failoverNote = "leader server " + (leader + 1) + " stopped, server " + (elected + 1)
+                            + " elected, server " + (leader + 1) + " restarted";
+                    progress.printf("  [%5.1f s] ZooKeeper: %s%n", elapsed(), failoverNote);
+                });
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                events.add(() -> failure = new IllegalStateException("the ZooKeeper failover failed", e));
+            }
+        }, "zookeeper-failover");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    // ---- the end -------------------------------------------------------------------------------------------------
+
+    private Result result(List<RemdProcess.Outcome> reference) {
+        double wall = elapsed();
+        List<RemdProcess.Outcome> outcomes = new ArrayList<>();
+        double virtual = 0;
+        for (ProcessState process : processes) {
+            outcomes.add(process.outcome);
+        }
+        long served = 0;
+        long duplicates = 0;
+        long written = 0;
+        for (ReplicaJvm replica : replicas) {
+            served += replica.servedFromLog;
+            duplicates += replica.duplicatePuts;
+            written += replica.bytesWritten;
+            virtual = Math.max(virtual, replica.virtualSeconds);
+        }
+        long bytesOnS3 = 0;
+        int objectsOnS3 = 0;
+        for (StorageHost host : storage) {
+            host.rejoinAtNanos = System.nanoTime();
+            host.rejoinWhenDue();
+            try {
+                for (String key : host.repository.list("")) {
+                    objectsOnS3++;
+                    bytesOnS3 += host.repository.get(key).map(bytes -> bytes.length).orElse(0);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot list storage host " + host.index, e);
+            }
+        }
+        RateEstimate rate = observations.rate();
+        Tour.Result tourResult = new Tour.Result(outcomes, reference, observations.failures(), restarts,
+                restartsFromScratch, lostCheckpoints, checkpoints, List.copyOf(intervals), lastIntervalSeconds,
+                rate.isEmpty() ? 0.0 : rate.ratePerSecond(), written, departures, objectsLost, fragmentsRepaired,
+                served, duplicates, wall, virtual);
+        return new Result(tourResult, replicas.size(), failovers, failoverNote,
+                suspicions, staleRefusals, commitFailures, bytesOnS3, objectsOnS3, ensemble != null,
+                config.s3().isEmpty(), run);
+    }
+
+    /** Stops every child and service; cleans up what the run left on services it was given. */
+    private void stopAll(boolean passed) {
+        for (ReplicaJvm replica : replicas) {
+            if (replica.jvm.isAlive()) {
+                replica.jvm.kill();
+            }
+        }
+        for (StorageHost host : storage) {
+            if (host != null) {
+                host.stop(!config.s3().isEmpty());
+            }
+        }
+        if (spec != null && ensemble == null) {
+            // An ensemble of the user's: leave nothing of the run in it.
+            try {
+                spec.delete(connectString, Duration.ofSeconds(30));
+            } catch (RuntimeException e) {
+                progress.println("  could not delete the run's znodes " + spec.path() + ": " + e.getMessage());
+            }
+        }
+        ChildJvm.destroyAll();
+        if (ensemble != null) {
+            ensemble.close();
+        }
+        if (temporaryLogs && passed) {
+            try (Stream<Path> paths = Files.walk(logs)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            } catch (IOException e) {
+                progress.println("  could not delete " + logs + ": " + e.getMessage());
+            }
+        } else if (!passed) {
+            progress.println("  the children's logs are in " + logs);
+        }
+    }
+
+    /** From the shutdown hook (Ctrl-C, or the JVM exiting mid-run): kill every child, stop the ensemble. */
+    private void emergencyStop() {
+        ChildJvm.destroyAll();
+        EmbeddedZooKeeper running = ensemble;
+        if (running != null) {
+            running.close();
+        }
+        // The storage hosts' servers run in this JVM: its exit closes their sockets.
+    }
+
+    // ---- state -----------------------------------------------------------------------------------------------------
+
+    /** One logical process. */
+    private static final class ProcessState {
+        final int index;
+        final List<ReplicaJvm> live = new ArrayList<>();
+        int step;
+        double lastCheckpointVirtualSeconds = -1;
+        RemdProcess.Outcome outcome;
+
+        ProcessState(int index) {
+            this.index = index;
+        }
+    }
+
+    /** One replica JVM and what it reported. */
+    private static final class ReplicaJvm {
+        final ProcessState process;
+        final int number;
+        final double startVirtualSeconds;
+        final double failsAtSeconds;
+        /** The writer a restart started with: its restore counts the restart's kind. */
+        final boolean firstOfRestart;
+        ChildJvm jvm;
+        boolean writer;
+        double virtualSeconds;
+        boolean done;
+        boolean exited;
+        long servedFromLog;
+        long duplicatePuts;
+        long bytesWritten;
+
+        ReplicaJvm(ProcessState process, int number, double startVirtualSeconds, double lifetimeSeconds,
+                   boolean writer, boolean restart) {
+            this.process = process;
+            this.number = number;
+            this.startVirtualSeconds = startVirtualSeconds;
+            this.failsAtSeconds = startVirtualSeconds + lifetimeSeconds;
+            this.virtualSeconds = startVirtualSeconds;
+            this.writer = writer;
+            this.firstOfRestart = restart && writer;
+        }
+
+        boolean running() {
+            return jvm != null && !exited && !jvm.killed();
+        }
+    }
+
+    /** One storage host: its server (when the run started it), its law and when it fails next. */
+    private final class StorageHost {
+        final int index;
+        S3Server server;
+        LifetimeLaw law;
+        double failsAt;
+        boolean departing;
+        long rejoinAtNanos;
+        VolatileRepository repository;
+        S3Repository client;
+
+        StorageHost(int index) {
+            this.index = index;
+        }
+
+        /** The coordinator's own view of the host, for departures and the final count. */
+        void connect() {
+            client = spec.repository(index, credentials);
+            repository = new VolatileRepository(client);
+        }
+
+        /** The host leaves and loses everything it held; an empty one takes its place a second later. */
+        void depart() {
+            departing = true;
+            departures++;
+            failsAt += law.draw(hostRandom);
+            try {
+                if (server != null) {
+                    objectsLost += repository.list("").size();
+                    server.depart();
+                    rejoinAtNanos = System.nanoTime() + REJOIN_NANOS;
+                } else {
+                    objectsLost += repository.depart();
+                    rejoined();
+                }
+            } catch (IOException e) {
+                failure = new IllegalStateException("storage host " + index + " could not be emptied", e);
+            }
+        }
+
+        void rejoinWhenDue() {
+            if (departing && server != null && System.nanoTime() - rejoinAtNanos >= 0) {
+                server.rejoin();
+                rejoined();
+            }
+        }
+
+        private void rejoined() {
+            departing = false;
+            broadcastDeparture(this);
+            advanceStorage(globalVirtualSeconds);
+        }
+
+        /** Stops the host's server, or, on S3 of the user's, deletes what the run stored there. */
+        void stop(boolean deleteObjects) {
+            if (client != null) {
+                if (deleteObjects) {
+                    try {
+                        repository.depart();
+                    } catch (IOException e) {
+                        progress.println("  could not delete the run's objects on " + spec.endpoint(index) + ": "
+                                + e.getMessage());
+                    }
+                }
+                client.close();
+            }
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    /** The summary rows this mode adds to the tour's. */
+    static List<String[]> summaryRows(Result result) {
+        Tour.Result tour = result.tour();
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"replica JVMs", String.format("%d started, %d killed with SIGKILL",
+                result.replicaJvms(), tour.replicaFailures())});
+        rows.add(new String[] {"ZooKeeper failovers", result.ownEnsemble() ? result.failovers()
+                + (result.failoverNote().isEmpty() ? "" : " (" + result.failoverNote() + ")")
+                : "0 (an ensemble of yours: none injected)"});
+        rows.add(new String[] {"writers fenced", String.format("%d suspected alive, %d commits refused as stale "
+                + "(%d commits failed otherwise)", result.suspicions(), result.staleRefusals(),
+                result.commitFailures())});
+        rows.add(new String[] {"bytes on S3", String.format("%,d written; %,d in %d objects at the end",
+                tour.bytesStored(), result.bytesOnS3(), result.objectsOnS3())});
+        return rows;
+    }
+}

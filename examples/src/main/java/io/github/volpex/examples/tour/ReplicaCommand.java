@@ -1,0 +1,364 @@
+package io.github.volpex.examples.tour;
+
+import io.github.volpex.checkpoint.interval.AdaptiveCheckpointScheduler;
+import io.github.volpex.checkpoint.interval.NiHarwoodEstimate;
+import io.github.volpex.checkpoint.store.CheckpointStore;
+import io.github.volpex.checkpoint.store.CheckpointStoreException;
+import io.github.volpex.checkpoint.store.CheckpointUnavailableException;
+import io.github.volpex.checkpoint.store.CommitFailedException;
+import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
+import io.github.volpex.checkpoint.store.RepairReport;
+import io.github.volpex.checkpoint.store.RepositoriesUnreachableException;
+import io.github.volpex.checkpoint.store.StaleWriterException;
+import io.github.volpex.checkpoint.store.s3.S3Repository;
+import io.github.volpex.dataspace.DataspaceOptions;
+import io.github.volpex.dataspace.Replica;
+import io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace;
+import io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource;
+import io.github.volpex.examples.cli.Command;
+import io.github.volpex.examples.cli.Options;
+import io.github.volpex.examples.cli.UsageException;
+import io.github.volpex.examples.remd.RemdProcess;
+import io.github.volpex.examples.remd.RemdSetup;
+import io.github.volpex.examples.remd.RemdState;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code replica}: one replica of one logical process of the tour across processes, in a JVM of its own. It reads the
+ * run's description from ZooKeeper, opens its process in the ZooKeeper dataspace (at the request number of the
+ * checkpoint it restarts from), runs replica-exchange Monte Carlo, and — while it is its process's writer — commits
+ * checkpoints to the S3 storage hosts with epochs fenced through ZooKeeper, when the Ni–Harwood scheduler says so.
+ *
+ * <p>It reports to its coordinator on standard output, one line per event, each starting with {@code @}: the virtual
+ * clock before every part of a step ({@code @clock}), every step ({@code @step}), checkpoints, refusals and repairs,
+ * and at the end its final state ({@code @done}, Base64). It takes commands on standard input: {@code ack n} (the
+ * coordinator has seen clock report {@code n}; a {@code --paced} replica runs at most {@value #PACING_WINDOW} parts of
+ * a step ahead of it), {@code estimate μ V T_d} (the latest estimates), {@code writer} (it now writes its process's
+ * checkpoints) and {@code departed <host>} (a storage host lost its data: repair). It stops when its input ends,
+ * unless detached, and at its deadline.
+ */
+public final class ReplicaCommand implements Command {
+
+    static final String RESTORED = "@restored";
+    static final String CLOCK = "@clock";
+    static final String STEP = "@step";
+    static final String CHECKPOINT = "@checkpoint";
+    static final String STALE = "@stale";
+    static final String COMMIT_FAILED = "@commit-failed";
+    static final String REPAIRED = "@repaired";
+    static final String DONE = "@done";
+
+    static final String ACK = "ack";
+    static final String ESTIMATE = "estimate";
+    static final String WRITER = "writer";
+    static final String DEPARTED = "departed";
+
+    /**
+     * How many parts of a step a paced replica may run past the last clock report its coordinator acknowledged: the
+     * coordinator sees the replica's virtual time at most half a step late, so a host's failure lands close to the
+     * time its law drew, wherever the replica is then.
+     */
+    static final int PACING_WINDOW = RemdProcess.CHUNKS_PER_STEP / 2;
+
+    @Override
+    public Options options() {
+        return Options.forCommand("replica", "One replica of the tour across processes, in a JVM of its own: joins "
+                        + "run --run of the ensemble --zookeeper as a replica of process --process, computes it "
+                        + "through the ZooKeeper dataspace (from its last checkpoint with --restart) and prints its "
+                        + "outcome. The cluster command starts these; start one by hand on another machine to add a "
+                        + "replica to a running process. S3 credentials come from AWS_ACCESS_KEY_ID and "
+                        + "AWS_SECRET_ACCESS_KEY.")
+                .textOption("zookeeper", "HOST:PORT,...", "the ensemble (required)")
+                .textOption("run", "NAME", "the run, as the cluster command names it (required)")
+                .intOption("process", 0, 1_000, "the logical process, from 0 (required)")
+                .flag("restart", "start from the process's last checkpoint (from the start if it has none)")
+                .flag("writer", "write the process's checkpoints (one replica per process does)")
+                .doubleOption("start-virtual-seconds", 0.0, 0.0, 1e12, "the virtual time this replica starts at")
+                .doubleOption("deadline-minutes", 60.0, 0.05, 10_080.0, "stop after this long whatever happens")
+                .flag("detached", "ignore standard input: stop only when done or at the deadline")
+                .flag("paced", "run at most " + PACING_WINDOW + " parts of a step ahead of what the coordinator "
+                        + "acknowledged (the cluster command's replicas)");
+    }
+
+    @Override
+    public int run(Options.Parsed options, PrintStream out) throws Exception {
+        String zookeeper = options.text("zookeeper").orElseThrow(() -> new UsageException("--zookeeper is required"));
+        String run = options.text("run").orElseThrow(() -> new UsageException("--run is required"));
+        int process = options.intIfGiven("process").orElseThrow(() -> new UsageException("--process is required"));
+        if (options.flag("paced") && options.flag("detached")) {
+            throw new UsageException("--paced needs standard input: it cannot be --detached");
+        }
+        ReplicaRun replica = new ReplicaRun(zookeeper, run, process, options.flag("writer"),
+                options.doubleValue("start-virtual-seconds"), options.flag("paced"), out);
+        Duration deadline = Duration.ofMillis((long) (options.doubleValue("deadline-minutes") * 60_000));
+        Lifeline.watch(options.flag("detached") ? null : System.in, deadline, replica::command);
+        return replica.run(options.flag("restart"));
+    }
+
+    /** One replica's run. */
+    private static final class ReplicaRun {
+
+        private final String zookeeper;
+        private final String runName;
+        private final int process;
+        private final String job;
+        private final PrintStream out;
+        private volatile boolean writer;
+        private volatile double virtualSeconds;
+        private volatile NiHarwoodEstimate latest;
+        private final AtomicBoolean promoted = new AtomicBoolean();
+        private final AtomicInteger departures = new AtomicInteger();
+        private final boolean paced;
+        private final Object pacing = new Object();
+        private long reported;
+        private long acknowledged;
+
+        ReplicaRun(String zookeeper, String run, int process, boolean writer, double startVirtualSeconds,
+                   boolean paced, PrintStream out) {
+            this.zookeeper = zookeeper;
+            this.runName = run;
+            this.process = process;
+            this.job = RunSpec.jobId(process);
+            this.writer = writer;
+            this.virtualSeconds = startVirtualSeconds;
+            this.paced = paced;
+            this.out = out;
+        }
+
+        /** A command from the coordinator (on the lifeline's thread). */
+        void command(String line) {
+            String[] words = line.trim().split(" ");
+            switch (words[0]) {
+                case ACK -> {
+                    synchronized (pacing) {
+                        acknowledged = Math.max(acknowledged, Long.parseLong(words[1]));
+                        pacing.notifyAll();
+                    }
+                }
+                case ESTIMATE -> latest = new NiHarwoodEstimate(Double.parseDouble(words[1]),
+                        Double.parseDouble(words[2]), Double.parseDouble(words[3]));
+                case WRITER -> promoted.set(true);
+                case DEPARTED -> departures.incrementAndGet();
+                default -> throw new IllegalArgumentException("unknown command: " + line);
+            }
+        }
+
+        private void report(String event, Object... values) {
+            StringBuilder line = new StringBuilder(event);
+            for (Object value : values) {
+                line.append(' ').append(value);
+            }
+            synchronized (out) {
+                out.println(line);
+                out.flush();
+            }
+        }
+
+        int run(boolean restart) throws Exception {
+            RunSpec spec = RunSpec.read(zookeeper, runName, Duration.ofSeconds(30));
+            RemdSetup setup = spec.setup();
+            if (process >= setup.processes()) {
+                throw new UsageException("--process must be in [0, " + (setup.processes() - 1) + "]: " + process);
+            }
+            AdaptiveCheckpointScheduler scheduler = AdaptiveCheckpointScheduler.create(1,
+                    () -> Optional.ofNullable(latest), () -> (long) (virtualSeconds * 1e9));
+            try (Checkpoints checkpoints = new Checkpoints(spec, scheduler)) {
+                RemdState state = restart ? recover(checkpoints.store(), setup) : RemdState.initial(setup, process);
+                if (!restart) {
+                    report(RESTORED, "start", 0, 0);
+                }
+                DataspaceOptions dataspaceOptions = DataspaceOptions.builder()
+                        .readLogCapacity(RunSpec.READ_LOG_CAPACITY).build();
+                try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.builder(zookeeper, spec.namespace())
+                        .processCount(setup.processes()).options(dataspaceOptions).connect();
+                     Replica replica = dataspace.open(process, state.requestNumber())) {
+                    RemdProcess.Outcome outcome = RemdProcess.of(setup).run(replica, state, new RemdProcess.Hooks() {
+                        @Override
+                        public void beforeChunk(int step, int chunk) {
+                            virtualSeconds += spec.stepSeconds() / RemdProcess.CHUNKS_PER_STEP;
+                            pace(step);
+                        }
+
+                        @Override
+                        public void afterStep(RemdState after) {
+                            report(STEP, after.completedSteps(), dataspace.statistics().servedFromLog(),
+                                    dataspace.statistics().duplicatesIgnored(), checkpoints.bytesWritten());
+                            if (promoted.getAndSet(false)) {
+                                writer = true;
+                                checkpoints.renew(); // a new writer: a new epoch at its first commit
+                                departures.incrementAndGet();
+                            }
+                            if (writer && departures.getAndSet(0) > 0) {
+                                repair(checkpoints.store());
+                            }
+                            if (writer && after.completedSteps() < setup.steps() && scheduler.checkpointDue()) {
+                                commit(checkpoints.store(), scheduler, after, spec.checkpointSeconds());
+                            }
+                        }
+                    });
+                    report(DONE, Base64.getEncoder().encodeToString(state.toBytes()));
+                    out.printf("process %d finished: rung %d, final energy %.6f kcal/mol%n", process,
+                            outcome.finalRung(), outcome.energy());
+                }
+            }
+            return 0;
+        }
+
+        /**
+         * The way to the process's checkpoints — the storage hosts' S3 clients, the epoch source and the store — opened
+         * when first needed: a replica that neither writes nor restarts never pays for them.
+         */
+        private final class Checkpoints implements AutoCloseable {
+            private final RunSpec spec;
+            private final AdaptiveCheckpointScheduler scheduler;
+            private final List<S3Repository> clients = new ArrayList<>();
+            private final List<VolatileRepository> repositories = new ArrayList<>();
+            private ExecutorService threads;
+            private ZooKeeperEpochSource epochs;
+            private CheckpointStore store;
+
+            Checkpoints(RunSpec spec, AdaptiveCheckpointScheduler scheduler) {
+                this.spec = spec;
+                this.scheduler = scheduler;
+            }
+
+            CheckpointStore store() {
+                if (store == null) {
+                    renew();
+                }
+                return store;
+            }
+
+            /** A store that knows nothing of earlier commits: it acquires a new epoch at its first. */
+            void renew() {
+                if (epochs == null) {
+                    S3Credentials credentials = S3Credentials.fromEnvironment(System.getenv())
+                            .orElse(S3Credentials.LOOPBACK);
+                    for (int h = 0; h < spec.storageHosts(); h++) {
+                        S3Repository s3 = spec.repository(h, credentials);
+                        clients.add(s3);
+                        repositories.add(new VolatileRepository(s3));
+                    }
+                    threads = Executors.newFixedThreadPool(4, runnable -> {
+                        Thread thread = new Thread(runnable, "store");
+                        thread.setDaemon(true);
+                        return thread;
+                    });
+                    epochs = ZooKeeperEpochSource.connect(zookeeper, spec.epochsPath());
+                }
+                store = spec.pool().store(repositories, () -> StoragePool.objective(spec.computeLaw().meanSeconds(),
+                                scheduler.intervalSeconds(), spec.stepSeconds(), virtualSeconds))
+                        .executor(threads).epochs(epochs).build();
+            }
+
+            long bytesWritten() {
+                long bytes = 0;
+                for (VolatileRepository repository : repositories) {
+                    bytes += repository.bytesStored();
+                }
+                return bytes;
+            }
+
+            @Override
+            public void close() {
+                if (threads != null) {
+                    threads.shutdownNow();
+                }
+                for (S3Repository client : clients) {
+                    client.close();
+                }
+                if (epochs != null) {
+                    epochs.close();
+                }
+            }
+        }
+
+        /** Reports the clock and, when paced, waits until the coordinator is at most the window behind. */
+        private void pace(int step) {
+            synchronized (pacing) {
+                reported++;
+                report(CLOCK, virtualSeconds, step, reported);
+                boolean interrupted = false;
+                while (paced && reported - acknowledged > PACING_WINDOW) {
+                    try {
+                        pacing.wait();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        /** Recovers the last checkpoint, waiting while storage hosts that may hold it are unreachable. */
+        private RemdState recover(CheckpointStore store, RemdSetup setup) throws InterruptedException {
+            while (true) {
+                try {
+                    Optional<RecoveredCheckpoint> recovered = store.recover(job);
+                    if (recovered.isEmpty()) {
+                        report(RESTORED, "scratch", 0, 0);
+                        return RemdState.initial(setup, process);
+                    }
+                    RemdState state = RemdState.fromBytes(recovered.get().toByteArray());
+                    report(RESTORED, "checkpoint", state.completedSteps(), state.requestNumber());
+                    if (writer) {
+                        repair(store);
+                    }
+                    return state;
+                } catch (RepositoriesUnreachableException e) {
+                    Thread.sleep(200); // a storage host is coming back: ask again
+                } catch (CheckpointUnavailableException e) {
+                    // Too many storage hosts lost their data between repairs: start over; the read log replays.
+                    report(RESTORED, "lost", 0, 0);
+                    return RemdState.initial(setup, process);
+                }
+            }
+        }
+
+        private void commit(CheckpointStore store, AdaptiveCheckpointScheduler scheduler, RemdState state,
+                            double checkpointSeconds) {
+            try {
+                store.commit(job, state.toBytes());
+                virtualSeconds += checkpointSeconds;
+                double interval = scheduler.intervalSeconds();
+                scheduler.checkpointCompleted();
+                report(CHECKPOINT, state.completedSteps(), virtualSeconds, interval);
+            } catch (StaleWriterException e) {
+                // Another replica writes this process's checkpoints now: stop writing.
+                writer = false;
+                report(STALE, e.epoch());
+            } catch (CommitFailedException e) {
+                // Too few storage hosts took the fragments (some are being replaced): the next step tries again.
+                System.err.println("checkpoint of step " + state.completedSteps() + " failed: " + e.getMessage());
+                report(COMMIT_FAILED, oneLine(e));
+            }
+        }
+
+        private void repair(CheckpointStore store) {
+            try {
+                RepairReport repaired = store.repair(job);
+                report(REPAIRED, repaired.regenerated().size());
+            } catch (CheckpointStoreException e) {
+                System.err.println("repair failed: " + e.getMessage());
+                report(REPAIRED, 0, oneLine(e));
+            }
+        }
+
+        private static String oneLine(Exception e) {
+            String message = String.valueOf(e.getMessage()).replace('\n', ' ');
+            return message.length() > 300 ? message.substring(0, 300) + "…" : message;
+        }
+    }
+
+}

@@ -1,0 +1,274 @@
+package io.github.volpex.examples.tour;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.github.volpex.checkpoint.store.s3.S3Repository;
+import io.github.volpex.dataspace.zookeeper.EmbeddedZooKeeper;
+import io.github.volpex.examples.Main;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The tour across processes, end to end: replicas in JVMs of their own killed with SIGKILL, restarted from their
+ * checkpoints, the ZooKeeper leader failing over, storage hosts losing their data — verified bit for bit; then the
+ * same with services the run is given, and a coordinator that is killed or interrupted mid-run leaving nothing running.
+ * The randomised run replays with {@code -Dvolpex.cluster.seed=<seed>}, which every failure message names.
+ */
+class ClusterTest {
+
+    private static final Pattern ENDPOINT = Pattern.compile("127\\.0\\.0\\.1:(\\d+)");
+    private final List<Process> coordinators = Collections.synchronizedList(new ArrayList<>());
+
+    @AfterEach
+    void killCoordinators() throws InterruptedException {
+        for (Process coordinator : coordinators) {
+            List<ProcessHandle> descendants = coordinator.descendants().collect(Collectors.toList());
+            coordinator.destroyForcibly();
+            coordinator.waitFor(30, TimeUnit.SECONDS);
+            descendants.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** Small runs: lifetimes concentrated around half an hour (Weibull shape 5), so every first replica dies. */
+    private static List<String> smallRun(long seed) {
+        return new ArrayList<>(List.of("cluster", "--processes", "3", "--steps", "10", "--sweeps", "200", "--beads",
+                "12", "--shape", "5", "--scale-hours", "0.5", "--storage-scale-hours", "0.6", "--suspicions", "1",
+                "--seed", Long.toString(seed), "--timeout-minutes", "3"));
+    }
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void replicas_killed_for_real_a_leader_failover_and_lost_storage_still_give_the_failure_free_result()
+            throws Exception {
+        long seed = Long.getLong("volpex.cluster.seed", System.nanoTime());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Main.run(smallRun(seed).toArray(new String[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String text = out.toString(StandardCharsets.UTF_8);
+        String context = "seed " + seed + " (replay with -Dvolpex.cluster.seed=" + seed + "):\n" + text + "\n"
+                + err.toString(StandardCharsets.UTF_8);
+        assertEquals(0, status, context);
+        assertTrue(text.contains("verdict: PASS"), context);
+        // Lifetimes of 0.5 h ± 10% against 50 min of work: every process loses its first replicas.
+        assertTrue(number(text, "replica JVMs +\\d+ started, (\\d+) killed with SIGKILL") >= 6, context);
+        assertTrue(number(text, "processes restarted +(\\d+) ") >= 3, context);
+        assertTrue(number(text, "processes restarted +\\d+ \\((\\d+) from a checkpoint") >= 1, context);
+        assertEquals(1, number(text, "ZooKeeper failovers +(\\d+) \\(leader server"), context);
+        assertTrue(number(text, "storage-host departures +(\\d+)") >= 1, context);
+        assertTrue(number(text, "requests served from read log +(\\d+)") >= 1, context);
+        assertTrue(number(text, "checkpoints committed +(\\d+)") >= 1, context);
+
+        assertNothingLeft(text, context);
+    }
+
+    @Test
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void a_run_on_services_it_is_given_uses_them_and_leaves_nothing_in_them() throws Exception {
+        long seed = Long.getLong("volpex.cluster.seed", System.nanoTime());
+        S3Credentials credentials = new S3Credentials("test-access", "test-secret");
+        try (EmbeddedZooKeeper ensemble = EmbeddedZooKeeper.start(1);
+             S3Server first = S3Server.start("127.0.0.1", 0, "given-bucket", credentials);
+             S3Server second = S3Server.start("127.0.0.1", 0, "given-bucket", credentials)) {
+            List<String> arguments = smallRun(seed);
+            arguments.addAll(List.of("--processes", "2", "--zookeeper", ensemble.connectString(), "--s3",
+                    first.endpoint() + "," + second.endpoint(), "--s3-bucket", "given-bucket"));
+            arguments.remove(arguments.indexOf("--processes") + 1);
+            arguments.remove(arguments.indexOf("--processes"));
+            Process coordinator = launch(arguments, credentials);
+            String text = readAll(coordinator, 200);
+            String context = "seed " + seed + " (replay with -Dvolpex.cluster.seed=" + seed + "):\n" + text;
+            assertEquals(0, coordinator.exitValue(), context);
+            assertTrue(text.contains("verdict: PASS"), context);
+            assertTrue(text.contains("ZooKeeper failovers               0 (an ensemble of yours"), context);
+            assertTrue(number(text, "replica JVMs +\\d+ started, (\\d+) killed with SIGKILL") >= 4, context);
+            assertTrue(number(text, "storage-host departures +(\\d+)") >= 1, context);
+            assertTrue(RunSpecTest.runs(ensemble.connectString()).isEmpty(), "the run's znodes are deleted");
+            for (S3Server server : List.of(first, second)) {
+                try (S3Repository bucket = S3Repository.builder("given-bucket").endpoint(server.endpoint())
+                        .pathStyle(true).credentials(credentials.accessKeyId(), credentials.secretAccessKey())
+                        .build()) {
+                    assertEquals(List.of(), bucket.list(""), "the run's objects are deleted from " + server.endpoint());
+                }
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void a_coordinator_killed_with_sigkill_leaves_no_child_running() throws Exception {
+        assertChildrenStop(Process::destroyForcibly);
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void an_interrupted_coordinator_stops_its_children_from_its_shutdown_hook() throws Exception {
+        assertChildrenStop(Process::destroy); // SIGTERM, as Ctrl-C's SIGINT: the JVM runs its shutdown hooks
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void a_storage_host_serves_signed_requests_and_stops_when_its_input_ends() throws Exception {
+        S3Credentials credentials = new S3Credentials("host-access", "host-secret");
+        Process host = launch(List.of("storage-host", "--bucket", "host-bucket"), credentials);
+        BufferedReader lines = new BufferedReader(new InputStreamReader(host.getInputStream(), StandardCharsets.UTF_8));
+        String ready = lines.readLine();
+        assertTrue(ready != null && ready.startsWith(StorageHostCommand.READY + " "), String.valueOf(ready));
+        URI endpoint = URI.create("http://127.0.0.1:" + ready.split(" ")[1]);
+        try (S3Repository bucket = S3Repository.builder("host-bucket").endpoint(endpoint).pathStyle(true)
+                .credentials(credentials.accessKeyId(), credentials.secretAccessKey()).build()) {
+            bucket.put("a-key", new byte[] {1, 2, 3});
+            assertEquals(List.of("a-key"), bucket.list(""));
+        }
+        host.getOutputStream().close();
+        assertTrue(host.waitFor(20, TimeUnit.SECONDS), "the storage host stopped");
+        assertEquals(0, host.exitValue());
+        assertRefused(endpoint.getPort());
+    }
+
+    @Test
+    void bad_command_lines_fail_before_anything_starts() {
+        assertUsage("--s3 must be http or https URLs separated by commas: ftp://host", "cluster", "--s3",
+                "ftp://host");
+        assertUsage("--s3-bucket needs --s3", "cluster", "--s3-bucket", "mine");
+        assertUsage("--processes must be in [2, 32]: 1", "cluster", "--processes", "1");
+        assertUsage("--zookeeper is required", "replica", "--run", "r", "--process", "0");
+        assertUsage("--process is required", "replica", "--zookeeper", "h:1", "--run", "r");
+        assertUsage("--bucket must be an S3 bucket name (3 to 63 lowercase letters, digits, dots and dashes): B",
+                "storage-host", "--bucket", "B");
+    }
+
+    private static void assertUsage(String message, String... arguments) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Main.run(arguments, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        String text = err.toString(StandardCharsets.UTF_8);
+        assertEquals(2, status, text);
+        assertTrue(text.contains(message), text);
+    }
+
+    /** Starts a coordinator in a JVM of its own, waits until its replicas run, stops it and checks they all stop. */
+    private void assertChildrenStop(java.util.function.Consumer<Process> stop) throws Exception {
+        Process coordinator = launch(List.of("cluster", "--processes", "2", "--replicas", "1", "--steps", "200",
+                "--sweeps", "200", "--beads", "12", "--suspicions", "0"), S3Credentials.LOOPBACK);
+        BufferedReader lines = new BufferedReader(new InputStreamReader(coordinator.getInputStream(),
+                StandardCharsets.UTF_8));
+        StringBuilder text = new StringBuilder();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (true) {
+            String line = lines.readLine();
+            if (line == null) {
+                fail("the coordinator ended early:\n" + text);
+            }
+            text.append(line).append('\n');
+            if (line.matches(".*steps [1-9]\\d*\\.\\..*")) {
+                break; // its replicas have run a step
+            }
+            assertTrue(System.nanoTime() - deadline < 0, "no step within 90 s:\n" + text);
+        }
+        List<ProcessHandle> children = coordinator.descendants().collect(Collectors.toList());
+        assertTrue(children.size() >= 2, "replica JVMs run: " + children + "\n" + text);
+        stop.accept(coordinator);
+        assertTrue(coordinator.waitFor(30, TimeUnit.SECONDS), "the coordinator stopped");
+        long limit = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (ProcessHandle child : children) {
+            while (child.isAlive()) {
+                assertTrue(System.nanoTime() - limit < 0, child + " still runs after its coordinator stopped");
+                Thread.sleep(50);
+            }
+        }
+        Matcher ports = ENDPOINT.matcher(text);
+        while (ports.find()) {
+            assertRefused(Integer.parseInt(ports.group(1)));
+        }
+    }
+
+    private Process launch(List<String> arguments, S3Credentials credentials) throws IOException {
+        List<String> command = ChildJvm.commandLine(List.of("-Xmx256m", "-XX:+UseSerialGC"), arguments);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(credentials.environment());
+        Process process = builder.start();
+        coordinators.add(process);
+        return process;
+    }
+
+    private static String readAll(Process process, int seconds) throws Exception {
+        StringBuilder text = new StringBuilder();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line; (line = lines.readLine()) != null; ) {
+                    synchronized (text) {
+                        text.append(line).append('\n');
+                    }
+                }
+            } catch (IOException ended) {
+                // Destroyed.
+            }
+        });
+        reader.setDaemon(true);
+        reader.start();
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            synchronized (text) {
+                fail("the run did not end within " + seconds + " s:\n" + text);
+            }
+        }
+        reader.join(10_000);
+        synchronized (text) {
+            return text.toString();
+        }
+    }
+
+    /** Checks that no child of this JVM runs and that no port the run printed still listens. */
+    private static void assertNothingLeft(String text, String context) throws InterruptedException {
+        long limit = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive)) {
+            assertTrue(System.nanoTime() - limit < 0, "children still run: " + ProcessHandle.current()
+                    .descendants().map(ProcessHandle::info).collect(Collectors.toList()) + "\n" + context);
+            Thread.sleep(50);
+        }
+        Matcher ports = ENDPOINT.matcher(text);
+        int checked = 0;
+        while (ports.find()) {
+            assertRefused(Integer.parseInt(ports.group(1)));
+            checked++;
+        }
+        assertTrue(checked >= 3 + 10, "the run printed its ZooKeeper and S3 ports:\n" + context);
+    }
+
+    private static void assertRefused(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+            fail("port " + port + " still listens");
+        } catch (IOException refused) {
+            // Nothing listens.
+        }
+    }
+
+    private static int number(String text, String regex) {
+        Matcher matcher = Pattern.compile(regex).matcher(text);
+        if (!matcher.find()) {
+            fail("no line matches " + regex + " in:\n" + text);
+        }
+        return Integer.parseInt(matcher.group(1));
+    }
+}
