@@ -95,6 +95,8 @@ final class Cluster {
                   int objectsOnS3, boolean ownEnsemble, boolean ownStorage, String run) {
     }
 
+    /** Seconds between two progress lines. */
+    private static final int PROGRESS_TICKS = 5;
     /** How long a departed storage host stays away before an empty one takes its place. */
     private static final long REJOIN_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -120,6 +122,7 @@ final class Cluster {
     private RuntimeException failure;
     private long startNanos;
     private double globalVirtualSeconds;
+    private long ticks;
 
     // What happened.
     private int restarts;
@@ -135,6 +138,7 @@ final class Cluster {
     private boolean failoverStarted;
     private String failoverNote = "";
     private int suspicions;
+    private int lastSuspected = -1;
     private int staleRefusals;
     private int commitFailures;
 
@@ -199,7 +203,8 @@ final class Cluster {
             progress.printf("  [%5.1f s] ZooKeeper: %s%n", elapsed(), ensemble != null
                     ? "an ensemble of 3 servers in this JVM, " + connectString : "the ensemble at " + connectString);
             progress.printf("  [%5.1f s] S3: %s%n", elapsed(), config.s3().isEmpty() ? storage.length
-                    + " storage hosts in this JVM, " + endpoints() : storage.length + " storage hosts on " + config.s3());
+                    + " storage hosts (S3Proxy) in this JVM on 127.0.0.1, ports " + ports()
+                    : storage.length + " storage hosts on " + config.s3());
             progress.printf("  [%5.1f s] run %s; each replica is a JVM: java ... %s replica --zookeeper %s --run %s "
                     + "--process P%n", elapsed(), run, Main.class.getName(), connectString, run);
             for (ProcessState process : processes) {
@@ -251,6 +256,14 @@ final class Cluster {
             storage[h].law = pool.hosts().get(h).law();
             storage[h].failsAt = storage[h].law.draw(hostRandom);
         }
+    }
+
+    private String ports() {
+        StringBuilder ports = new StringBuilder();
+        for (StorageHost host : storage) {
+            ports.append(ports.length() == 0 ? "" : " ").append(host.server.port());
+        }
+        return ports.toString();
     }
 
     private List<URI> endpoints() {
@@ -307,9 +320,11 @@ final class Cluster {
         return replicas.stream().allMatch(replica -> replica.exited);
     }
 
-    /** Once a second: progress and the planned disruptions. */
+    /** Once a second: the planned disruptions; every fifth, progress. */
     private void tick() {
-        printProgress();
+        if (++ticks % PROGRESS_TICKS == 0) {
+            printProgress();
+        }
         int slowest = slowestStep();
         if (ensemble != null && !failoverStarted && slowest >= setup.steps() / 2) {
             failoverStarted = true;
@@ -347,7 +362,7 @@ final class Cluster {
         ReplicaJvm replica = new ReplicaJvm(process, replicas.size() + 1, startVirtualSeconds, lifetime, writer,
                 restart);
         List<String> arguments = new ArrayList<>(List.of("replica", "--zookeeper", connectString, "--run", run,
-                "--process", Integer.toString(process.index), "--paced", "--start-virtual-seconds",
+                "--process", Integer.toString(process.index), "--coordinated", "--start-virtual-seconds",
                 Double.toString(startVirtualSeconds), "--deadline-minutes", Long.toString(deadlineMinutes)));
         if (restart) {
             arguments.add("--restart");
@@ -490,13 +505,15 @@ final class Cluster {
 
     /** A writer that is alive is taken for dead: another replica of its process becomes the writer. */
     private void suspectAWriter() {
-        for (ProcessState process : processes) {
+        for (int i = 1; i <= processes.length; i++) {
+            ProcessState process = processes[(lastSuspected + i) % processes.length];
             if (process.outcome != null || process.live.size() < 2) {
                 continue;
             }
             Optional<ReplicaJvm> other = process.live.stream().filter(replica -> !replica.writer).findFirst();
             if (other.isPresent() && process.live.stream().anyMatch(replica -> replica.writer)) {
                 suspicions++;
+                lastSuspected = process.index;
                 promote(other.get());
                 progress.printf("  [%5.1f s] process %d's writer is suspected (as after an expired session): "
                         + "replica %d writes its checkpoints now%n", elapsed(), process.index, other.get().number);
@@ -787,8 +804,8 @@ final class Cluster {
         rows.add(new String[] {"ZooKeeper failovers", result.ownEnsemble() ? result.failovers()
                 + (result.failoverNote().isEmpty() ? "" : " (" + result.failoverNote() + ")")
                 : "0 (an ensemble of yours: none injected)"});
-        rows.add(new String[] {"writers fenced", String.format("%d suspected alive, %d commits refused as stale "
-                + "(%d commits failed otherwise)", result.suspicions(), result.staleRefusals(),
+        rows.add(new String[] {"writers fenced", String.format("%d live writers taken for dead; stale commits "
+                + "refused: %d; other failed commits: %d", result.suspicions(), result.staleRefusals(),
                 result.commitFailures())});
         rows.add(new String[] {"bytes on S3", String.format("%,d written; %,d in %d objects at the end",
                 tour.bytesStored(), result.bytesOnS3(), result.objectsOnS3())});

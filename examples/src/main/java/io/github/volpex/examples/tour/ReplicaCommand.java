@@ -38,11 +38,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * checkpoint it restarts from), runs replica-exchange Monte Carlo, and — while it is its process's writer — commits
  * checkpoints to the S3 storage hosts with epochs fenced through ZooKeeper, when the Ni–Harwood scheduler says so.
  *
- * <p>It reports to its coordinator on standard output, one line per event, each starting with {@code @}: the virtual
+ * <p>With {@code --coordinated} it reports to its coordinator on standard output, one line per event, each starting
+ * with {@code @}: the virtual
  * clock before every part of a step ({@code @clock}), every step ({@code @step}), checkpoints, refusals and repairs,
  * and at the end its final state ({@code @done}, Base64). It takes commands on standard input: {@code ack n} (the
- * coordinator has seen clock report {@code n}; a {@code --paced} replica runs at most {@value #PACING_WINDOW} parts of
- * a step ahead of it), {@code estimate μ V T_d} (the latest estimates), {@code writer} (it now writes its process's
+ * coordinator has seen clock report {@code n}; a {@code --coordinated} replica runs at most {@value #PACING_WINDOW}
+ * parts of a step ahead of it), {@code estimate μ V T_d} (the latest estimates), {@code writer} (it now writes its process's
  * checkpoints) and {@code departed <host>} (a storage host lost its data: repair). It stops when its input ends,
  * unless detached, and at its deadline.
  */
@@ -85,8 +86,9 @@ public final class ReplicaCommand implements Command {
                 .doubleOption("start-virtual-seconds", 0.0, 0.0, 1e12, "the virtual time this replica starts at")
                 .doubleOption("deadline-minutes", 60.0, 0.05, 10_080.0, "stop after this long whatever happens")
                 .flag("detached", "ignore standard input: stop only when done or at the deadline")
-                .flag("paced", "run at most " + PACING_WINDOW + " parts of a step ahead of what the coordinator "
-                        + "acknowledged (the cluster command's replicas)");
+                .flag("coordinated", "report every event to a coordinator on standard output, and run at most "
+                        + PACING_WINDOW + " parts of a step ahead of what it acknowledged (the cluster command's "
+                        + "replicas); otherwise print a line per step");
     }
 
     @Override
@@ -94,11 +96,11 @@ public final class ReplicaCommand implements Command {
         String zookeeper = options.text("zookeeper").orElseThrow(() -> new UsageException("--zookeeper is required"));
         String run = options.text("run").orElseThrow(() -> new UsageException("--run is required"));
         int process = options.intIfGiven("process").orElseThrow(() -> new UsageException("--process is required"));
-        if (options.flag("paced") && options.flag("detached")) {
-            throw new UsageException("--paced needs standard input: it cannot be --detached");
+        if (options.flag("coordinated") && options.flag("detached")) {
+            throw new UsageException("--coordinated needs standard input: it cannot be --detached");
         }
         ReplicaRun replica = new ReplicaRun(zookeeper, run, process, options.flag("writer"),
-                options.doubleValue("start-virtual-seconds"), options.flag("paced"), out);
+                options.doubleValue("start-virtual-seconds"), options.flag("coordinated"), out);
         Duration deadline = Duration.ofMillis((long) (options.doubleValue("deadline-minutes") * 60_000));
         Lifeline.watch(options.flag("detached") ? null : System.in, deadline, replica::command);
         return replica.run(options.flag("restart"));
@@ -117,20 +119,20 @@ public final class ReplicaCommand implements Command {
         private volatile NiHarwoodEstimate latest;
         private final AtomicBoolean promoted = new AtomicBoolean();
         private final AtomicInteger departures = new AtomicInteger();
-        private final boolean paced;
+        private final boolean coordinated;
         private final Object pacing = new Object();
         private long reported;
         private long acknowledged;
 
         ReplicaRun(String zookeeper, String run, int process, boolean writer, double startVirtualSeconds,
-                   boolean paced, PrintStream out) {
+                   boolean coordinated, PrintStream out) {
             this.zookeeper = zookeeper;
             this.runName = run;
             this.process = process;
             this.job = RunSpec.jobId(process);
             this.writer = writer;
             this.virtualSeconds = startVirtualSeconds;
-            this.paced = paced;
+            this.coordinated = coordinated;
             this.out = out;
         }
 
@@ -152,7 +154,11 @@ public final class ReplicaCommand implements Command {
             }
         }
 
+        /** Tells the coordinator, if there is one. */
         private void report(String event, Object... values) {
+            if (!coordinated) {
+                return;
+            }
             StringBuilder line = new StringBuilder(event);
             for (Object value : values) {
                 line.append(' ').append(value);
@@ -192,6 +198,10 @@ public final class ReplicaCommand implements Command {
                         public void afterStep(RemdState after) {
                             report(STEP, after.completedSteps(), dataspace.statistics().servedFromLog(),
                                     dataspace.statistics().duplicatesIgnored(), checkpoints.bytesWritten());
+                            if (!coordinated) {
+                                out.printf("process %d: step %d of %d done (request %d)%n", process,
+                                        after.completedSteps(), setup.steps(), after.requestNumber());
+                            }
                             if (promoted.getAndSet(false)) {
                                 writer = true;
                                 checkpoints.renew(); // a new writer: a new epoch at its first commit
@@ -255,8 +265,11 @@ public final class ReplicaCommand implements Command {
                     });
                     epochs = ZooKeeperEpochSource.connect(zookeeper, spec.epochsPath());
                 }
+                // Ten storage hosts, replaced one at a time: the writer repairs every lost fragment at once (a
+                // reconstruction threshold of n), not only once the checkpoint is down to its midpoint.
                 store = spec.pool().store(repositories, () -> StoragePool.objective(spec.computeLaw().meanSeconds(),
                                 scheduler.intervalSeconds(), spec.stepSeconds(), virtualSeconds))
+                        .reconstructionThreshold(StoragePool.DATA_FRAGMENTS + StoragePool.PARITY_FRAGMENTS)
                         .executor(threads).epochs(epochs).build();
             }
 
@@ -282,13 +295,13 @@ public final class ReplicaCommand implements Command {
             }
         }
 
-        /** Reports the clock and, when paced, waits until the coordinator is at most the window behind. */
+        /** Reports the clock and, when coordinated, waits until the coordinator is at most the window behind. */
         private void pace(int step) {
             synchronized (pacing) {
                 reported++;
                 report(CLOCK, virtualSeconds, step, reported);
                 boolean interrupted = false;
-                while (paced && reported - acknowledged > PACING_WINDOW) {
+                while (coordinated && reported - acknowledged > PACING_WINDOW) {
                     try {
                         pacing.wait();
                     } catch (InterruptedException e) {

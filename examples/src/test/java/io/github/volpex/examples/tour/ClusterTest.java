@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Timeout;
  */
 class ClusterTest {
 
-    private static final Pattern ENDPOINT = Pattern.compile("127\\.0\\.0\\.1:(\\d+)");
+    private static final Pattern ZOOKEEPER_PORT = Pattern.compile("127\\.0\\.0\\.1:(\\d+)");
+    private static final Pattern S3_PORTS = Pattern.compile("in this JVM on 127\\.0\\.0\\.1, ports ([\\d ]+)");
     private final List<Process> coordinators = Collections.synchronizedList(new ArrayList<>());
 
     @AfterEach
@@ -196,10 +197,26 @@ class ClusterTest {
                 Thread.sleep(50);
             }
         }
-        Matcher ports = ENDPOINT.matcher(text);
-        while (ports.find()) {
-            assertRefused(Integer.parseInt(ports.group(1)));
+        for (int port : ports(text.toString())) {
+            assertRefused(port);
         }
+    }
+
+    /** The ports the run printed: its ZooKeeper servers' and its storage hosts'. */
+    private static List<Integer> ports(String text) {
+        List<Integer> ports = new ArrayList<>();
+        Matcher zookeeper = ZOOKEEPER_PORT.matcher(text.lines().filter(line -> line.contains("ZooKeeper: an ensemble"))
+                .findFirst().orElse(""));
+        while (zookeeper.find()) {
+            ports.add(Integer.parseInt(zookeeper.group(1)));
+        }
+        Matcher s3 = S3_PORTS.matcher(text);
+        if (s3.find()) {
+            for (String port : s3.group(1).trim().split(" ")) {
+                ports.add(Integer.parseInt(port));
+            }
+        }
+        return ports;
     }
 
     private Process launch(List<String> arguments, S3Credentials credentials) throws IOException {
@@ -246,13 +263,11 @@ class ClusterTest {
                     .descendants().map(ProcessHandle::info).collect(Collectors.toList()) + "\n" + context);
             Thread.sleep(50);
         }
-        Matcher ports = ENDPOINT.matcher(text);
-        int checked = 0;
-        while (ports.find()) {
-            assertRefused(Integer.parseInt(ports.group(1)));
-            checked++;
+        List<Integer> ports = ports(text);
+        assertEquals(3 + 10, ports.size(), "the run printed its ZooKeeper and S3 ports:\n" + context);
+        for (int port : ports) {
+            assertRefused(port);
         }
-        assertTrue(checked >= 3 + 10, "the run printed its ZooKeeper and S3 ports:\n" + context);
     }
 
     private static void assertRefused(int port) {
