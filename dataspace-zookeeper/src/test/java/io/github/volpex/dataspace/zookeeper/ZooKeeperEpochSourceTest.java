@@ -15,6 +15,8 @@ import io.github.volpex.erasure.IdaCodec;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -243,6 +245,38 @@ class ZooKeeperEpochSourceTest {
         } finally {
             gate.release();
             thread.shutdownNow();
+        }
+    }
+
+    @Test
+    void the_readme_lines_fence_a_writer_that_another_has_taken_over() throws Exception {
+        List<FragmentRepository> repositories = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            repositories.add(FragmentRepository.inMemory("r" + i));
+        }
+        byte[] state = bytes("state");
+        String path = freshPath();
+        boolean[] refused = new boolean[1];
+        try (ZooKeeperEpochSource other = connect(path)) {
+            // As in the README, with this ensemble and path, and another host taking the job over mid-way.
+            try (ZooKeeperEpochSource epochs = ZooKeeperEpochSource.connect(ensemble.connectString(), path)) {
+                CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), repositories)
+                        .epochs(epochs).build();
+                store.commit("job-42", state);
+                other.acquire("job-42", -1);
+                try {
+                    store.commit("job-42", state);
+                } catch (StaleWriterException e) {
+                    refused[0] = true;
+                }
+            }
+        }
+        assertTrue(refused[0], "the second commit was refused");
+        String readme = Files.readString(Path.of("..", "README.md"));
+        for (String line : new String[] {"try (ZooKeeperEpochSource epochs = ZooKeeperEpochSource.connect(",
+                "CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), repositories)",
+                ".epochs(epochs).build();", "store.commit(\"job-42\", state);", "} catch (StaleWriterException e) {"}) {
+            assertTrue(readme.contains(line), "the README shows: " + line);
         }
     }
 
