@@ -100,14 +100,15 @@ public final class Main {
         out.println("       (<command> --help for its options)");
         out.println("With no command, runs the tour.");
         out.println();
+        int width = COMMANDS.stream().mapToInt(command -> command.options().command().length()).max().orElse(0);
         for (Command command : COMMANDS) {
             Options options = command.options();
             String summary = options.summary();
             int end = summary.indexOf(':');
-            List<String> lines = Options.wrap(end > 0 ? summary.substring(0, end) : summary, 80 - 13);
-            out.printf("  %-10s %s%n", options.command(), lines.get(0));
+            List<String> lines = Options.wrap(end > 0 ? summary.substring(0, end) : summary, 80 - width - 3);
+            out.printf("  %-" + width + "s %s%n", options.command(), lines.get(0));
             for (String line : lines.subList(1, lines.size())) {
-                out.printf("%13s%s%n", "", line);
+                out.printf("%" + (width + 3) + "s%s%n", "", line);
             }
         }
     }
