@@ -116,7 +116,8 @@ final class Cluster {
     private final long deadlineMinutes;
     private Path logs;
     private boolean temporaryLogs;
-    private EmbeddedZooKeeper ensemble;
+    /** Read by the shutdown hook too. */
+    private volatile EmbeddedZooKeeper ensemble;
     private String connectString;
     private RunSpec spec;
     private RuntimeException failure;
