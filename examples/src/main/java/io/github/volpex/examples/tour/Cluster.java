@@ -137,6 +137,8 @@ final class Cluster {
     private int fragmentsRepaired;
     private int failovers;
     private boolean failoverStarted;
+    /** A failover is under way on its thread: the run waits for it to end. */
+    private boolean failoverRunning;
     private String failoverNote = "";
     private int suspicions;
     private int lastSuspected = -1;
@@ -318,7 +320,7 @@ final class Cluster {
                 return false;
             }
         }
-        return replicas.stream().allMatch(replica -> replica.exited);
+        return !failoverRunning && replicas.stream().allMatch(replica -> replica.exited);
     }
 
     /** Once a second: the planned disruptions; every fifth, progress. */
@@ -329,6 +331,7 @@ final class Cluster {
         int slowest = slowestStep();
         if (ensemble != null && !failoverStarted && slowest >= setup.steps() / 2) {
             failoverStarted = true;
+            failoverRunning = true;
             startFailover();
         }
         if (suspicions < config.suspicions()
@@ -562,7 +565,10 @@ final class Cluster {
             try {
                 int leader = ensemble.leader();
                 if (leader < 0) {
-                    events.add(() -> failoverStarted = false); // mid-election: try again later
+                    events.add(() -> {
+                        failoverStarted = false; // mid-election: try again later
+                        failoverRunning = false;
+                    });
                     return;
                 }
                 ensemble.stop(leader);
@@ -574,6 +580,7 @@ final class Cluster {
                 ensemble.restart(leader);
                 int elected = next;
                 events.add(() -> {
+                    failoverRunning = false;
                     failovers++;
                     failoverNote = "leader server " + (leader + 1) + " stopped, server " + (elected + 1)
                             + " elected, server " + (leader + 1) + " restarted";
@@ -581,6 +588,7 @@ final class Cluster {
                 });
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                events.add(() -> failure = new IllegalStateException("the ZooKeeper failover was interrupted", e));
             } catch (RuntimeException e) {
                 events.add(() -> failure = new IllegalStateException("the ZooKeeper failover failed", e));
             }
