@@ -114,7 +114,8 @@ final class Cluster {
     private final StorageHost[] storage;
     private final S3Credentials credentials;
     private final long deadlineMinutes;
-    private Path logs;
+    /** Read by the shutdown hook too. */
+    private volatile Path logs;
     private boolean temporaryLogs;
     /** Read by the shutdown hook too. */
     private volatile EmbeddedZooKeeper ensemble;
@@ -674,7 +675,10 @@ final class Cluster {
         }
     }
 
-    /** From the shutdown hook (Ctrl-C, or the JVM exiting mid-run): kill every child, stop the ensemble. */
+    /**
+     * From the shutdown hook (Ctrl-C, or the JVM exiting mid-run): kill every child, stop the ensemble, and say where
+     * the logs are.
+     */
     private void emergencyStop() {
         ChildJvm.destroyAll();
         EmbeddedZooKeeper running = ensemble;
@@ -682,6 +686,7 @@ final class Cluster {
             running.close();
         }
         // The storage hosts' servers run in this JVM: its exit closes their sockets.
+        System.err.println("volpex-examples cluster: stopped; the children's logs are in " + logs);
     }
 
     // ---- state -----------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -26,6 +27,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The tour across processes, end to end: replicas in JVMs of their own killed with SIGKILL, restarted from their
@@ -39,6 +41,10 @@ class ClusterTest {
     private static final Pattern S3_PORTS = Pattern.compile("in this JVM on 127\\.0\\.0\\.1, ports ([\\d ]+)");
     private final List<Process> coordinators = Collections.synchronizedList(new ArrayList<>());
 
+    /** The runs' logs and ZooKeeper data: a coordinator killed mid-run cannot delete its own. */
+    @TempDir
+    Path logs;
+
     @AfterEach
     void killCoordinators() throws InterruptedException {
         for (Process coordinator : coordinators) {
@@ -50,10 +56,10 @@ class ClusterTest {
     }
 
     /** Small runs: lifetimes concentrated around half an hour (Weibull shape 5), so every first replica dies. */
-    private static List<String> smallRun(long seed) {
+    private List<String> smallRun(long seed) {
         return new ArrayList<>(List.of("cluster", "--processes", "3", "--steps", "10", "--sweeps", "200", "--beads",
                 "12", "--shape", "5", "--scale-hours", "0.5", "--storage-scale-hours", "0.6", "--suspicions", "1",
-                "--seed", Long.toString(seed), "--timeout-minutes", "3"));
+                "--seed", Long.toString(seed), "--timeout-minutes", "3", "--logs", logs.toString()));
     }
 
     @Test
@@ -170,7 +176,8 @@ class ClusterTest {
     /** Starts a coordinator in a JVM of its own, waits until its replicas run, stops it and checks they all stop. */
     private void assertChildrenStop(java.util.function.Consumer<Process> stop) throws Exception {
         Process coordinator = launch(List.of("cluster", "--processes", "2", "--replicas", "1", "--steps", "200",
-                "--sweeps", "200", "--beads", "12", "--suspicions", "0"), S3Credentials.LOOPBACK);
+                "--sweeps", "200", "--beads", "12", "--suspicions", "0", "--logs", logs.toString()),
+                S3Credentials.LOOPBACK);
         BufferedReader lines = new BufferedReader(new InputStreamReader(coordinator.getInputStream(),
                 StandardCharsets.UTF_8));
         StringBuilder text = new StringBuilder();
