@@ -63,8 +63,11 @@ public interface Dataspace extends AutoCloseable {
      * @return a new handle
      * @throws IllegalArgumentException  if {@code processId} is out of range
      * @throws DataspaceClosedException  if the dataspace is closed
+     * @implSpec The default implementation returns {@code open(processId, 0)}.
      */
-    Replica open(int processId);
+    default Replica open(int processId) {
+        return open(processId, 0);
+    }
 
     /**
      * Opens a replica of a process restarted from a checkpoint: its next request is {@code savedRequestNumber + 1}.

@@ -1,5 +1,6 @@
 package io.github.volpex.dataspace;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -24,6 +25,8 @@ public final class DataspaceOptions {
     public static final int DEFAULT_MAX_TAG_LENGTH = 1024;
     /** The default largest data item: 64 MiB. */
     public static final int DEFAULT_MAX_DATA_BYTES = 64 << 20;
+    /** Timeouts of this many seconds or more wait without a bound ({@link #checkTimeout(Duration)}). */
+    public static final long UNBOUNDED_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L - 1;
 
     private static final DataspaceOptions DEFAULTS = builder().build();
 
@@ -128,6 +131,39 @@ public final class DataspaceOptions {
             throw new IllegalArgumentException("data length must be <= " + maxDataBytes + " bytes: " + data.length);
         }
         return data;
+    }
+
+    /**
+     * Checks a process id against a dataspace's process count, as every dataspace does before it issues a request.
+     *
+     * @param processId    the process id
+     * @param processCount the dataspace's number of processes
+     * @return the process id
+     * @throws IllegalArgumentException if {@code processId} is outside {@code [0, processCount)}
+     */
+    public static int checkProcessId(int processId, int processCount) {
+        if (processId < 0 || processId >= processCount) {
+            throw new IllegalArgumentException("processId must be in [0, " + (processCount - 1) + "]: " + processId);
+        }
+        return processId;
+    }
+
+    /**
+     * Checks the timeout of a blocking call, as every dataspace does, and says whether it bounds the wait: a timeout
+     * of {@value #UNBOUNDED_TIMEOUT_SECONDS} seconds or more (the longest wait a {@code long} of nanoseconds counts,
+     * about 292 years) waits without a bound.
+     *
+     * @param timeout the timeout
+     * @return the timeout, or {@code null} if it is so long that the wait has no bound
+     * @throws NullPointerException     if {@code timeout} is null
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     */
+    public static Duration checkTimeout(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
+        }
+        return timeout.getSeconds() >= UNBOUNDED_TIMEOUT_SECONDS ? null : timeout;
     }
 
     /** Budget as stored: negative when unset. */

@@ -29,8 +29,6 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     /** How many maps hold the tags: {@code 1 << TAG_MAP_BITS}. */
     private static final int TAG_MAP_BITS = 6;
     private static final int TAG_MAPS = 1 << TAG_MAP_BITS;
-    /** Waits at least this long are treated as unbounded (about 292 years of nanoseconds). */
-    private static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L - 1;
     /** Completes a waiting caller's future when its handle or the dataspace closes; the caller reads the flags. */
     private static final Throwable CLOSED = new IllegalStateException("closed");
 
@@ -75,11 +73,6 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     @Override
     public DataspaceOptions options() {
         return options;
-    }
-
-    @Override
-    public Replica open(int processId) {
-        return open(processId, 0);
     }
 
     @Override
@@ -182,7 +175,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public Reply handle(Request request, Duration timeout) throws InterruptedException {
-        return serve(request, checkTimeout(timeout));
+        return serve(request, DataspaceOptions.checkTimeout(timeout));
     }
 
     /** Handles a request; {@code checkedTimeout} is valid, null for an unbounded wait. */
@@ -311,9 +304,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     // ---- argument checks (outside the locks) --------------------------------------------------------------------
 
     void checkProcessId(int processId) {
-        if (processId < 0 || processId >= processCount) {
-            throw new IllegalArgumentException("processId must be in [0, " + (processCount - 1) + "]: " + processId);
-        }
+        DataspaceOptions.checkProcessId(processId, processCount);
     }
 
     void checkTag(String tag) {
@@ -322,15 +313,6 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     void checkData(byte[] data) {
         options.checkData(data);
-    }
-
-    /** Returns the timeout if it is valid; null stands for an unbounded wait. */
-    static Duration checkTimeout(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
-        }
-        return timeout.getSeconds() >= MAX_TIMEOUT_SECONDS ? null : timeout;
     }
 
     // ---- requests -------------------------------------------------------------------------------------------------

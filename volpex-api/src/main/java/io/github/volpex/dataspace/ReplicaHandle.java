@@ -80,7 +80,7 @@ final class ReplicaHandle extends ReplicaFields implements Replica {
 
     @Override
     public byte[] read(String tag, Duration timeout) throws InterruptedException {
-        return receive(Operation.READ, tag, InProcessDataspace.checkTimeout(timeout));
+        return receive(Operation.READ, tag, DataspaceOptions.checkTimeout(timeout));
     }
 
     @Override
@@ -90,7 +90,7 @@ final class ReplicaHandle extends ReplicaFields implements Replica {
 
     @Override
     public byte[] get(String tag, Duration timeout) throws InterruptedException {
-        return receive(Operation.GET, tag, InProcessDataspace.checkTimeout(timeout));
+        return receive(Operation.GET, tag, DataspaceOptions.checkTimeout(timeout));
     }
 
     @Override

@@ -2,9 +2,11 @@ package io.github.volpex.dataspace;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -79,5 +81,25 @@ class DataspaceOptionsTest {
         assertEquals("data length must be <= 2 bytes: 3",
                 assertThrows(IllegalArgumentException.class, () -> options.checkData(new byte[3])).getMessage());
         assertEquals("data", assertThrows(NullPointerException.class, () -> options.checkData(null)).getMessage());
+    }
+
+    @Test
+    void process_ids_and_timeouts_are_checked_at_the_bounds() {
+        assertEquals(0, DataspaceOptions.checkProcessId(0, 3));
+        assertEquals(2, DataspaceOptions.checkProcessId(2, 3));
+        assertEquals("processId must be in [0, 2]: 3", assertThrows(IllegalArgumentException.class,
+                () -> DataspaceOptions.checkProcessId(3, 3)).getMessage());
+        assertEquals("processId must be in [0, 2]: -1", assertThrows(IllegalArgumentException.class,
+                () -> DataspaceOptions.checkProcessId(-1, 3)).getMessage());
+
+        assertEquals(Duration.ZERO, DataspaceOptions.checkTimeout(Duration.ZERO));
+        Duration longest = Duration.ofSeconds(DataspaceOptions.UNBOUNDED_TIMEOUT_SECONDS - 1, 999_999_999);
+        assertEquals(longest, DataspaceOptions.checkTimeout(longest));
+        assertNull(DataspaceOptions.checkTimeout(Duration.ofSeconds(DataspaceOptions.UNBOUNDED_TIMEOUT_SECONDS)));
+        assertNull(DataspaceOptions.checkTimeout(Duration.ofSeconds(Long.MAX_VALUE)));
+        assertEquals("timeout must be >= 0: PT-0.001S", assertThrows(IllegalArgumentException.class,
+                () -> DataspaceOptions.checkTimeout(Duration.ofMillis(-1))).getMessage());
+        assertEquals("timeout", assertThrows(NullPointerException.class,
+                () -> DataspaceOptions.checkTimeout(null)).getMessage());
     }
 }

@@ -70,8 +70,6 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     static final int MAX_BLOB_ENTRIES = 4_096;
 
     private static final Logger LOG = LoggerFactory.getLogger(ZkDataspace.class);
-    /** Waits at least this long are treated as unbounded (about 292 years of nanoseconds). */
-    private static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L - 1;
     /** Bytes of every transaction kept free below jute.maxbuffer for ZooKeeper's own headers. */
     private static final int TRANSACTION_MARGIN = 16 << 10;
     /** Bytes one operation of a multi costs beyond its path and data. */
@@ -387,11 +385,6 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     }
 
     @Override
-    public Replica open(int processId) {
-        return open(processId, 0);
-    }
-
-    @Override
     public Replica open(int processId, long savedRequestNumber) {
         checkProcessId(processId);
         if (closed) {
@@ -454,7 +447,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     @Override
     public Reply handle(Request request, Duration timeout) throws InterruptedException {
-        return serve(request, checkTimeout(timeout));
+        return serve(request, DataspaceOptions.checkTimeout(timeout));
     }
 
     private Reply serve(Request request, Duration checkedTimeout) throws InterruptedException {
@@ -520,9 +513,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     // ---- argument checks ------------------------------------------------------------------------------------------
 
     void checkProcessId(int processId) {
-        if (processId < 0 || processId >= processCount) {
-            throw new IllegalArgumentException("processId must be in [0, " + (processCount - 1) + "]: " + processId);
-        }
+        DataspaceOptions.checkProcessId(processId, processCount);
     }
 
     void checkTag(String tag) {
@@ -531,15 +522,6 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     void checkData(byte[] data) {
         options.checkData(data);
-    }
-
-    /** Returns the timeout if it is valid; null stands for an unbounded wait. */
-    static Duration checkTimeout(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
-        }
-        return timeout.getSeconds() >= MAX_TIMEOUT_SECONDS ? null : timeout;
     }
 
     // ---- paths ----------------------------------------------------------------------------------------------------

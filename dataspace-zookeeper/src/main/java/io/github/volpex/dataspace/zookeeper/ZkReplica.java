@@ -1,6 +1,7 @@
 package io.github.volpex.dataspace.zookeeper;
 
 import io.github.volpex.dataspace.DataspaceCancelledException;
+import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.dataspace.DataspaceClosedException;
 import io.github.volpex.dataspace.DataspaceTimeoutException;
 import io.github.volpex.dataspace.Operation;
@@ -69,7 +70,7 @@ final class ZkReplica implements Replica, ZkDataspace.Caller {
 
     @Override
     public byte[] read(String tag, Duration timeout) throws InterruptedException {
-        return receive(Operation.READ, tag, ZkDataspace.checkTimeout(timeout));
+        return receive(Operation.READ, tag, DataspaceOptions.checkTimeout(timeout));
     }
 
     @Override
@@ -79,7 +80,7 @@ final class ZkReplica implements Replica, ZkDataspace.Caller {
 
     @Override
     public byte[] get(String tag, Duration timeout) throws InterruptedException {
-        return receive(Operation.GET, tag, ZkDataspace.checkTimeout(timeout));
+        return receive(Operation.GET, tag, DataspaceOptions.checkTimeout(timeout));
     }
 
     @Override

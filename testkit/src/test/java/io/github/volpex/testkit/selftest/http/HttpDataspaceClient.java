@@ -43,8 +43,6 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
 
     /** The longest any single HTTP exchange may take; the waits themselves happen on futures, not exchanges. */
     private static final Duration EXCHANGE_TIMEOUT = Duration.ofSeconds(30);
-    /** Waits at least this long are treated as unbounded, as the in-process dataspace does. */
-    private static final long MAX_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L - 1;
     /** Completes a replica's waiting future when the replica handle is closed. */
     private static final Throwable HANDLE_CLOSED = new IllegalStateException("replica handle closed");
 
@@ -100,11 +98,6 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
     @Override
     public DataspaceOptions options() {
         return options;
-    }
-
-    @Override
-    public Replica open(int processId) {
-        return open(processId, 0);
     }
 
     @Override
@@ -181,7 +174,7 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
 
     @Override
     public Reply handle(Request request, Duration timeout) throws InterruptedException {
-        return await(request, checkTimeout(timeout), null);
+        return await(request, DataspaceOptions.checkTimeout(timeout), null);
     }
 
     /** Submits the request and waits for its reply, as long as {@code timeout} allows (null: unbounded). */
@@ -421,14 +414,6 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
         }
     }
 
-    private static Duration checkTimeout(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
-        }
-        return timeout.getSeconds() >= MAX_TIMEOUT_SECONDS ? null : timeout;
-    }
-
     private static java.util.concurrent.ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
@@ -491,7 +476,7 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
         @Override
         public byte[] read(String tag, Duration timeout) throws InterruptedException {
             Objects.requireNonNull(tag, "tag");
-            return call(Operation.READ, tag, null, checkTimeout(timeout)).data().orElseThrow();
+            return call(Operation.READ, tag, null, DataspaceOptions.checkTimeout(timeout)).data().orElseThrow();
         }
 
         @Override
@@ -502,7 +487,7 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
         @Override
         public byte[] get(String tag, Duration timeout) throws InterruptedException {
             Objects.requireNonNull(tag, "tag");
-            return call(Operation.GET, tag, null, checkTimeout(timeout)).data().orElseThrow();
+            return call(Operation.GET, tag, null, DataspaceOptions.checkTimeout(timeout)).data().orElseThrow();
         }
 
         @Override
