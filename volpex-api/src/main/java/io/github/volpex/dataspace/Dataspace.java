@@ -56,14 +56,13 @@ public interface Dataspace extends AutoCloseable {
     DataspaceOptions options();
 
     /**
-     * Opens a replica of a process at its start (request number 0). A replica that joins late replays the process's
-     * earlier requests from the read log.
+     * Opens a replica of a process at its start (request number 0): the same as {@code open(processId, 0)}. A replica
+     * that joins late replays the process's earlier requests from the read log.
      *
      * @param processId the process, in {@code [0, processCount())}
      * @return a new handle
      * @throws IllegalArgumentException  if {@code processId} is out of range
      * @throws DataspaceClosedException  if the dataspace is closed
-     * @implSpec The default implementation returns {@code open(processId, 0)}.
      */
     default Replica open(int processId) {
         return open(processId, 0);
