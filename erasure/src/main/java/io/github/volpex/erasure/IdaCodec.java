@@ -1,7 +1,6 @@
 package io.github.volpex.erasure;
 
 import io.github.volpex.erasure.FragmentFormat.Header;
-import io.github.volpex.erasure.NotEnoughFragmentsException.Rejection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,7 +11,6 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -874,8 +872,8 @@ public final class IdaCodec {
      * {@link #decode(List, OutputStream, String)}, which checks the written data against it. Records copied wholesale
      * from another dispersal into every fragment used are caught only by the final checks (with {@code m = 1} one
      * fragment is in use, so one record spliced into it is, where {@code decodeBytes}, holding every fragment,
-     * rebuilds the data from another); so if this method throws, discard what it wrote. After the last stripe the trailers are checked: at least one must verify and name the
-     * SHA-256 of the written data.
+     * rebuilds the data from another); so if this method throws, discard what it wrote. After the last stripe the
+     * trailers are checked: at least one must verify and name the SHA-256 of the written data.
      *
      * @param fragmentSources at least {@code m} streams, any order; each is read only as far as needed, not closed
      * @param data where to write the data; not flushed or closed

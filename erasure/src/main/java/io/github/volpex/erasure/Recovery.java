@@ -8,11 +8,13 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.function.ToIntFunction;
 import java.util.zip.CRC32C;
 
 /**
@@ -50,20 +52,14 @@ final class Recovery {
     /** The 32 bytes of a dispersal id given as 64 hexadecimal digits. */
     static byte[] parseId(String dispersalId) {
         Objects.requireNonNull(dispersalId, "dispersalId");
-        if (dispersalId.length() != 2 * FragmentFormat.HASH_BYTES) {
-            throw new IllegalArgumentException("dispersalId must be 64 hexadecimal digits: \"" + dispersalId + "\"");
-        }
-        byte[] id = new byte[FragmentFormat.HASH_BYTES];
-        for (int i = 0; i < id.length; i++) {
-            int hi = Character.digit(dispersalId.charAt(2 * i), 16);
-            int lo = Character.digit(dispersalId.charAt(2 * i + 1), 16);
-            if (hi < 0 || lo < 0) {
-                throw new IllegalArgumentException("dispersalId must be 64 hexadecimal digits: \"" + dispersalId
-                        + "\"");
+        if (dispersalId.length() == 2 * FragmentFormat.HASH_BYTES) {
+            try {
+                return HexFormat.of().parseHex(dispersalId);
+            } catch (IllegalArgumentException notHex) {
+                // Reported below, with the whole id.
             }
-            id[i] = (byte) (hi << 4 | lo);
         }
-        return id;
+        throw new IllegalArgumentException("dispersalId must be 64 hexadecimal digits: \"" + dispersalId + "\"");
     }
 
     /** A verified fragment and its position in what the caller passed. */
@@ -429,21 +425,48 @@ final class Recovery {
     /** The first fragment (by position) of each of the {@code m} lowest indexes. */
     private List<Candidate> primary(Group g) {
         List<Candidate> sorted = sortedMembers(g);
-        List<Candidate> out = new ArrayList<>();
-        BitSet seen = new BitSet();
-        for (Candidate c : sorted) {
-            if (out.size() < m && !seen.get(c.index())) {
-                seen.set(c.index());
-                out.add(c);
-            }
-        }
-        return out;
+        return pick(sorted, firstOfEachIndex(indexes(sorted, Candidate::index), m));
     }
 
     private static List<Candidate> sortedMembers(Group g) {
         List<Candidate> sorted = new ArrayList<>(g.members);
         sorted.sort(Comparator.comparingInt(Candidate::index).thenComparingInt(Candidate::position));
         return sorted;
+    }
+
+    /** The fragment index of each member. */
+    static <T> int[] indexes(List<T> members, ToIntFunction<T> index) {
+        int[] indexOf = new int[members.size()];
+        for (int i = 0; i < indexOf.length; i++) {
+            indexOf[i] = index.applyAsInt(members.get(i));
+        }
+        return indexOf;
+    }
+
+    /**
+     * Of members sorted by index ({@code indexOf[i]} is member {@code i}'s), the first member of each of the
+     * {@code m} lowest indexes: the choice a decode starts from.
+     */
+    static int[] firstOfEachIndex(int[] indexOf, int m) {
+        int[] picked = new int[m];
+        int c = 0;
+        BitSet seen = new BitSet();
+        for (int i = 0; i < indexOf.length && c < m; i++) {
+            if (!seen.get(indexOf[i])) {
+                seen.set(indexOf[i]);
+                picked[c++] = i;
+            }
+        }
+        return c == m ? picked : Arrays.copyOf(picked, c);
+    }
+
+    /** The members numbered {@code chosen}, in that order. */
+    static <T> List<T> pick(List<T> members, int[] chosen) {
+        List<T> out = new ArrayList<>(chosen.length);
+        for (int i : chosen) {
+            out.add(members.get(i));
+        }
+        return out;
     }
 
     /** Decodes all of the data from one choice; returns whether it matches the dispersal id. */
@@ -463,16 +486,8 @@ final class Recovery {
      */
     private String search(Group g, byte[] data, TreeSet<Integer> used) {
         List<Candidate> members = sortedMembers(g);
-        int[] indexOf = new int[members.size()];
-        for (int i = 0; i < indexOf.length; i++) {
-            indexOf[i] = members.get(i).index();
-        }
-        List<Candidate> primary = primary(g);
-        int[] primaryMembers = new int[primary.size()];
-        for (int i = 0; i < primaryMembers.length; i++) {
-            primaryMembers[i] = members.indexOf(primary.get(i));
-        }
-        Choices choices = new Choices(indexOf, primaryMembers);
+        int[] indexOf = indexes(members, Candidate::index);
+        Choices choices = new Choices(indexOf, firstOfEachIndex(indexOf, m));
         int[] current = choices.primaryChoice();
         int stripe = g.first.stripeSizeBytes();
         int stripeData = m * stripe;

@@ -36,6 +36,9 @@ final class StreamDecoder {
     private int stripeBytes;
     /** The running checksum of the (data bytes, data CRC32C) of every stripe written, as each reader keeps its own. */
     private final CRC32C history = new CRC32C();
+    /** Readers by fragment index, then by position among the streams given. */
+    private static final Comparator<Reader> BY_INDEX = Comparator.comparingInt(Reader::index)
+            .thenComparingInt(r -> r.position);
 
     StreamDecoder(IdaCodec codec, List<? extends InputStream> sources, OutputStream out, String wantedDispersalId) {
         this.codec = codec;
@@ -55,7 +58,7 @@ final class StreamDecoder {
         final CRC32C crc = new CRC32C();
         final CRC32C chain = new CRC32C();
         final MessageDigest payloadHash = Hashing.sha256();
-        final byte[] word = new byte[8];
+        final byte[] word = new byte[4];
         byte[] cell;
         /** The number of the next record; a {@code long}, since a stream may hold more than 2^31 stripes. */
         long nextStripe;
@@ -127,7 +130,7 @@ final class StreamDecoder {
 
     long run() throws IOException {
         List<Reader> readers = chooseStripeSize(openAll());
-        readers.sort(Comparator.comparingInt(Reader::index).thenComparingInt(r -> r.position));
+        readers.sort(BY_INDEX);
         List<Reader> live = new ArrayList<>();
         List<Reader> spares = new ArrayList<>();
         BitSet seen = new BitSet();
@@ -204,7 +207,7 @@ final class StreamDecoder {
      * The live readers that agree about stripe {@code s} and hold {@code m} distinct indexes, bringing in spares
      * until some do; the live readers that disagree with them are rejected, with what differs.
      */
-    private List<Reader> agreeing(List<Reader> live, List<Reader> spares, long s) throws IOException {
+    private List<Reader> agreeing(List<Reader> live, List<Reader> spares, long s) {
         while (true) {
             if (live.isEmpty()) {
                 if (spares.isEmpty()) {
@@ -294,23 +297,15 @@ final class StreamDecoder {
             return;
         }
         live.add(r);
-        live.sort(Comparator.comparingInt(Reader::index).thenComparingInt(x -> x.position));
+        live.sort(BY_INDEX);
     }
 
     /** The first reader of each of the {@code m} lowest indexes. */
     private Reader[] firstChoice(List<Reader> group) {
         List<Reader> sorted = new ArrayList<>(group);
-        sorted.sort(Comparator.comparingInt(Reader::index).thenComparingInt(x -> x.position));
-        Reader[] choice = new Reader[m];
-        BitSet seen = new BitSet();
-        int c = 0;
-        for (Reader r : sorted) {
-            if (c < m && !seen.get(r.index())) {
-                seen.set(r.index());
-                choice[c++] = r;
-            }
-        }
-        return choice;
+        sorted.sort(BY_INDEX);
+        return Recovery.pick(sorted, Recovery.firstOfEachIndex(Recovery.indexes(sorted, Reader::index), m))
+                .toArray(new Reader[0]);
     }
 
     /** Rebuilds the stripe from a choice of readers; returns whether it matches its data checksum. */
@@ -327,17 +322,9 @@ final class StreamDecoder {
     private Reader[] search(Workspace ws, List<Reader> group, int d, byte[] stripe, CRC32C stripeCrc,
                             int expectedCrc, long s) {
         List<Reader> members = new ArrayList<>(group);
-        members.sort(Comparator.comparingInt(Reader::index).thenComparingInt(x -> x.position));
-        int[] indexOf = new int[members.size()];
-        for (int i = 0; i < indexOf.length; i++) {
-            indexOf[i] = members.get(i).index();
-        }
-        Reader[] first = firstChoice(members);
-        int[] primary = new int[m];
-        for (int t = 0; t < m; t++) {
-            primary[t] = members.indexOf(first[t]);
-        }
-        Recovery.Choices choices = new Recovery.Choices(indexOf, primary);
+        members.sort(BY_INDEX);
+        int[] indexOf = Recovery.indexes(members, Reader::index);
+        Recovery.Choices choices = new Recovery.Choices(indexOf, Recovery.firstOfEachIndex(indexOf, m));
         int tried = 0;
         for (int[] c = choices.first(); c != null && tried < Recovery.MAX_CHOICES_PER_STRIPE; c = choices.next()) {
             tried++;

@@ -1,5 +1,7 @@
 package io.github.volpex.erasure;
 
+import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
@@ -19,7 +21,7 @@ final class Forgery {
         int[] offsets = new int[0];
         int at = FragmentFormat.HEADER_BYTES;
         while (at < trailer) {
-            offsets = java.util.Arrays.copyOf(offsets, offsets.length + 1);
+            offsets = Arrays.copyOf(offsets, offsets.length + 1);
             offsets[offsets.length - 1] = at;
             int d = FragmentFormat.getInt(stored, at);
             at += FragmentFormat.RECORD_OVERHEAD_BYTES + Fragment.ceilDiv(d, m);
@@ -27,7 +29,7 @@ final class Forgery {
                 break;
             }
         }
-        offsets = java.util.Arrays.copyOf(offsets, offsets.length + 1);
+        offsets = Arrays.copyOf(offsets, offsets.length + 1);
         offsets[offsets.length - 1] = trailer;
         return offsets;
     }
@@ -76,7 +78,7 @@ final class Forgery {
         System.arraycopy(from, source[stripe], b, offsets[stripe], length);
         // The content id is the SHA-256 of the concatenated cells.
         int m = b[6] & 0xFF;
-        java.security.MessageDigest sha = Hashing.sha256();
+        MessageDigest sha = Hashing.sha256();
         for (int s = 0; s < offsets.length - 1; s++) {
             int d = FragmentFormat.getInt(b, offsets[s]);
             sha.update(b, offsets[s] + 4, Fragment.ceilDiv(d, m));

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,15 +24,7 @@ class IntegrityTest {
     private static final List<Fragment> FRAGMENTS = CODEC.encode(DATA);
 
     private static List<byte[]> stored() {
-        return stored(FRAGMENTS);
-    }
-
-    private static List<byte[]> stored(List<Fragment> fragments) {
-        List<byte[]> out = new ArrayList<>();
-        for (Fragment f : fragments) {
-            out.add(f.toByteArray());
-        }
-        return out;
+        return TestData.stored(FRAGMENTS);
     }
 
     /** Every layout, with the same m, stripe size and data. */
@@ -45,7 +36,7 @@ class IntegrityTest {
     @ParameterizedTest
     @MethodSource("codecs")
     void flipping_any_single_byte_of_any_fragment_is_detected(IdaCodec codec) {
-        List<byte[]> stored = stored(codec.encode(DATA));
+        List<byte[]> stored = TestData.stored(codec.encode(DATA));
         int checked = 0;
         for (int victim = 0; victim < stored.size(); victim++) {
             byte[] original = stored.get(victim);
@@ -156,19 +147,11 @@ class IntegrityTest {
                 fragments.get(2).toByteArray(), forged.toByteArray());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CorruptFragmentException s = assertThrows(CorruptFragmentException.class,
-                () -> codec.decode(streams(stored), out));
+                () -> codec.decode(TestData.streams(stored), out));
         assertEquals("stripe 0 does not decode to the data that was encoded (CRC32C mismatch) with any choice of 4"
                 + " of the 4 fragments that agree about it (1 tried): a fragment's records were not produced from"
                 + " this data; nothing of this stripe was written", s.getMessage());
         assertEquals(0, out.size());
-    }
-
-    private static List<InputStream> streams(List<byte[]> stored) {
-        List<InputStream> out = new ArrayList<>();
-        for (byte[] b : stored) {
-            out.add(new ByteArrayInputStream(b));
-        }
-        return out;
     }
 
     @Test
@@ -176,7 +159,7 @@ class IntegrityTest {
         List<byte[]> stored = stored();
         // Corrupt fragment 1 in its last stripe, and make fragment 2 throw after 60 bytes.
         stored.get(1)[stored.get(1).length - 80] ^= 0x10;
-        List<InputStream> sources = streams(stored);
+        List<InputStream> sources = TestData.streams(stored);
         sources.set(2, new FailingInputStream(stored.get(2), 60));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         assertEquals(DATA.length, CODEC.decode(sources, out));
@@ -188,7 +171,7 @@ class IntegrityTest {
         List<byte[]> stored = stored();
         stored.get(0)[30] ^= 1;
         stored.get(3)[2] ^= 1;
-        List<InputStream> sources = streams(stored);
+        List<InputStream> sources = TestData.streams(stored);
         sources.set(4, new FailingInputStream(stored.get(4), 30));
         // 0 fails in stripe 0 and spare 5 takes its place; then 4 fails with no spare left.
         NotEnoughFragmentsException e = assertThrows(NotEnoughFragmentsException.class,
@@ -210,7 +193,7 @@ class IntegrityTest {
         byte[] t0 = stored.get(0);
         t0[t0.length - 1] ^= 1;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        assertEquals(DATA.length, CODEC.decode(streams(stored), out)); // three other trailers confirm
+        assertEquals(DATA.length, CODEC.decode(TestData.streams(stored), out)); // three other trailers confirm
         assertArrayEquals(DATA, out.toByteArray());
 
         // Every trailer of the four in use is damaged: a spare, read through, confirms the data instead.
@@ -219,29 +202,26 @@ class IntegrityTest {
             t[t.length - 1] ^= 1;
         }
         ByteArrayOutputStream confirmedBySpare = new ByteArrayOutputStream();
-        assertEquals(DATA.length, CODEC.decode(streams(stored), confirmedBySpare));
+        assertEquals(DATA.length, CODEC.decode(TestData.streams(stored), confirmedBySpare));
         assertArrayEquals(DATA, confirmedBySpare.toByteArray());
         for (int i = 4; i < stored.size(); i++) {
             byte[] t = stored.get(i);
             t[t.length - 1] ^= 1;
         }
         CorruptFragmentException e = assertThrows(CorruptFragmentException.class,
-                () -> CODEC.decode(streams(stored), new ByteArrayOutputStream()));
+                () -> CODEC.decode(TestData.streams(stored), new ByteArrayOutputStream()));
         assertTrue(e.getMessage().startsWith("no trailer of the fragments verifies"), e.getMessage());
     }
 
     @Test
     void streams_of_different_encodings_are_not_mixed() {
         List<byte[]> a = stored();
-        List<byte[]> b = new ArrayList<>();
-        for (Fragment f : CODEC.encode(TestData.bytes(43, 150))) {
-            b.add(f.toByteArray());
-        }
+        List<byte[]> b = TestData.stored(CODEC.encode(TestData.bytes(43, 150)));
         // Two of each: neither has m = 4, and the streams that disagree with the first two are named.
         List<byte[]> mixed = List.of(a.get(0), a.get(1), b.get(2), b.get(3));
         ByteArrayOutputStream nothing = new ByteArrayOutputStream();
         NotEnoughFragmentsException e = assertThrows(NotEnoughFragmentsException.class,
-                () -> CODEC.decode(streams(mixed), nothing));
+                () -> CODEC.decode(TestData.streams(mixed), nothing));
         assertEquals(2, e.verified());
         assertEquals(List.of(2, 3), e.rejections().stream().map(r -> r.position()).toList());
         assertTrue(e.rejections().get(0).reason().matches("stripe 0 data CRC32C 0x[0-9A-F]{8} differs from the"
@@ -254,17 +234,14 @@ class IntegrityTest {
         assertEquals(2, inMemory.verifiedByDispersal().size());
 
         // The same data cut differently: the stripe where they part says so.
-        List<byte[]> shorter = new ArrayList<>();
-        for (Fragment f : CODEC.encode(TestData.bytes(42, 140))) {
-            shorter.add(f.toByteArray());
-        }
+        List<byte[]> shorter = TestData.stored(CODEC.encode(TestData.bytes(42, 140)));
         NotEnoughFragmentsException lengths = assertThrows(NotEnoughFragmentsException.class, () -> CODEC.decode(
-                streams(List.of(a.get(0), a.get(1), a.get(2), shorter.get(3))), new ByteArrayOutputStream()));
+                TestData.streams(List.of(a.get(0), a.get(1), a.get(2), shorter.get(3))), new ByteArrayOutputStream()));
         assertEquals("stripe 2 holds 12 data bytes, not the 22 of the 3 fragments in use: another dispersal, or the"
                 + " same data cut differently", lengths.rejections().get(0).reason());
         // With a spare of the right data, the other one is only a lost fragment, as in memory.
         List<byte[]> withSpare = List.of(a.get(0), a.get(1), a.get(2), shorter.get(3), a.get(4));
-        assertDoesNotThrow(() -> CODEC.decode(streams(withSpare), new ByteArrayOutputStream()));
+        assertDoesNotThrow(() -> CODEC.decode(TestData.streams(withSpare), new ByteArrayOutputStream()));
         assertArrayEquals(CODEC.decodeBytes(withSpare), TestData.bytes(42, 150));
     }
 

@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.erasure.NotEnoughFragmentsException.Rejection;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,24 +28,12 @@ class MixedFragmentsTest {
     private static final byte[] OLDER = TestData.bytes(2, 1500);
 
     private static List<byte[]> stored(IdaCodec codec, byte[] data) {
-        List<byte[]> out = new ArrayList<>();
-        for (Fragment f : codec.encode(data)) {
-            out.add(f.toByteArray());
-        }
-        return out;
-    }
-
-    private static List<InputStream> streams(List<byte[]> stored) {
-        List<InputStream> out = new ArrayList<>();
-        for (byte[] b : stored) {
-            out.add(new ByteArrayInputStream(b));
-        }
-        return out;
+        return TestData.stored(codec.encode(data));
     }
 
     private static byte[] streamed(IdaCodec codec, List<byte[]> stored) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        codec.decode(streams(stored), out);
+        codec.decode(TestData.streams(stored), out);
         return out.toByteArray();
     }
 
@@ -115,10 +101,10 @@ class MixedFragmentsTest {
                 + ", not the wanted " + olderId), older.rejections().get(0).reason());
         // Streaming, with the name, checks what it wrote.
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        CODEC.decode(streams(heap), out, wantedId);
+        CODEC.decode(TestData.streams(heap), out, wantedId);
         assertArrayEquals(WANTED, out.toByteArray());
         CorruptFragmentException wrong = assertThrows(CorruptFragmentException.class,
-                () -> CODEC.decode(streams(heap), new ByteArrayOutputStream(), olderId));
+                () -> CODEC.decode(TestData.streams(heap), new ByteArrayOutputStream(), olderId));
         assertTrue(wrong.getMessage().contains("not the wanted dispersal id " + olderId), wrong.getMessage());
 
         String absent = "ab".repeat(32);
@@ -128,7 +114,7 @@ class MixedFragmentsTest {
         assertEquals(15, none.rejections().size());
         assertEquals("dispersalId must be 64 hexadecimal digits: \"xyz\"", assertThrows(
                 IllegalArgumentException.class, () -> CODEC.decodeBytes(heap, "xyz")).getMessage());
-        assertThrows(IllegalArgumentException.class, () -> CODEC.decode(streams(heap), out, "g".repeat(64)));
+        assertThrows(IllegalArgumentException.class, () -> CODEC.decode(TestData.streams(heap), out, "g".repeat(64)));
     }
 
     @Test
@@ -302,7 +288,7 @@ class MixedFragmentsTest {
             assertArrayEquals(data, codec.decodeBytes(heap, id));
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             try {
-                codec.decode(streams(heap), out, id);
+                codec.decode(TestData.streams(heap), out, id);
                 assertArrayEquals(data, out.toByteArray());
             } catch (CorruptFragmentException e) {
                 assertTrue(e.getMessage().contains("not the wanted dispersal id"), e.getMessage());

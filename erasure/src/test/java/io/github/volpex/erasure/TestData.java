@@ -1,5 +1,7 @@
 package io.github.volpex.erasure;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -20,6 +22,24 @@ final class TestData {
             default:
                 return IdaCodec.xor(m);
         }
+    }
+
+    /** Each fragment in its stored form ({@link Fragment#toByteArray()}), in order. */
+    static List<byte[]> stored(List<Fragment> fragments) {
+        List<byte[]> out = new ArrayList<>();
+        for (Fragment f : fragments) {
+            out.add(f.toByteArray());
+        }
+        return out;
+    }
+
+    /** A stream over each stored fragment, in order, for the streaming decoder. */
+    static List<InputStream> streams(List<byte[]> stored) {
+        List<InputStream> out = new ArrayList<>();
+        for (byte[] b : stored) {
+            out.add(new ByteArrayInputStream(b));
+        }
+        return out;
     }
 
     static byte[] bytes(long seed, int length) {

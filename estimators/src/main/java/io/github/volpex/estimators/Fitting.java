@@ -3,6 +3,7 @@ package io.github.volpex.estimators;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.DoubleUnaryOperator;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /** The maximum-likelihood fits behind {@link DistributionFit}. */
@@ -478,7 +479,7 @@ final class Fitting {
 
     /** Nelder–Mead over two transformed parameters from the fit of the durations whose start was observed. */
     private static double[] maximizeWithTruncation(LifetimeSample sample,
-                                                   java.util.function.Function<double[], Model> model,
+                                                   Function<double[], Model> model,
                                                    double[] start, String fit) {
         ToDoubleFunction<double[]> objective = p -> {
             if (!(Math.abs(p[0]) < 700.0 && Math.abs(p[1]) < 700.0)) {

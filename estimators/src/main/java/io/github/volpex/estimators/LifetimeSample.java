@@ -233,18 +233,7 @@ public final class LifetimeSample {
      * @return the failures only
      */
     public LifetimeSample failuresOnly() {
-        double[] kept = new double[failureCount];
-        boolean[] truncated = new boolean[failureCount];
-        int n = 0;
-        for (int i = 0; i < seconds.length; i++) {
-            if (failed[i]) {
-                truncated[n] = leftTruncated[i];
-                kept[n++] = seconds[i];
-            }
-        }
-        boolean[] flags = new boolean[failureCount];
-        Arrays.fill(flags, true);
-        return new LifetimeSample(kept, flags, truncated);
+        return select(failed, true, failureCount);
     }
 
     /**
@@ -253,17 +242,23 @@ public final class LifetimeSample {
      * @return the durations that are not left-truncated, in order
      */
     public LifetimeSample startObservedOnly() {
-        int size = seconds.length - leftTruncatedCount;
+        return select(leftTruncated, false, seconds.length - leftTruncatedCount);
+    }
+
+    /** The {@code size} durations {@code i} with {@code flag[i] == value}, in order, with their flags. */
+    private LifetimeSample select(boolean[] flag, boolean value, int size) {
         double[] kept = new double[size];
-        boolean[] flags = new boolean[size];
+        boolean[] keptFailed = new boolean[size];
+        boolean[] keptTruncated = new boolean[size];
         int n = 0;
         for (int i = 0; i < seconds.length; i++) {
-            if (!leftTruncated[i]) {
-                flags[n] = failed[i];
-                kept[n++] = seconds[i];
+            if (flag[i] == value) {
+                kept[n] = seconds[i];
+                keptFailed[n] = failed[i];
+                keptTruncated[n++] = leftTruncated[i];
             }
         }
-        return new LifetimeSample(kept, flags, new boolean[size]);
+        return new LifetimeSample(kept, keptFailed, keptTruncated);
     }
 
     /**

@@ -10,6 +10,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * One listing of a job's objects on every repository: which checkpoints are present (by {@link CheckpointId}, in
@@ -96,23 +98,16 @@ final class JobView {
 
     /** The committed checkpoints, newest first. */
     List<Trace> committedNewestFirst() {
-        List<Trace> committed = new ArrayList<>();
-        for (Trace trace : traces.descendingMap().values()) {
-            if (trace.committed()) {
-                committed.add(trace);
-            }
-        }
-        return committed;
+        return committedNewestFirstStream().collect(Collectors.toList());
     }
 
     /** The newest committed checkpoint, if any. */
     Optional<Trace> newestCommitted() {
-        for (Trace trace : traces.descendingMap().values()) {
-            if (trace.committed()) {
-                return Optional.of(trace);
-            }
-        }
-        return Optional.empty();
+        return committedNewestFirstStream().findFirst();
+    }
+
+    private Stream<Trace> committedNewestFirstStream() {
+        return traces.descendingMap().values().stream().filter(Trace::committed);
     }
 
     /** The greatest epoch of any object of the job, or -1. */

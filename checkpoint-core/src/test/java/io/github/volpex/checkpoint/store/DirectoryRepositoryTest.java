@@ -209,7 +209,10 @@ class DirectoryRepositoryTest {
         }
     }
 
-    /** The child of {@link #sweepInAnotherProcess}: opens the repository and prints how many files its sweep deleted. */
+    /**
+     * The child of {@link #sweepInAnotherProcess}: opens the repository, which sweeps the directory, sweeps it once
+     * more, and prints how many temporary files the two sweeps deleted.
+     */
     public static final class Sweeper {
         private Sweeper() {
         }
@@ -218,11 +221,21 @@ class DirectoryRepositoryTest {
          * Runs the child.
          *
          * @param args the directory
-         * @throws IOException if the directory cannot be opened
+         * @throws IOException if the directory cannot be opened or listed
          */
         public static void main(String[] args) throws IOException {
-            DirectoryRepository repository = DirectoryRepository.open("disk", Path.of(args[0]), false);
-            System.out.println("swept " + repository.deleteTemporaryFiles());
+            Path directory = Path.of(args[0]);
+            long before = temporaryFiles(directory);
+            DirectoryRepository.open("disk", directory, false).deleteTemporaryFiles();
+            System.out.println("swept " + (before - temporaryFiles(directory)));
+        }
+
+        /** The temporary files of unpublished writes: named {@code .…tmp}. */
+        private static long temporaryFiles(Path directory) throws IOException {
+            try (Stream<Path> files = Files.list(directory)) {
+                return files.map(file -> file.getFileName().toString())
+                        .filter(name -> name.startsWith(".") && name.endsWith(".tmp")).count();
+            }
         }
     }
 }

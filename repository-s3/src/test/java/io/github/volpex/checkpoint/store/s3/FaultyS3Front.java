@@ -11,7 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,12 +19,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An HTTP front on loopback that forwards requests to an S3 server — which must not check signatures, since the
- * front changes the Host header — and injects what real endpoints do: throttling answers ({@code 503 SlowDown}),
- * bodies cut short, and slowness. Always close it.
+ * front changes the Host header — and injects what real endpoints do: throttling answers ({@code 503 SlowDown})
+ * and bodies cut short. Always close it.
  */
 final class FaultyS3Front implements AutoCloseable {
 
@@ -38,8 +36,6 @@ final class FaultyS3Front implements AutoCloseable {
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final AtomicInteger throttle = new AtomicInteger();
     private final AtomicBoolean truncateGets = new AtomicBoolean();
-    private final AtomicLong delayMillis = new AtomicLong();
-    private final AtomicInteger requests = new AtomicInteger();
 
     FaultyS3Front(URI target) throws IOException {
         this.target = target;
@@ -63,23 +59,9 @@ final class FaultyS3Front implements AutoCloseable {
         truncateGets.set(truncate);
     }
 
-    /** How long every answer waits before it starts. */
-    void delay(Duration delay) {
-        delayMillis.set(delay.toMillis());
-    }
-
-    int requests() {
-        return requests.get();
-    }
-
     private void handle(HttpExchange exchange) throws IOException {
-        requests.incrementAndGet();
         try (exchange) {
             byte[] body = exchange.getRequestBody().readAllBytes();
-            long delay = delayMillis.get();
-            if (delay > 0) {
-                Thread.sleep(delay);
-            }
             if (throttle.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 byte[] error = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SlowDown</Code>"
                         + "<Message>Please reduce your request rate.</Message></Error>")
