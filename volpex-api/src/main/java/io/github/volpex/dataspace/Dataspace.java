@@ -64,9 +64,7 @@ public interface Dataspace extends AutoCloseable {
      * @throws IllegalArgumentException  if {@code processId} is out of range
      * @throws DataspaceClosedException  if the dataspace is closed
      */
-    default Replica open(int processId) {
-        return open(processId, 0);
-    }
+    Replica open(int processId);
 
     /**
      * Opens a replica of a process restarted from a checkpoint: its next request is {@code savedRequestNumber + 1}.

@@ -76,6 +76,11 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     }
 
     @Override
+    public Replica open(int processId) {
+        return open(processId, 0);
+    }
+
+    @Override
     public Replica open(int processId, long savedRequestNumber) {
         checkProcessId(processId);
         ProcessState process = processes[processId];

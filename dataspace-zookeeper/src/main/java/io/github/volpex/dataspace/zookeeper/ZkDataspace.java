@@ -385,6 +385,11 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     }
 
     @Override
+    public Replica open(int processId) {
+        return open(processId, 0);
+    }
+
+    @Override
     public Replica open(int processId, long savedRequestNumber) {
         checkProcessId(processId);
         if (closed) {

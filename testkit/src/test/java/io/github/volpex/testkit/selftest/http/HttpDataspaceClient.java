@@ -101,6 +101,11 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
     }
 
     @Override
+    public Replica open(int processId) {
+        return open(processId, 0);
+    }
+
+    @Override
     public Replica open(int processId, long savedRequestNumber) {
         if (closed) {
             throw new DataspaceClosedException(processId, Math.max(1, savedRequestNumber + 1), true);
