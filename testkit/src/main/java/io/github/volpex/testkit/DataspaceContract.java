@@ -37,6 +37,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -44,7 +45,8 @@ import org.junit.jupiter.api.Timeout;
  * The contract of a {@link Dataspace}: the semantic rules 2–9 of the Volpex execution model (single put, identical
  * get, read log and eviction, divergence, restarts, blocking and timeouts, FIFO wake-up, try-operations, close and
  * statistics), cancelling a waiting request, restarting inside one, and the asynchronous
- * {@link DataspaceServer#submit(Request)} (thousands of waiting requests with no thread each), one or more tests each. Extend it in your test sources with a factory for your implementation:
+ * {@link DataspaceServer#submit(Request)} (thousands of waiting requests with no thread each), one or more tests each.
+ * Extend it in your test sources with a factory for your implementation:
  *
  * <pre>{@code
  * class MyDataspaceTest extends DataspaceContract {
@@ -796,7 +798,7 @@ public abstract class DataspaceContract {
                     .orTimeout(1, TimeUnit.MILLISECONDS);
             ExecutionException late = assertThrows(ExecutionException.class,
                     () -> timedOut.get(10, TimeUnit.SECONDS));
-            assertInstanceOf(java.util.concurrent.TimeoutException.class, late.getCause());
+            assertInstanceOf(TimeoutException.class, late.getCause());
             assertTrue(server.pendingRequest(1).isPresent(), "the request still waits, with its place in the queue");
             CompletableFuture<Reply> retry = server.submit(Request.get(1, 1, "x"));
             server.handle(Request.put(0, 1, "x", bytes("v")));

@@ -16,7 +16,7 @@ import java.util.Objects;
 public final class HostPool {
 
     /**
-     * One period when a host is up.
+     * One period when a host is up. Immutable.
      *
      * @param startSeconds when it comes up, in {@code [0, horizon]}
      * @param endSeconds   when it goes down (or the horizon), after {@code startSeconds}
@@ -49,7 +49,7 @@ public final class HostPool {
     }
 
     /**
-     * One host and its up periods.
+     * One host and its up periods. Immutable: the periods are copied.
      *
      * @param id the host's number in the pool, from 0
      * @param up its up periods, in time order, disjoint and not touching

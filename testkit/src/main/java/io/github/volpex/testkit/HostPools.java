@@ -28,6 +28,8 @@ import net.jqwik.api.Combinators;
  *
  * <p>Every host starts up at time 0 with a fresh lifetime (the usual assumption of the papers' simulations).
  *
+ * <p>Stateless and thread-safe; the arbitraries it returns hold only their parameters.
+ *
  * @since 0.1
  */
 public final class HostPools {
@@ -52,8 +54,7 @@ public final class HostPools {
         positive("meanUpSeconds", meanUpSeconds);
         positive("meanDownSeconds", meanDownSeconds);
         return pools(minHosts, maxHosts, horizonSeconds, random -> new Laws(
-                () -> -meanUpSeconds * Math.log(1 - random.nextDouble()),
-                () -> -meanDownSeconds * Math.log(1 - random.nextDouble())));
+                () -> exponentialSeconds(random, meanUpSeconds), () -> exponentialSeconds(random, meanDownSeconds)));
     }
 
     /**
@@ -76,7 +77,7 @@ public final class HostPools {
         positive("meanDownSeconds", meanDownSeconds);
         return pools(minHosts, maxHosts, horizonSeconds, random -> new Laws(
                 () -> scaleSeconds * Math.pow(-Math.log(1 - random.nextDouble()), 1 / shape),
-                () -> -meanDownSeconds * Math.log(1 - random.nextDouble())));
+                () -> exponentialSeconds(random, meanDownSeconds)));
     }
 
     /**
@@ -145,6 +146,11 @@ public final class HostPools {
             hosts.add(new HostPool.Host(id, up));
         }
         return HostPool.of(horizonSeconds, hosts);
+    }
+
+    /** Draws an exponential time of the given mean by inversion. */
+    private static double exponentialSeconds(SplittableRandom random, double meanSeconds) {
+        return -meanSeconds * Math.log(1 - random.nextDouble());
     }
 
     private static void positive(String name, double value) {

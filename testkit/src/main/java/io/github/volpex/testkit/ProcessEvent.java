@@ -11,6 +11,8 @@ import java.util.Objects;
  * — its <em>fresh order</em> — define the single-replica run that every replica is compared with
  * ({@link ReplicatedPrograms#singleReplicaRun(List, List)}).
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param processId the process, {@code ≥ 0}
  * @param kind      what happened
  * @since 0.1

@@ -7,6 +7,8 @@ import java.util.Objects;
  * One call of a replicated program: the kind of request and its tag. A put's data is derived from the call's position
  * ({@link ReplicatedPrograms#data(int, int)}), so that every value in a run is distinct and names its origin.
  *
+ * <p>Immutable and thread-safe.
+ *
  * @param operation the kind of call
  * @param tag       its tag, non-empty
  * @since 0.1

@@ -1,5 +1,6 @@
 package io.github.volpex.testkit;
 
+import static io.github.volpex.testkit.ContractSupport.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,7 +9,6 @@ import io.github.volpex.dataspace.DataspaceCancelledException;
 import io.github.volpex.dataspace.DataspaceTimeoutException;
 import io.github.volpex.dataspace.Operation;
 import io.github.volpex.dataspace.Replica;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,7 +103,7 @@ public final class ReplicatedPrograms {
      * @return new bytes
      */
     public static byte[] data(int processId, int index) {
-        return ("p" + processId + "." + index).getBytes(StandardCharsets.UTF_8);
+        return ContractSupport.bytes("p" + processId + "." + index);
     }
 
     /**
@@ -153,9 +153,9 @@ public final class ReplicatedPrograms {
                 case GET:
                     return Optional.of(text(replica.get(tag, timeout)));
                 case TRY_READ:
-                    return Optional.of(replica.tryRead(tag).map(ReplicatedPrograms::text).orElse(ABSENT));
+                    return Optional.of(replica.tryRead(tag).map(ContractSupport::text).orElse(ABSENT));
                 case TRY_GET:
-                    return Optional.of(replica.tryGet(tag).map(ReplicatedPrograms::text).orElse(ABSENT));
+                    return Optional.of(replica.tryGet(tag).map(ContractSupport::text).orElse(ABSENT));
                 default:
                     throw new AssertionError(step);
             }
@@ -250,12 +250,8 @@ public final class ReplicatedPrograms {
         return single;
     }
 
-    static String text(byte[] data) {
-        return new String(data, StandardCharsets.UTF_8);
-    }
-
     /**
-     * What one replica observed in a replicated run.
+     * What one replica observed in a replicated run. Immutable and thread-safe: the observations are copied.
      *
      * @param name         how failure messages name the replica
      * @param processId    its process

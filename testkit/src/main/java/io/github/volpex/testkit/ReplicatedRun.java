@@ -215,8 +215,7 @@ public final class ReplicatedRun {
         }
         List<ReplicaHistory> histories = new ArrayList<>();
         for (ScheduledReplica sim : replicas) {
-            histories.add(new ReplicaHistory(sim.toString(), sim.processId, sim.observations,
-                    !sim.dead && !sim.evicted));
+            histories.add(new ReplicaHistory(sim.name(), sim.processId, sim.observations, !sim.dead && !sim.evicted));
         }
         return ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs, freshOrder, histories);
     }
@@ -367,6 +366,8 @@ public final class ReplicatedRun {
     /**
      * One replica of a {@link ReplicatedRun}: its handle, what it observed, and whether it died or was evicted.
      *
+     * <p>Not thread-safe: the run changes it as it executes; read it on the run's thread.
+     *
      * @since 0.1
      */
     public static final class ScheduledReplica {
@@ -431,9 +432,14 @@ public final class ReplicatedRun {
             return evicted;
         }
 
+        /** The handle and the replica's fate, without its observations (a failure message lists those once). */
+        private String name() {
+            return replica + (dead ? " (dead)" : "") + (evicted ? " (evicted)" : "");
+        }
+
         @Override
         public String toString() {
-            return replica + (dead ? " (dead)" : "") + (evicted ? " (evicted)" : "") + " " + observations;
+            return name() + " " + observations;
         }
     }
 }

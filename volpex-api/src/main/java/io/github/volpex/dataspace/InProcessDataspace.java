@@ -185,12 +185,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     /** Handles a request; {@code checkedTimeout} is valid, null for an unbounded wait. */
     private Reply serve(Request request, Duration checkedTimeout) throws InterruptedException {
-        Objects.requireNonNull(request, "request");
-        checkProcessId(request.processId());
-        checkTag(request.tag());
-        if (request.operation().isPut()) {
-            checkData(request.dataUnsafe());
-        }
+        checkRequest(request);
         Caller caller = new Caller();
         Outcome outcome = execute(request.operation(), request.processId(), request.requestNumber(), request.tag(),
                 request.dataUnsafe(), checkedTimeout, caller);
@@ -203,14 +198,9 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public CompletableFuture<Reply> submit(Request request) {
-        Objects.requireNonNull(request, "request");
+        checkRequest(request);
         int processId = request.processId();
         long requestNumber = request.requestNumber();
-        checkProcessId(processId);
-        checkTag(request.tag());
-        if (request.operation().isPut()) {
-            checkData(request.dataUnsafe());
-        }
         Caller caller = new Caller();
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         Object begun;
@@ -318,6 +308,16 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     void checkData(byte[] data) {
         options.checkData(data);
+    }
+
+    /** Checks a request of the request-level interface against the process count and the limits. */
+    private void checkRequest(Request request) {
+        Objects.requireNonNull(request, "request");
+        checkProcessId(request.processId());
+        checkTag(request.tag());
+        if (request.operation().isPut()) {
+            checkData(request.dataUnsafe());
+        }
     }
 
     // ---- requests -------------------------------------------------------------------------------------------------

@@ -78,14 +78,6 @@ abstract class ReadLog extends PaddedBefore {
         return first;
     }
 
-    int size() {
-        return size;
-    }
-
-    long bytes() {
-        return bytes;
-    }
-
     private void evictOldest() {
         bytes -= ring[head].bytes();
         ring[head] = null;

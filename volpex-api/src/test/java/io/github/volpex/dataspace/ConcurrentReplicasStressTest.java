@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Real threads racing through the in-process dataspace: every logical process runs as two replicas on two threads,
  * which issue the same random program on two shared tags — puts, single-assignment puts, try-ops, and reads and gets
- * that are left waiting for a while and then cancelled — each thread visiting its replicas in a random order. Replicas of one
- * process race for their requests (one executes, the other joins or replays), puts race with waiting gets and with
- * their cancels, and processes race for tags. Afterwards both replicas of every process must have observed the same
+ * that are left waiting for a while and then cancelled — each thread visiting its replicas in a random order.
+ * Replicas of one process race for their requests (one executes, the other joins or replays), puts race with waiting
+ * gets and with their cancels, and processes race for tags. Afterwards both replicas of every process must have observed the same
  * outcomes, no value put may have been taken twice or invented, and nothing may be left waiting.
  *
  * <p>The programs and visiting orders come from a seed, named in every failure; replay them with

@@ -1,6 +1,8 @@
 package io.github.volpex.dataspace;
 
-import java.nio.charset.StandardCharsets;
+import static io.github.volpex.dataspace.LincheckSupport.text;
+import static io.github.volpex.dataspace.TestSupport.bytes;
+
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -31,15 +33,11 @@ public class LincheckCancelLinearizabilityTest {
     public LincheckCancelLinearizabilityTest() {
     }
 
-    private static String text(Reply reply) {
-        return reply.data().map(b -> new String(b, StandardCharsets.UTF_8)).orElse(null);
-    }
-
     @org.jetbrains.lincheck.datastructures.Operation
     public void put(@Param(name = "value") int value) {
         try {
             dataspace.server().handle(Request.put(nextProcess.getAndIncrement(), 1, TAG,
-                    ("v" + value).getBytes(StandardCharsets.UTF_8)));
+                    bytes("v" + value)));
         } catch (InterruptedException ex) {
             throw new AssertionError(ex);
         }
@@ -70,7 +68,7 @@ public class LincheckCancelLinearizabilityTest {
     @org.jetbrains.lincheck.datastructures.Operation
     public String slotCancel(@Param(name = "slot") int slot) {
         try {
-            return dataspace.server().cancel(PROCESSES + slot, 1).map(LincheckCancelLinearizabilityTest::text)
+            return dataspace.server().cancel(PROCESSES + slot, 1).map(LincheckSupport::text)
                     .orElse(DataspaceModel.CANCELLED);
         } catch (IllegalArgumentException notIssued) {
             return DataspaceModel.NOT_ISSUED;

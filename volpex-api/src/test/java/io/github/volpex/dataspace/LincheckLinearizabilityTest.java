@@ -1,6 +1,7 @@
 package io.github.volpex.dataspace;
 
-import java.nio.charset.StandardCharsets;
+import static io.github.volpex.dataspace.LincheckSupport.text;
+
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -43,11 +44,7 @@ public class LincheckLinearizabilityTest {
     }
 
     private static byte[] bytes(int value) {
-        return ("v" + value).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(Reply reply) {
-        return reply.data().map(b -> new String(b, StandardCharsets.UTF_8)).orElse(null);
+        return TestSupport.bytes("v" + value);
     }
 
     @org.jetbrains.lincheck.datastructures.Operation

@@ -1,6 +1,8 @@
 package io.github.volpex.dataspace;
 
+import java.nio.charset.StandardCharsets;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
+import org.jetbrains.lincheck.datastructures.Options;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 
 /** The Lincheck runs the linearizability tests share: two threads of three operations, with a few before and after. */
@@ -11,8 +13,17 @@ final class LincheckSupport {
 
     /** Runs {@code test}'s operations concurrently on real threads and checks them against {@code model}. */
     static void stress(Class<?> test, Class<?> model, int iterations, int invocations, int actorsAfter) {
-        new StressOptions()
-                .iterations(iterations)
+        check(new StressOptions(), test, model, iterations, invocations, actorsAfter);
+    }
+
+    /** Explores {@code test}'s interleavings with Lincheck's model checker and checks them against {@code model}. */
+    static void modelCheck(Class<?> test, Class<?> model, int iterations, int invocations, int actorsAfter) {
+        check(new ModelCheckingOptions(), test, model, iterations, invocations, actorsAfter);
+    }
+
+    private static <O extends Options<O, ?>> void check(O options, Class<?> test, Class<?> model, int iterations,
+            int invocations, int actorsAfter) {
+        options.iterations(iterations)
                 .invocationsPerIteration(invocations)
                 .threads(2)
                 .actorsPerThread(3)
@@ -22,16 +33,8 @@ final class LincheckSupport {
                 .check(test);
     }
 
-    /** Explores {@code test}'s interleavings with Lincheck's model checker and checks them against {@code model}. */
-    static void modelCheck(Class<?> test, Class<?> model, int iterations, int invocations, int actorsAfter) {
-        new ModelCheckingOptions()
-                .iterations(iterations)
-                .invocationsPerIteration(invocations)
-                .threads(2)
-                .actorsPerThread(3)
-                .actorsBefore(2)
-                .actorsAfter(actorsAfter)
-                .sequentialSpecification(model)
-                .check(test);
+    /** A reply's data as UTF-8 text, or null when it has none: how the sequential models return values. */
+    static String text(Reply reply) {
+        return reply.data().map(b -> new String(b, StandardCharsets.UTF_8)).orElse(null);
     }
 }

@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -258,35 +259,15 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
         if (closed) {
             throw new DataspaceClosedException(processId, Math.max(1, requestNumber), true);
         }
-        DataInputStream in = send("cancel", Wire.bytes(out -> {
+        return optional("cancel", Wire.bytes(out -> {
             out.writeInt(processId);
             out.writeLong(requestNumber);
-        }));
-        try {
-            byte kind = in.readByte();
-            if (kind == Wire.CANCELLED) {
-                return Optional.empty();
-            }
-            throwIfFailure(kind, in);
-            return Optional.of(Wire.readReply(in));
-        } catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        }), Wire.CANCELLED, Wire::readReply);
     }
 
     @Override
     public Optional<Request> pendingRequest(int processId) {
-        DataInputStream in = send("pending", Wire.bytes(out -> out.writeInt(processId)));
-        try {
-            byte kind = in.readByte();
-            if (kind == Wire.NONE) {
-                return Optional.empty();
-            }
-            throwIfFailure(kind, in);
-            return Optional.of(Wire.readRequest(in));
-        } catch (IOException ex) {
-            throw new UncheckedIOException(ex);
-        }
+        return optional("pending", Wire.bytes(out -> out.writeInt(processId)), Wire.NONE, Wire::readRequest);
     }
 
     @Override
@@ -318,6 +299,24 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
             throw new UncheckedIOException(ex);
         }
         return in;
+    }
+
+    /**
+     * Sends a message whose answer is {@code absent}, a failure, or a value; raises the failure, reads the value with
+     * {@code reader}.
+     */
+    private <T> Optional<T> optional(String resource, byte[] body, byte absent, Wire.Reader<T> reader) {
+        DataInputStream in = send(resource, body);
+        try {
+            byte kind = in.readByte();
+            if (kind == absent) {
+                return Optional.empty();
+            }
+            throwIfFailure(kind, in);
+            return Optional.of(reader.read(in));
+        } catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     /**
@@ -419,7 +418,7 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    private static ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);

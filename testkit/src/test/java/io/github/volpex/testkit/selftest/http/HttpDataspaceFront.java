@@ -126,20 +126,10 @@ final class HttpDataspaceFront implements AutoCloseable {
                                 Wire.writeRequest(out, pending.get());
                             });
                 }
-                case "/highWaterMark": {
-                    long mark = server.highWaterMark(in.readInt());
-                    return Wire.bytes(out -> {
-                        out.writeByte(Wire.REPLY);
-                        out.writeLong(mark);
-                    });
-                }
-                case "/oldestRetained": {
-                    long oldest = server.oldestRetained(in.readInt());
-                    return Wire.bytes(out -> {
-                        out.writeByte(Wire.REPLY);
-                        out.writeLong(oldest);
-                    });
-                }
+                case "/highWaterMark":
+                    return number(server.highWaterMark(in.readInt()));
+                case "/oldestRetained":
+                    return number(server.oldestRetained(in.readInt()));
                 case "/statistics":
                     return statistics(dataspace.statistics());
                 case "/close":
@@ -204,6 +194,13 @@ final class HttpDataspaceFront implements AutoCloseable {
         return Wire.bytes(out -> {
             out.writeByte(Wire.REPLY);
             Wire.writeReply(out, reply);
+        });
+    }
+
+    private static byte[] number(long value) {
+        return Wire.bytes(out -> {
+            out.writeByte(Wire.REPLY);
+            out.writeLong(value);
         });
     }
 

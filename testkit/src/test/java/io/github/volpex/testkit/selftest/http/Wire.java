@@ -51,6 +51,11 @@ final class Wire {
         void write(DataOutputStream out) throws IOException;
     }
 
+    /** Reads one value of a message. */
+    interface Reader<T> {
+        T read(DataInputStream in) throws IOException;
+    }
+
     static byte[] bytes(Writer writer) {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(buffer)) {
