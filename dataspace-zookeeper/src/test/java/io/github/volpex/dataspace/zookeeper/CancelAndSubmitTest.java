@@ -280,7 +280,7 @@ class CancelAndSubmitTest {
             submitted.add(waiting.server().submit(Request.get(process, 1, "t" + process)));
         }
         int expiries = waiting.session().expiries();
-        SessionThief.expire(ensemble.connectString(), waiting);
+        Sessions.expire(ensemble.connectString(), waiting);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (waiting.session().expiries() == expiries || !waiting.session().connected()) {
             assertTrue(System.nanoTime() - deadline < 0, "the client saw its session expire and opened another");

@@ -77,7 +77,7 @@ class EnsembleFailoverTest {
                     ensemble.restart(leaders[0]);
                     disrupted.awaitProgress(disrupted.totalSteps() * 3 / 5);
                     ZkDataspace victim = disrupted.survivorClient(1);
-                    SessionThief.expire(ensemble.connectString(), victim);
+                    Sessions.expire(ensemble.connectString(), victim);
                     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                     while (victim.session().expiries() == 0) {
                         assertTrue(System.nanoTime() - deadline < 0, "the victim saw its session expire");

@@ -18,9 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
@@ -40,18 +37,9 @@ final class NamespaceInspector implements AutoCloseable {
         this.zooKeeper = zooKeeper;
     }
 
+    /** Connects a client of its own (at most 30 s). */
     static NamespaceInspector connect(String connectString) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zooKeeper = new ZooKeeper(connectString, 10_000, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(30, TimeUnit.SECONDS)) {
-            zooKeeper.close();
-            throw new AssertionError("could not connect to " + connectString);
-        }
-        return new NamespaceInspector(zooKeeper);
+        return new NamespaceInspector(Sessions.connect(connectString));
     }
 
     ZooKeeper zooKeeper() {
