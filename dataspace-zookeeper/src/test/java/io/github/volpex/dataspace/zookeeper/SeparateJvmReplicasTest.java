@@ -140,14 +140,11 @@ class SeparateJvmReplicasTest {
 
     private Child launch(String namespace, int processId, List<ProgramStep> program, int saved, List<String> prefix)
             throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path log = logs.resolve("replica-" + Long.toHexString(System.nanoTime()) + "-" + children.size() + ".log");
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx96m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
-                ReplicaMain.class.getName(), ensemble.connectString(), namespace, Integer.toString(PROCESSES),
-                Integer.toString(processId), Integer.toString(saved), ReplicaMain.encode(program));
-        builder.redirectError(log.toFile());
-        Child child = new Child(builder.start(), processId, prefix, children.size(), log);
+        Process process = ChildJvms.start(log, ReplicaMain.class, ensemble.connectString(), namespace,
+                Integer.toString(PROCESSES), Integer.toString(processId), Integer.toString(saved),
+                ReplicaMain.encode(program));
+        Child child = new Child(process, processId, prefix, children.size(), log);
         child.reader.start();
         return child;
     }
@@ -286,12 +283,7 @@ class SeparateJvmReplicasTest {
         }
 
         private String tail() {
-            try {
-                String text = Files.readString(log);
-                return text.substring(Math.max(0, text.length() - 2000));
-            } catch (IOException ex) {
-                return "(no log)";
-            }
+            return ChildJvms.tail(log);
         }
 
         /** Kills the JVM at once, wherever it is. */
