@@ -42,8 +42,16 @@ final class NamespaceInspector implements AutoCloseable {
         return new NamespaceInspector(Sessions.connect(connectString));
     }
 
+    /** The inspector's own client, to read or damage znodes directly. */
     ZooKeeper zooKeeper() {
         return zooKeeper;
+    }
+
+    /** Returns the one blob key of a namespace's ZooKeeper store, asserting that it holds exactly one. */
+    String onlyStoreKey(String namespace) throws Exception {
+        List<String> keys = zooKeeper.getChildren(namespace + "/s", false);
+        assertEquals(1, keys.size(), keys.toString());
+        return keys.get(0);
     }
 
     /** Checks every invariant and returns what the namespace holds, for further assertions. */

@@ -46,21 +46,19 @@ class SeparateJvmReplicasTest {
     private static final int PROCESSES = 3;
     private static final int ROUNDS = 8;
     private static final int KILLS = 3;
-    private static EmbeddedZooKeeper ensemble;
-    private static NamespaceInspector inspector;
+    private static TestEnsemble ensemble;
 
     private final Path logs = Path.of("target", "replica-jvms");
     private final List<Child> children = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeContainer
     static void start() throws Exception {
-        ensemble = EmbeddedZooKeeper.start(1);
-        inspector = NamespaceInspector.connect(ensemble.connectString());
+        ensemble = TestEnsemble.start(1, "/jvms");
     }
 
     @AfterContainer
     static void stop() throws Exception {
-        Closing.all(inspector, ensemble);
+        Closing.all(ensemble);
     }
 
     @Provide
@@ -134,7 +132,7 @@ class SeparateJvmReplicasTest {
             ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs,
                     ProcessEvent.issues(freshOrder(observer, programs)), histories);
             observer.collectGarbage(); // blobs of puts killed before their commit
-            inspector.check(namespace);
+            ensemble.inspector().check(namespace);
         }
     }
 
