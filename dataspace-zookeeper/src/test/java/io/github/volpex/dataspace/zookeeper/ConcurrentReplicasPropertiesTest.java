@@ -47,7 +47,7 @@ class ConcurrentReplicasPropertiesTest {
         try (ZkDataspace observer = connect(namespace, programs.size(), inline)) {
             ConcurrentRun run = new ConcurrentRun(process -> connect(namespace, programs.size(), inline), observer,
                     programs, seed);
-            run.executeAndCheck(true);
+            run.executeAndCheck();
             observer.collectGarbage(); // blobs of puts killed before their commit
             ensemble.inspector().check(namespace);
             Statistics.label("lost replies recovered").collect(run.recoveredCommits() > 0);

@@ -63,7 +63,7 @@ class EnsembleFailoverTest {
         try (ZkDataspace observer = connect(namespace)) {
             ConcurrentRun run = new ConcurrentRun(process -> connect(namespace), observer, programs, seed);
             try {
-                run.executeAndCheck(true, disrupted -> {
+                run.executeAndCheck(disrupted -> {
                     disrupted.awaitProgress(disrupted.totalSteps() / 5);
                     leaders[0] = ensemble.servers().leader();
                     assertTrue(leaders[0] >= 0, "a server leads");

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.volpex.dataspace.Operation;
-import io.github.volpex.testkit.ProcessEvent;
 import io.github.volpex.testkit.ProgramStep;
 import io.github.volpex.testkit.ReplicatedPrograms;
 import io.github.volpex.testkit.ReplicatedPrograms.ReplicaHistory;
@@ -19,9 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -130,7 +127,7 @@ class SeparateJvmReplicasTest {
                         !child.killed));
             }
             ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs,
-                    ProcessEvent.issues(freshOrder(observer, programs)), histories);
+                    ConcurrentRun.freshOrder(observer, PROCESSES), histories);
             observer.collectGarbage(); // blobs of puts killed before their commit
             ensemble.inspector().check(namespace);
         }
@@ -208,19 +205,6 @@ class SeparateJvmReplicasTest {
             state.append(observed).append(' ');
         }
         return state.toString();
-    }
-
-    private static List<Integer> freshOrder(ZkDataspace observer, List<List<ProgramStep>> programs) {
-        TreeMap<Long, Integer> byZxid = new TreeMap<>();
-        for (int process = 0; process < programs.size(); process++) {
-            long issued = observer.highWaterMark(process);
-            for (long request = 1; request <= issued; request++) {
-                OptionalLong zxid = observer.issueZxid(process, request);
-                assertTrue(zxid.isPresent(), "request " + request + " of process " + process + " is in the log");
-                assertEquals(null, byZxid.put(zxid.getAsLong(), process), "one request per zxid");
-            }
-        }
-        return new ArrayList<>(byZxid.values());
     }
 
     /** A replica JVM and what it printed. */
