@@ -51,7 +51,6 @@ import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.client.ZKClientConfig;
-import org.apache.zookeeper.common.PathUtils;
 import org.apache.zookeeper.common.ZKConfig;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
@@ -165,7 +164,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     // ---- connecting ---------------------------------------------------------------------------------------------
 
     static ZkDataspace connect(ZooKeeperDataspace.Builder builder) {
-        String namespace = checkNamespace(builder.namespace);
+        String namespace = ZooKeeperDataspace.Builder.checkPath("namespace", "/volpex/job-42", builder.namespace);
         checkLimits(builder, namespace);
         ZkDataspace dataspace = new ZkDataspace(builder, namespace);
         try {
@@ -178,19 +177,6 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             dataspace.session.close();
             throw ex;
         }
-    }
-
-    private static String checkNamespace(String namespace) {
-        try {
-            PathUtils.validatePath(namespace);
-        } catch (IllegalArgumentException ex) {
-            throw new IllegalArgumentException("namespace must be an absolute ZooKeeper path such as /volpex/job-42: \""
-                    + namespace + "\" (" + ex.getMessage() + ")", ex);
-        }
-        if (namespace.equals("/") || namespace.equals("/zookeeper") || namespace.startsWith("/zookeeper/")) {
-            throw new IllegalArgumentException("namespace must not be / or lie under /zookeeper: " + namespace);
-        }
-        return namespace;
     }
 
     /** Rejects options whose worst-case transaction would not fit one ZooKeeper request. */

@@ -9,6 +9,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.random.RandomGenerator;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.PathUtils;
 
 /**
  * A Volpex dataspace whose state lives in an Apache ZooKeeper ensemble: every replica, on any machine, connects to the
@@ -330,6 +331,23 @@ public interface ZooKeeperDataspace extends Dataspace {
                 throw new IllegalStateException("processCount must be set before connect()");
             }
             return ZkDataspace.connect(this);
+        }
+
+        /**
+         * Checks the path of a client's znodes: absolute and valid for ZooKeeper, neither {@code /} nor under
+         * {@code /zookeeper}. The message names the parameter {@code name} and gives {@code example}.
+         */
+        static String checkPath(String name, String example, String path) {
+            try {
+                PathUtils.validatePath(path);
+            } catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException(name + " must be an absolute ZooKeeper path such as " + example
+                        + ": \"" + path + "\" (" + ex.getMessage() + ")", ex);
+            }
+            if (path.equals("/") || path.equals("/zookeeper") || path.startsWith("/zookeeper/")) {
+                throw new IllegalArgumentException(name + " must not be / or lie under /zookeeper: " + path);
+            }
+            return path;
         }
 
         /** Checks a setting's duration: in [1 ms, 1 h]. */

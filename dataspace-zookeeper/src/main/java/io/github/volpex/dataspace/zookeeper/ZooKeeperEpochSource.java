@@ -14,7 +14,6 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.client.ZKClientConfig;
-import org.apache.zookeeper.common.PathUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -471,15 +470,7 @@ public final class ZooKeeperEpochSource implements EpochSource, AutoCloseable {
          * @throws ZooKeeperUnavailableException if no server could be reached in time
          */
         public ZooKeeperEpochSource connect() {
-            try {
-                PathUtils.validatePath(path);
-            } catch (IllegalArgumentException ex) {
-                throw new IllegalArgumentException("path must be an absolute ZooKeeper path such as /volpex/epochs: \""
-                        + path + "\" (" + ex.getMessage() + ")", ex);
-            }
-            if (path.equals("/") || path.equals("/zookeeper") || path.startsWith("/zookeeper/")) {
-                throw new IllegalArgumentException("path must not be / or lie under /zookeeper: " + path);
-            }
+            ZooKeeperDataspace.Builder.checkPath("path", "/volpex/epochs", path);
             ZooKeeperEpochSource source = new ZooKeeperEpochSource(this, path);
             long deadline = System.nanoTime() + connectionLossTimeout.toNanos();
             if (!source.session.awaitConnected(deadline)) {

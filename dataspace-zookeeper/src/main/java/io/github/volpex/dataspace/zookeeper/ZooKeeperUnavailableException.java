@@ -28,7 +28,7 @@ public final class ZooKeeperUnavailableException extends RuntimeException {
      * @param waited        how long the call waited for it
      * @param during        what the call was doing, for the message (for example "process 2, request 17 (GET
      *                      \"x\")")
-     * @throws NullPointerException if an argument is null
+     * @throws NullPointerException if {@code connectString} or {@code waited} is null
      */
     public ZooKeeperUnavailableException(String connectString, Duration waited, String during) {
         super("ZooKeeper ensemble " + connectString + " unreachable for " + waited + " during " + during

@@ -38,26 +38,19 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class BadInputTest {
 
-    private static final AtomicInteger NAMESPACES = new AtomicInteger();
-    private static EmbeddedZooKeeper ensemble;
-    private static NamespaceInspector inspector;
+    private static TestEnsemble ensemble;
 
     @TempDir
     Path directory;
 
     @BeforeAll
     static void start() throws Exception {
-        ensemble = EmbeddedZooKeeper.start(1);
-        inspector = NamespaceInspector.connect(ensemble.connectString());
+        ensemble = TestEnsemble.start(1, "/bad");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        Closing.all(inspector, ensemble);
-    }
-
-    private static String fresh() {
-        return "/bad/" + NAMESPACES.incrementAndGet();
+        Closing.all(ensemble);
     }
 
     private static ZooKeeperDataspace connect(String namespace, int processCount) {
@@ -68,7 +61,7 @@ class BadInputTest {
 
     @Test
     void tags_that_collide_with_the_znode_layout_are_distinct_and_round_trip() throws Exception {
-        String namespace = fresh();
+        String namespace = ensemble.freshNamespace();
         StringBuilder longest = new StringBuilder();
         for (int i = 0; i < 1024; i++) {
             longest.append((char) ('a' + i % 26));
@@ -103,13 +96,13 @@ class BadInputTest {
             assertEquals(longest.toString(), hashed.loggedTag(), "a hashed name's tag comes from the dictionary");
             assertEquals(Operation.PUT, hashed.loggedOperation());
         }
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     @Test
     void tags_beyond_the_limit_are_refused_with_the_bound() {
-        try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.connect(ensemble.connectString(), fresh(), 1,
-                DataspaceOptions.builder().maxTagLength(10_000).build())) {
+        try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.connect(ensemble.connectString(),
+                ensemble.freshNamespace(), 1, DataspaceOptions.builder().maxTagLength(10_000).build())) {
             Replica replica = dataspace.open(0);
             String huge = "é".repeat(10_000);
             replica.put(huge, bytes("v"));
@@ -126,8 +119,8 @@ class BadInputTest {
 
     @Test
     void an_oversized_value_is_refused_and_issues_nothing() {
-        try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.connect(ensemble.connectString(), fresh(), 1,
-                DataspaceOptions.builder().maxDataBytes(1000).build())) {
+        try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.connect(ensemble.connectString(),
+                ensemble.freshNamespace(), 1, DataspaceOptions.builder().maxDataBytes(1000).build())) {
             Replica replica = dataspace.open(0);
             assertEquals("data length must be <= 1000 bytes: 1001", assertThrows(IllegalArgumentException.class,
                     () -> replica.put("x", new byte[1001])).getMessage());
@@ -139,7 +132,7 @@ class BadInputTest {
 
     @Test
     void a_value_the_blob_store_cannot_store_is_a_typed_error_and_leaves_nothing_visible() throws Exception {
-        String namespace = fresh();
+        String namespace = ensemble.freshNamespace();
         FlakyStore store = new FlakyStore(BlobStore.directory(directory), 1);
         try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
                 .processCount(2).blobStore(store).inlineLimitBytes(0).connect()) {
@@ -151,18 +144,18 @@ class BadInputTest {
             assertEquals(0, writer.requestNumber());
             assertEquals(0, dataspace.server().highWaterMark(0), "nothing was issued");
             assertTrue(dataspace.open(1).tryRead("x").isEmpty(), "nothing is visible");
-            NamespaceInspector.Snapshot snapshot = inspector.check(namespace);
+            NamespaceInspector.Snapshot snapshot = ensemble.inspector().check(namespace);
             assertTrue(snapshot.blobs().isEmpty(), "the failed put left no reference: " + snapshot.blobs());
             writer.put("x", bytes("fine"));
             assertEquals("fine", text(dataspace.open(1, 1).get("x")));
-            assertEquals(1, inspector.check(namespace).blobs().size());
+            assertEquals(1, ensemble.inspector().check(namespace).blobs().size());
             assertEquals(1, store.keys().size());
         }
     }
 
     @Test
     void a_blob_that_fails_verification_is_a_typed_error_not_wrong_data() throws Exception {
-        String namespace = fresh();
+        String namespace = ensemble.freshNamespace();
         try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
                 .processCount(2).blobStore(BlobStore.directory(directory)).inlineLimitBytes(0).connect()) {
             dataspace.open(0).put("x", bytes("genuine"));
@@ -180,7 +173,7 @@ class BadInputTest {
 
     @Test
     void two_clients_on_one_namespace_share_it_when_they_agree_and_are_refused_when_they_do_not() throws Exception {
-        String namespace = fresh();
+        String namespace = ensemble.freshNamespace();
         try (ZooKeeperDataspace first = connect(namespace, 2); ZooKeeperDataspace second = connect(namespace, 2)) {
             first.open(0).put("x", bytes("shared"));
             assertEquals("shared", text(second.open(1).get("x")));
@@ -198,12 +191,12 @@ class BadInputTest {
                             .blobStore(BlobStore.directory(directory)).connect());
             assertTrue(store.getMessage().contains("external blob store"), store.getMessage());
         }
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     @Test
     void a_namespace_left_by_a_crashed_run_resumes_where_it_stopped() throws Exception {
-        String namespace = fresh();
+        String namespace = ensemble.freshNamespace();
         ZooKeeperDataspace crashed = connect(namespace, 3);
         crashed.open(0).put("x", bytes("left over"));
         Replica waiting = crashed.open(1);
@@ -219,20 +212,20 @@ class BadInputTest {
             assertEquals("served", text(restarted.get("y")), "the pending get of the crashed run was served");
             assertTrue(resumed.open(2, 1).tryRead("y").isEmpty(), "and it took the tuple");
         }
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     @Test
     void blobs_orphaned_by_a_crashed_put_are_collected_when_the_next_client_connects() throws Exception {
-        String namespace = fresh();
+        String namespace = ensemble.freshNamespace();
         String key;
         try (ZkDataspace dataspace = (ZkDataspace) ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
                 .processCount(1).inlineLimitBytes(0).connect()) {
             dataspace.open(0).put("kept", bytes("referenced"));
-            key = BlobStoreKeys.only(inspector, namespace);
+            key = ensemble.inspector().onlyStoreKey(namespace);
         }
         // A put that stored its blob, then died before committing: its pin went with its session.
-        ZooKeeper zooKeeper = inspector.zooKeeper();
+        ZooKeeper zooKeeper = ensemble.inspector().zooKeeper();
         String orphan = "ab".repeat(32);
         String reference = zooKeeper.create(namespace + "/b/" + orphan, Records.encodeCount(0),
                 ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
@@ -251,16 +244,16 @@ class BadInputTest {
             assertEquals(0, session.collectGarbage());
             assertEquals("referenced", text(session.open(0, 1).tryRead("kept").orElseThrow()));
         }
-        assertEquals(Set.of(key.substring(prefix.length())), inspector.check(namespace).blobs().keySet());
+        assertEquals(Set.of(key.substring(prefix.length())), ensemble.inspector().check(namespace).blobs().keySet());
     }
 
     @Test
     void a_destroy_interrupted_by_a_crash_is_completed_by_the_next_client() throws Exception {
-        String namespace = fresh();
+        String namespace = ensemble.freshNamespace();
         try (ZooKeeperDataspace dataspace = connect(namespace, 2)) {
             dataspace.open(0).put("x", bytes("old run"));
         }
-        ZooKeeper zooKeeper = inspector.zooKeeper();
+        ZooKeeper zooKeeper = ensemble.inspector().zooKeeper();
         Header header = Header.decodeOrNull(zooKeeper.getData(namespace, false, null));
         zooKeeper.setData(namespace, header.beingDestroyed().encode(), -1);
         zooKeeper.delete(namespace + "/p/0/1", -1); // the crash came midway
@@ -268,12 +261,12 @@ class BadInputTest {
             assertEquals(0, fresh.server().highWaterMark(0));
             assertTrue(fresh.open(1).tryRead("x").isEmpty(), "a new, empty dataspace");
         }
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     @Test
     void destroy_removes_everything_and_other_clients_are_told() throws Exception {
-        String namespace = fresh();
+        String namespace = ensemble.freshNamespace();
         ZooKeeperDataspace other = connect(namespace, 2);
         try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
                 .processCount(2).inlineLimitBytes(0).connect()) {
@@ -281,7 +274,7 @@ class BadInputTest {
             dataspace.destroy();
             assertTrue(dataspace.isClosed());
         }
-        assertEquals(null, inspector.zooKeeper().exists(namespace, false));
+        assertEquals(null, ensemble.inspector().zooKeeper().exists(namespace, false));
         IllegalStateException gone = assertThrows(IllegalStateException.class,
                 () -> other.open(1).put("y", bytes("v")));
         assertTrue(gone.getMessage().contains("no longer exists"), gone.getMessage());
@@ -290,12 +283,12 @@ class BadInputTest {
 
     @Test
     void namespaces_that_are_not_dataspaces_or_not_paths_are_refused() throws Exception {
-        String occupied = fresh();
-        inspector.zooKeeper().create(occupied, bytes("someone else's"), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+        String occupied = ensemble.freshNamespace();
+        ensemble.inspector().zooKeeper().create(occupied, bytes("someone else's"), ZooDefs.Ids.OPEN_ACL_UNSAFE,
                 CreateMode.PERSISTENT);
         IllegalStateException foreign = assertThrows(IllegalStateException.class, () -> connect(occupied, 1));
         assertTrue(foreign.getMessage().contains("is not a Volpex dataspace"), foreign.getMessage());
-        String outer = fresh();
+        String outer = ensemble.freshNamespace();
         try (ZooKeeperDataspace dataspace = connect(outer, 1)) {
             IllegalArgumentException nested = assertThrows(IllegalArgumentException.class,
                     () -> connect(outer + "/inner", 1));
@@ -314,14 +307,14 @@ class BadInputTest {
                     bad);
             assertTrue(refused.getMessage().startsWith("namespace must"), refused.getMessage());
         }
-        inspector.zooKeeper().delete(occupied, -1);
+        ensemble.inspector().zooKeeper().delete(occupied, -1);
     }
 
     @Test
     void a_damaged_namespace_is_refused() throws Exception {
-        String namespace = fresh();
+        String namespace = ensemble.freshNamespace();
         connect(namespace, 1).close();
-        inspector.zooKeeper().delete(namespace + "/t", -1);
+        ensemble.inspector().zooKeeper().delete(namespace + "/t", -1);
         IllegalStateException damaged = assertThrows(IllegalStateException.class, () -> connect(namespace, 1));
         assertEquals("namespace " + namespace + " is damaged: " + namespace + "/t is missing", damaged.getMessage());
     }
@@ -330,7 +323,7 @@ class BadInputTest {
     void options_and_settings_zookeeper_cannot_hold_are_refused_naming_the_bound() {
         String connect = ensemble.connectString();
         IllegalArgumentException capacity = assertThrows(IllegalArgumentException.class,
-                () -> ZooKeeperDataspace.connect(connect, fresh(), 1,
+                () -> ZooKeeperDataspace.connect(connect, ensemble.freshNamespace(), 1,
                         DataspaceOptions.builder().readLogCapacity(65_537).build()));
         assertTrue(capacity.getMessage().startsWith("options.readLogCapacity must be <= 65536"),
                 capacity.getMessage());
@@ -402,15 +395,6 @@ class BadInputTest {
         @Override
         public List<String> keys() throws IOException {
             return store.keys();
-        }
-    }
-
-    /** Reads the one blob key of a namespace's ZooKeeper store. */
-    private static final class BlobStoreKeys {
-        static String only(NamespaceInspector inspector, String namespace) throws Exception {
-            List<String> keys = inspector.zooKeeper().getChildren(namespace + "/s", false);
-            assertEquals(1, keys.size(), keys.toString());
-            return keys.get(0);
         }
     }
 

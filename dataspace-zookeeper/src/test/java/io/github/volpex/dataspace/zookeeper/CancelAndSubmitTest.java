@@ -46,29 +46,26 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class CancelAndSubmitTest {
 
-    private static final AtomicInteger NAMESPACES = new AtomicInteger();
-    private static EmbeddedZooKeeper ensemble;
+    private static TestEnsemble ensemble;
     private static FaultyLink link;
-    private static NamespaceInspector inspector;
 
     private final List<ZooKeeperDataspace> clients = new ArrayList<>();
     private String namespace;
 
     @BeforeAll
     static void start() throws Exception {
-        ensemble = EmbeddedZooKeeper.start(1);
-        link = FaultyLink.to(ensemble.connectString(0));
-        inspector = NamespaceInspector.connect(ensemble.connectString());
+        ensemble = TestEnsemble.start(1, "/cancel");
+        link = FaultyLink.to(ensemble.servers().connectString(0));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        Closing.all(inspector, link, ensemble);
+        Closing.all(link, ensemble);
     }
 
     @BeforeEach
     void newNamespace() {
-        namespace = "/cancel/" + NAMESPACES.incrementAndGet();
+        namespace = ensemble.freshNamespace();
     }
 
     @AfterEach
@@ -124,7 +121,7 @@ class CancelAndSubmitTest {
         assertTrue(later.server().pendingRequest(1).isEmpty());
         later.open(1, 1).put("next", bytes("n"));
         assertEquals(2, later.server().highWaterMark(1));
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     @Test
@@ -142,7 +139,7 @@ class CancelAndSubmitTest {
         direct.open(0).put("x", bytes("v"));
         assertEquals("v", text(direct.open(2).tryGet("x").orElseThrow()), "the put went to the table, once");
         assertThrows(DataspaceCancelledException.class, () -> faulty.server().handle(Request.get(1, 1, "x")));
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     @Test
@@ -206,7 +203,7 @@ class CancelAndSubmitTest {
         } finally {
             putter.shutdownNow();
         }
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
         System.out.printf("cancel against put (seed %d): %d cancelled, %d served first%n", seed, outcomes[0],
                 outcomes[1]);
     }
@@ -221,16 +218,16 @@ class CancelAndSubmitTest {
         dataspace.open(0).put("a", value);
         Replica reader = dataspace.open(1);
         reader.read("a");
-        assertEquals(2L, inspector.check(namespace).blobs().values().iterator().next(),
+        assertEquals(2L, ensemble.inspector().check(namespace).blobs().values().iterator().next(),
                 "the tuple and the read's entry refer to the blob");
         assertThrows(DataspaceTimeoutException.class, () -> reader.get("b", Duration.ZERO));
         assertEquals(Optional.empty(), reader.cancelPending());
-        NamespaceInspector.Snapshot snapshot = inspector.check(namespace);
+        NamespaceInspector.Snapshot snapshot = ensemble.inspector().check(namespace);
         assertEquals(1L, snapshot.blobs().values().iterator().next(),
                 "the cancelled entry evicted the read's entry and its reference");
         assertEquals(2, snapshot.processes().get(1).oldest, "the log holds the cancelled outcome alone");
         dataspace.open(2).get("a");
-        assertEquals(1, inspector.check(namespace).blobs().size(), "the get's entry refers to the blob now");
+        assertEquals(1, ensemble.inspector().check(namespace).blobs().size(), "the get's entry refers to the blob now");
     }
 
     @Test
@@ -280,7 +277,7 @@ class CancelAndSubmitTest {
             submitted.add(waiting.server().submit(Request.get(process, 1, "t" + process)));
         }
         int expiries = waiting.session().expiries();
-        SessionThief.expire(ensemble.connectString(), waiting);
+        Sessions.expire(ensemble.connectString(), waiting);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (waiting.session().expiries() == expiries || !waiting.session().connected()) {
             assertTrue(System.nanoTime() - deadline < 0, "the client saw its session expire and opened another");
@@ -294,7 +291,7 @@ class CancelAndSubmitTest {
             assertEquals("v" + process, text(submitted.get(process - 1).get(30, TimeUnit.SECONDS).data()
                     .orElseThrow()), "the watch was set again on the new session");
         }
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     @Test
@@ -313,7 +310,7 @@ class CancelAndSubmitTest {
         assertEquals("one", text(reply.data().orElseThrow()));
         assertFalse(reply.duplicate());
         assertEquals("two", text(direct.open(2).tryGet("x").orElseThrow()), "the get consumed one tuple");
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     /** Waits until a replica's call joined a pending request on the client. */

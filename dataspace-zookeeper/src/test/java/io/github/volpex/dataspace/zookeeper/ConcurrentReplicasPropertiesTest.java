@@ -3,7 +3,6 @@ package io.github.volpex.dataspace.zookeeper;
 import io.github.volpex.testkit.ProgramStep;
 import io.github.volpex.testkit.ReplicatedPrograms;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -22,19 +21,16 @@ import net.jqwik.api.statistics.Statistics;
  */
 class ConcurrentReplicasPropertiesTest {
 
-    private static final AtomicInteger NAMESPACES = new AtomicInteger();
-    private static EmbeddedZooKeeper ensemble;
-    private static NamespaceInspector inspector;
+    private static TestEnsemble ensemble;
 
     @BeforeContainer
     static void start() throws Exception {
-        ensemble = EmbeddedZooKeeper.start(1);
-        inspector = NamespaceInspector.connect(ensemble.connectString());
+        ensemble = TestEnsemble.start(1, "/concurrent");
     }
 
     @AfterContainer
     static void stop() throws Exception {
-        Closing.all(inspector, ensemble);
+        Closing.all(ensemble);
     }
 
     @Provide
@@ -46,14 +42,14 @@ class ConcurrentReplicasPropertiesTest {
     void replicas_on_threads_observe_the_single_replica_run_through_connection_loss_expiry_and_deaths(
             @ForAll("programs") List<List<ProgramStep>> programs, @ForAll boolean blobs, @ForAll long seed)
             throws Exception {
-        String namespace = "/concurrent/" + NAMESPACES.incrementAndGet();
+        String namespace = ensemble.freshNamespace();
         int inline = blobs ? 0 : ZooKeeperDataspace.Builder.DEFAULT_INLINE_LIMIT_BYTES;
         try (ZkDataspace observer = connect(namespace, programs.size(), inline)) {
             ConcurrentRun run = new ConcurrentRun(process -> connect(namespace, programs.size(), inline), observer,
                     programs, seed);
-            run.executeAndCheck(true);
+            run.executeAndCheck();
             observer.collectGarbage(); // blobs of puts killed before their commit
-            inspector.check(namespace);
+            ensemble.inspector().check(namespace);
             Statistics.label("lost replies recovered").collect(run.recoveredCommits() > 0);
             Statistics.label("replicas killed").collect(run.kills() > 0);
             Statistics.label("sessions expired").collect(run.expiries() > 0);

@@ -47,11 +47,9 @@ final class ConcurrentRun {
     private final List<Runner> runners = new ArrayList<>();
     private final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
     private final AtomicInteger kills = new AtomicInteger();
-    private final AtomicInteger cuts = new AtomicInteger();
     private final AtomicInteger expiries = new AtomicInteger();
     private final AtomicInteger cancels = new AtomicInteger();
     private volatile boolean stopping;
-    private long recovered;
 
     /**
      * @param clients opens a new client for a process (its argument), on the namespace of {@code observer}
@@ -65,22 +63,22 @@ final class ConcurrentRun {
     }
 
     /** Runs until quiescent, then checks every replica against the single-replica run. */
-    void executeAndCheck(boolean kill) throws Exception {
-        executeAndCheck(kill, run -> { });
+    void executeAndCheck() throws Exception {
+        executeAndCheck(run -> { });
     }
 
     /**
      * Runs until quiescent while {@code disruptor} runs on a thread of its own (it may stop servers, expire sessions:
      * it must return), then checks every replica against the single-replica run.
      */
-    void executeAndCheck(boolean kill, Disruptor disruptor) throws Exception {
+    void executeAndCheck(Disruptor disruptor) throws Exception {
         for (int process = 0; process < programs.size(); process++) {
             int count = 1 + random.nextInt(3);
             for (int i = 0; i < count; i++) {
                 runners.add(new Runner(process, i == 0, random.split()));
             }
         }
-        Thread chaos = new Thread(() -> chaos(kill, random.split()), "chaos");
+        Thread chaos = new Thread(() -> chaos(random.split()), "chaos");
         chaos.setDaemon(true);
         Thread disrupting = new Thread(() -> {
             try {
@@ -128,13 +126,17 @@ final class ConcurrentRun {
         for (Runner runner : runners) {
             histories.addAll(runner.histories);
         }
-        ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs, freshOrder(), histories);
+        ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs, freshOrder(observer, programs.size()),
+                histories);
     }
 
-    /** The requests' issues and cancels in zxid order. */
-    private List<ProcessEvent> freshOrder() {
+    /**
+     * The dataspace's serial order, for the oracle: every request's issue, and every cancel, of the namespace's
+     * {@code processCount} processes in zxid order, as {@code observer} reads them from the read logs.
+     */
+    static List<ProcessEvent> freshOrder(ZkDataspace observer, int processCount) {
         TreeMap<Long, ProcessEvent> byZxid = new TreeMap<>();
-        for (int process = 0; process < programs.size(); process++) {
+        for (int process = 0; process < processCount; process++) {
             long issued = observer.highWaterMark(process);
             for (long request = 1; request <= issued; request++) {
                 OptionalLong zxid = observer.issueZxid(process, request);
@@ -181,8 +183,8 @@ final class ConcurrentRun {
         return state.toString();
     }
 
-    private void chaos(boolean kill, SplittableRandom random) {
-        int killsLeft = kill ? 2 * programs.size() : 0;
+    private void chaos(SplittableRandom random) {
+        int killsLeft = 2 * programs.size();
         while (!stopping) {
             sleep(10 + random.nextInt(40));
             Runner runner = runners.get(random.nextInt(runners.size()));
@@ -202,7 +204,6 @@ final class ConcurrentRun {
                 } else if (action < 32) {
                     cancelPending(client, random.nextInt(programs.size()));
                 } else {
-                    cuts.incrementAndGet();
                     client.session().zooKeeper().getTestable().closeSocket();
                 }
             } catch (Exception ex) {
@@ -272,7 +273,7 @@ final class ConcurrentRun {
         throw new IllegalArgumentException("no process " + processId);
     }
 
-    /** Waits until the replicas have completed at least {@code calls} calls, at most 60 s. */
+    /** Waits until the replicas have completed at least {@code calls} calls, at most 180 s. */
     void awaitProgress(int calls) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (progress() < calls && !stopping) {
@@ -283,10 +284,6 @@ final class ConcurrentRun {
 
     int kills() {
         return kills.get();
-    }
-
-    int cuts() {
-        return cuts.get();
     }
 
     int expiries() {
@@ -300,7 +297,7 @@ final class ConcurrentRun {
 
     /** Commits whose reply was lost and that their client found applied, over every client of the run. */
     long recoveredCommits() {
-        long total = recovered;
+        long total = 0;
         for (Runner runner : runners) {
             total += runner.recovered;
         }

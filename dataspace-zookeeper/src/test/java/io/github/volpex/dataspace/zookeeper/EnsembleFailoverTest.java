@@ -8,7 +8,6 @@ import io.github.volpex.testkit.ProgramStep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,19 +26,16 @@ class EnsembleFailoverTest {
 
     private static final int PROCESSES = 3;
     private static final int ROUNDS = 25;
-    private static final AtomicInteger NAMESPACES = new AtomicInteger();
-    private static EmbeddedZooKeeper ensemble;
-    private static NamespaceInspector inspector;
+    private static TestEnsemble ensemble;
 
     @BeforeAll
     static void start() throws Exception {
-        ensemble = EmbeddedZooKeeper.start(3);
-        inspector = NamespaceInspector.connect(ensemble.connectString());
+        ensemble = TestEnsemble.start(3, "/failover");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        Closing.all(inspector, ensemble);
+        Closing.all(ensemble);
     }
 
     /** Each process puts a value per round and gets its neighbour's value of the same round. */
@@ -60,24 +56,24 @@ class EnsembleFailoverTest {
     @Test
     void a_leader_failover_and_an_expired_session_lose_duplicate_and_diverge_nothing() throws Exception {
         long seed = Long.getLong("volpex.zookeeper.seed", System.nanoTime());
-        String namespace = "/failover/" + NAMESPACES.incrementAndGet();
+        String namespace = ensemble.freshNamespace();
         List<List<ProgramStep>> programs = ring();
         int[] leaders = new int[2];
         int[] expiries = new int[1];
         try (ZkDataspace observer = connect(namespace)) {
             ConcurrentRun run = new ConcurrentRun(process -> connect(namespace), observer, programs, seed);
             try {
-                run.executeAndCheck(true, disrupted -> {
+                run.executeAndCheck(disrupted -> {
                     disrupted.awaitProgress(disrupted.totalSteps() / 5);
-                    leaders[0] = ensemble.leader();
+                    leaders[0] = ensemble.servers().leader();
                     assertTrue(leaders[0] >= 0, "a server leads");
-                    ensemble.stop(leaders[0]);
+                    ensemble.servers().stop(leaders[0]);
                     disrupted.awaitProgress(disrupted.progress() + 10);
-                    leaders[1] = ensemble.leader();
-                    ensemble.restart(leaders[0]);
+                    leaders[1] = ensemble.servers().leader();
+                    ensemble.servers().restart(leaders[0]);
                     disrupted.awaitProgress(disrupted.totalSteps() * 3 / 5);
                     ZkDataspace victim = disrupted.survivorClient(1);
-                    SessionThief.expire(ensemble.connectString(), victim);
+                    Sessions.expire(ensemble.connectString(), victim);
                     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                     while (victim.session().expiries() == 0) {
                         assertTrue(System.nanoTime() - deadline < 0, "the victim saw its session expire");
@@ -92,7 +88,7 @@ class EnsembleFailoverTest {
             assertNotEquals(leaders[0], leaders[1], "seed " + seed + ": another server took the lead");
             assertTrue(expiries[0] >= 1, "seed " + seed + ": the session expired");
             observer.collectGarbage(); // blobs of puts killed before their commit
-            inspector.check(namespace);
+            ensemble.inspector().check(namespace);
         }
     }
 

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,22 +32,19 @@ import org.junit.jupiter.api.io.TempDir;
 class LargeValueTest {
 
     private static final int MIB = 1 << 20;
-    private static final AtomicInteger NAMESPACES = new AtomicInteger();
-    private static EmbeddedZooKeeper ensemble;
-    private static NamespaceInspector inspector;
+    private static TestEnsemble ensemble;
 
     @TempDir
     Path directory;
 
     @BeforeAll
     static void start() throws Exception {
-        ensemble = EmbeddedZooKeeper.start(1);
-        inspector = NamespaceInspector.connect(ensemble.connectString());
+        ensemble = TestEnsemble.start(1, "/large");
     }
 
     @AfterAll
     static void stop() throws Exception {
-        Closing.all(inspector, ensemble);
+        Closing.all(ensemble);
     }
 
     private static byte[] random(int length, long seed) {
@@ -59,7 +55,7 @@ class LargeValueTest {
 
     @Test
     void a_64_MiB_value_round_trips_through_the_ensemble_and_is_deleted_when_evicted() throws Exception {
-        String namespace = "/large/" + NAMESPACES.incrementAndGet();
+        String namespace = ensemble.freshNamespace();
         byte[] value = random(64 * MIB, 64);
         try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.connect(ensemble.connectString(), namespace, 2,
                 DataspaceOptions.builder().readLogCapacity(2).build())) {
@@ -69,21 +65,22 @@ class LargeValueTest {
             assertArrayEquals(value, leader.read("big"));
             assertArrayEquals(value, leader.get("big"));
             assertArrayEquals(value, dataspace.open(1).read("big"), "a trailing replica, from the log");
-            NamespaceInspector.Snapshot snapshot = inspector.check(namespace);
+            NamespaceInspector.Snapshot snapshot = ensemble.inspector().check(namespace);
             assertEquals(List.of(2L), new ArrayList<>(snapshot.blobs().values()), "stored once, logged twice");
-            assertEquals(128, inspector.zooKeeper().getChildren(namespace + "/s/" + onlyKey(namespace), false)
-                    .size(), "chunks of 512 KiB");
+            String key = ensemble.inspector().onlyStoreKey(namespace);
+            assertEquals(128, ensemble.inspector().zooKeeper().getChildren(namespace + "/s/" + key, false).size(),
+                    "chunks of 512 KiB");
             leader.put("small-1", new byte[1]);
             leader.put("small-2", new byte[1]);
-            snapshot = inspector.check(namespace);
+            snapshot = ensemble.inspector().check(namespace);
             assertTrue(snapshot.blobs().isEmpty(), "evicted from the log: no reference, no blob");
-            assertTrue(inspector.zooKeeper().getChildren(namespace + "/s", false).isEmpty());
+            assertTrue(ensemble.inspector().zooKeeper().getChildren(namespace + "/s", false).isEmpty());
         }
     }
 
     @Test
     void a_64_MiB_value_round_trips_through_a_directory_store() throws Exception {
-        String namespace = "/large/" + NAMESPACES.incrementAndGet();
+        String namespace = ensemble.freshNamespace();
         byte[] value = random(64 * MIB, 65);
         BlobStore store = BlobStore.directory(directory);
         try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
@@ -93,7 +90,7 @@ class LargeValueTest {
             assertArrayEquals(value, dataspace.open(1).get("big"));
             assertArrayEquals(value, dataspace.open(1).get("big"));
             assertTrue(dataspace.open(2).tryGet("big").isEmpty(), "consumed once");
-            inspector.check(namespace);
+            ensemble.inspector().check(namespace);
             dataspace.destroy();
         }
         assertTrue(store.keys().isEmpty(), "destroy deleted the namespace's blobs");
@@ -101,7 +98,7 @@ class LargeValueTest {
 
     @Test
     void a_put_serving_many_waiting_reads_stores_its_value_once_as_a_blob() throws Exception {
-        String namespace = "/large/" + NAMESPACES.incrementAndGet();
+        String namespace = ensemble.freshNamespace();
         int readers = 40;
         byte[] value = random(15 << 10, 15);
         try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.connect(ensemble.connectString(), namespace,
@@ -111,9 +108,10 @@ class LargeValueTest {
                 assertThrows(DataspaceTimeoutException.class, () -> replica.read("x", Duration.ZERO));
             }
             dataspace.open(0).put("x", value);
-            Value stored = inspector.check(namespace).value("x");
+            Value stored = ensemble.inspector().check(namespace).value("x");
             assertTrue(stored.isBlob(), "41 inline copies of 15 KiB would exceed one transaction");
-            assertEquals(List.of((long) readers + 1), new ArrayList<>(inspector.check(namespace).blobs().values()));
+            assertEquals(List.of((long) readers + 1),
+                    new ArrayList<>(ensemble.inspector().check(namespace).blobs().values()));
             List<CompletableFuture<byte[]>> reads = new ArrayList<>();
             for (int reader = 1; reader <= readers; reader++) {
                 Replica replica = dataspace.open(reader);
@@ -129,11 +127,5 @@ class LargeValueTest {
                 assertArrayEquals(value, read.get(60, TimeUnit.SECONDS));
             }
         }
-    }
-
-    private static String onlyKey(String namespace) throws Exception {
-        List<String> keys = inspector.zooKeeper().getChildren(namespace + "/s", false);
-        assertEquals(1, keys.size(), keys.toString());
-        return keys.get(0);
     }
 }

@@ -16,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,10 +33,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class LostReplyTest {
 
-    private static final AtomicInteger NAMESPACES = new AtomicInteger();
-    private static EmbeddedZooKeeper ensemble;
+    private static TestEnsemble ensemble;
     private static FaultyLink link;
-    private static NamespaceInspector inspector;
 
     private String namespace;
     private ZkDataspace faulty;
@@ -45,14 +42,13 @@ class LostReplyTest {
 
     @BeforeAll
     static void start() throws Exception {
-        ensemble = EmbeddedZooKeeper.start(1);
-        link = FaultyLink.to(ensemble.connectString(0));
-        inspector = NamespaceInspector.connect(ensemble.connectString());
+        ensemble = TestEnsemble.start(1, "/lost");
+        link = FaultyLink.to(ensemble.servers().connectString(0));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        Closing.all(inspector, link, ensemble);
+        Closing.all(link, ensemble);
     }
 
     @BeforeEach
@@ -62,7 +58,7 @@ class LostReplyTest {
 
     private void open(int inlineLimit) {
         closeBoth();
-        namespace = "/lost/" + NAMESPACES.incrementAndGet();
+        namespace = ensemble.freshNamespace();
         faulty = (ZkDataspace) ZooKeeperDataspace.builder(link.connectString(), namespace).processCount(3)
                 .inlineLimitBytes(inlineLimit).connect();
         direct = ZooKeeperDataspace.builder(ensemble.connectString(), namespace).processCount(3)
@@ -97,7 +93,7 @@ class LostReplyTest {
         Replica reader = direct.open(1);
         assertEquals("one", text(reader.get("x")));
         assertTrue(reader.tryGet("x").isEmpty(), "one tuple, not two");
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     @Test
@@ -124,7 +120,7 @@ class LostReplyTest {
         link.loseNextTransactionReply();
         assertEquals("why", text(faulty.open(2, 1).tryGet("y").orElseThrow()), "not absent");
         assertEquals(lost + 2, link.lostReplies());
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     @Test
@@ -149,7 +145,7 @@ class LostReplyTest {
         }
         direct.open(0).put("x", bytes("one"));
         assertEquals("one", text(waiting.get(30, TimeUnit.SECONDS)));
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     @Test
@@ -164,7 +160,7 @@ class LostReplyTest {
         assertOneReplyLostAndRecovered(lost);
         assertEquals("one", text(getter.get("x", Duration.ofSeconds(30))));
         assertEquals("two", text(direct.open(2).tryGet("x").orElseThrow()));
-        inspector.check(namespace);
+        ensemble.inspector().check(namespace);
     }
 
     @Test
@@ -176,13 +172,14 @@ class LostReplyTest {
         link.loseNextTransactionReply();
         faulty.open(0).put("x", value);
         assertOneReplyLostAndRecovered(lost);
-        NamespaceInspector.Snapshot snapshot = inspector.check(namespace);
+        NamespaceInspector.Snapshot snapshot = ensemble.inspector().check(namespace);
         assertEquals(1, snapshot.blobs().size());
         assertEquals(1L, snapshot.blobs().values().iterator().next(), "one reference: the tuple");
         String reference = namespace + "/b/" + snapshot.value("x").shaHex();
-        assertTrue(inspector.zooKeeper().getChildren(reference, false).isEmpty(), "the pin went with the commit");
+        assertTrue(ensemble.inspector().zooKeeper().getChildren(reference, false).isEmpty(),
+                "the pin went with the commit");
         assertArrayEquals(value, direct.open(1).get("x"));
-        snapshot = inspector.check(namespace);
+        snapshot = ensemble.inspector().check(namespace);
         assertEquals(1L, snapshot.blobs().values().iterator().next(), "the tuple's reference moved to the log");
     }
 

@@ -18,9 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
@@ -40,22 +37,21 @@ final class NamespaceInspector implements AutoCloseable {
         this.zooKeeper = zooKeeper;
     }
 
+    /** Connects a client of its own (at most 30 s). */
     static NamespaceInspector connect(String connectString) throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper zooKeeper = new ZooKeeper(connectString, 10_000, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        if (!connected.await(30, TimeUnit.SECONDS)) {
-            zooKeeper.close();
-            throw new AssertionError("could not connect to " + connectString);
-        }
-        return new NamespaceInspector(zooKeeper);
+        return new NamespaceInspector(Sessions.connect(connectString));
     }
 
+    /** The inspector's own client, to read or damage znodes directly. */
     ZooKeeper zooKeeper() {
         return zooKeeper;
+    }
+
+    /** Returns the one blob key of a namespace's ZooKeeper store, asserting that it holds exactly one. */
+    String onlyStoreKey(String namespace) throws Exception {
+        List<String> keys = zooKeeper.getChildren(namespace + "/s", false);
+        assertEquals(1, keys.size(), keys.toString());
+        return keys.get(0);
     }
 
     /** Checks every invariant and returns what the namespace holds, for further assertions. */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.volpex.dataspace.Operation;
-import io.github.volpex.testkit.ProcessEvent;
 import io.github.volpex.testkit.ProgramStep;
 import io.github.volpex.testkit.ReplicatedPrograms;
 import io.github.volpex.testkit.ReplicatedPrograms.ReplicaHistory;
@@ -19,9 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -46,21 +43,19 @@ class SeparateJvmReplicasTest {
     private static final int PROCESSES = 3;
     private static final int ROUNDS = 8;
     private static final int KILLS = 3;
-    private static EmbeddedZooKeeper ensemble;
-    private static NamespaceInspector inspector;
+    private static TestEnsemble ensemble;
 
     private final Path logs = Path.of("target", "replica-jvms");
     private final List<Child> children = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeContainer
     static void start() throws Exception {
-        ensemble = EmbeddedZooKeeper.start(1);
-        inspector = NamespaceInspector.connect(ensemble.connectString());
+        ensemble = TestEnsemble.start(1, "/jvms");
     }
 
     @AfterContainer
     static void stop() throws Exception {
-        Closing.all(inspector, ensemble);
+        Closing.all(ensemble);
     }
 
     @Provide
@@ -132,22 +127,19 @@ class SeparateJvmReplicasTest {
                         !child.killed));
             }
             ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs,
-                    ProcessEvent.issues(freshOrder(observer, programs)), histories);
+                    ConcurrentRun.freshOrder(observer, PROCESSES), histories);
             observer.collectGarbage(); // blobs of puts killed before their commit
-            inspector.check(namespace);
+            ensemble.inspector().check(namespace);
         }
     }
 
     private Child launch(String namespace, int processId, List<ProgramStep> program, int saved, List<String> prefix)
             throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path log = logs.resolve("replica-" + Long.toHexString(System.nanoTime()) + "-" + children.size() + ".log");
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx96m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
-                ReplicaMain.class.getName(), ensemble.connectString(), namespace, Integer.toString(PROCESSES),
-                Integer.toString(processId), Integer.toString(saved), ReplicaMain.encode(program));
-        builder.redirectError(log.toFile());
-        Child child = new Child(builder.start(), processId, prefix, children.size(), log);
+        Process process = ChildJvms.start(log, ReplicaMain.class, ensemble.connectString(), namespace,
+                Integer.toString(PROCESSES), Integer.toString(processId), Integer.toString(saved),
+                ReplicaMain.encode(program));
+        Child child = new Child(process, processId, prefix, children.size(), log);
         child.reader.start();
         return child;
     }
@@ -215,19 +207,6 @@ class SeparateJvmReplicasTest {
         return state.toString();
     }
 
-    private static List<Integer> freshOrder(ZkDataspace observer, List<List<ProgramStep>> programs) {
-        TreeMap<Long, Integer> byZxid = new TreeMap<>();
-        for (int process = 0; process < programs.size(); process++) {
-            long issued = observer.highWaterMark(process);
-            for (long request = 1; request <= issued; request++) {
-                OptionalLong zxid = observer.issueZxid(process, request);
-                assertTrue(zxid.isPresent(), "request " + request + " of process " + process + " is in the log");
-                assertEquals(null, byZxid.put(zxid.getAsLong(), process), "one request per zxid");
-            }
-        }
-        return new ArrayList<>(byZxid.values());
-    }
-
     /** A replica JVM and what it printed. */
     private static final class Child {
         final Process process;
@@ -286,12 +265,7 @@ class SeparateJvmReplicasTest {
         }
 
         private String tail() {
-            try {
-                String text = Files.readString(log);
-                return text.substring(Math.max(0, text.length() - 2000));
-            } catch (IOException ex) {
-                return "(no log)";
-            }
+            return ChildJvms.tail(log);
         }
 
         /** Kills the JVM at once, wherever it is. */

@@ -103,13 +103,9 @@ class SeparateJvmWritersTest {
 
     private Writer launch(String name, Path shared) throws Exception {
         Files.createDirectories(logs);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path log = logs.resolve(name + "-" + Long.toHexString(System.nanoTime()) + ".log");
-        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx96m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
-                WriterMain.class.getName(), ensemble.connectString(), "/epochs", shared.toString(), JOB, name);
-        builder.redirectError(log.toFile());
-        Writer writer = new Writer(builder.start(), name, log);
+        Writer writer = new Writer(ChildJvms.start(log, WriterMain.class, ensemble.connectString(), "/epochs",
+                shared.toString(), JOB, name), name, log);
         writers.add(writer);
         String[] session = writer.next("SESSION ");
         writer.sessionId = Long.parseUnsignedLong(session[1], 16);
@@ -172,12 +168,7 @@ class SeparateJvmWritersTest {
         }
 
         private String tail() {
-            try {
-                String text = Files.readString(log);
-                return text.substring(Math.max(0, text.length() - 2000));
-            } catch (IOException ex) {
-                return "(no log)";
-            }
+            return ChildJvms.tail(log);
         }
     }
 }

@@ -31,7 +31,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
@@ -313,7 +312,7 @@ class ZooKeeperEpochSourceTest {
         try (ZooKeeperEpochSource source = connect(path)) {
             source.acquire("seed", -1); // creates the path
             byte[] foreign = "not an epoch".getBytes(StandardCharsets.UTF_8);
-            ZooKeeper raw = rawClient();
+            ZooKeeper raw = Sessions.connect(ensemble.connectString());
             try {
                 raw.create(source.counterPath("job"), foreign, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
                 IllegalStateException ex = assertThrows(IllegalStateException.class, () -> source.acquire("job", -1));
@@ -378,17 +377,6 @@ class ZooKeeperEpochSourceTest {
                 () -> ZooKeeperEpochSource.builder("127.0.0.1:" + port, "/epochs")
                         .connectionLossTimeout(Duration.ofMillis(300)).connect());
         assertEquals("127.0.0.1:" + port, ex.connectString());
-    }
-
-    private static ZooKeeper rawClient() throws Exception {
-        CountDownLatch connected = new CountDownLatch(1);
-        ZooKeeper raw = new ZooKeeper(ensemble.connectString(), 10_000, event -> {
-            if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
-                connected.countDown();
-            }
-        });
-        assertTrue(connected.await(30, TimeUnit.SECONDS), "connected");
-        return raw;
     }
 
     private static byte[] bytes(String text) {

@@ -6,7 +6,6 @@ import io.github.volpex.testkit.ReplicatedPrograms;
 import io.github.volpex.testkit.ReplicatedRun;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -27,27 +26,16 @@ import net.jqwik.api.statistics.Statistics;
  */
 class ZooKeeperReplicatedRunPropertiesTest {
 
-    private static final AtomicInteger NAMESPACES = new AtomicInteger();
-    private static EmbeddedZooKeeper ensemble;
-    private static NamespaceInspector inspector;
+    private static TestEnsemble ensemble;
 
     @BeforeContainer
     static void start() throws Exception {
-        ensemble = EmbeddedZooKeeper.start(1);
-        inspector = NamespaceInspector.connect(ensemble.connectString());
+        ensemble = TestEnsemble.start(1, "/replicated");
     }
 
     @AfterContainer
     static void stop() throws Exception {
-        try {
-            if (inspector != null) {
-                inspector.close();
-            }
-        } finally {
-            if (ensemble != null) {
-                ensemble.close();
-            }
-        }
+        Closing.all(ensemble);
     }
 
     @Provide
@@ -66,7 +54,7 @@ class ZooKeeperReplicatedRunPropertiesTest {
         if (budget) {
             options.readLogBudgetBytes(8);
         }
-        String namespace = "/replicated/" + NAMESPACES.incrementAndGet();
+        String namespace = ensemble.freshNamespace();
         try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
                 .processCount(programs.size())
                 .options(options.build())
@@ -75,7 +63,7 @@ class ZooKeeperReplicatedRunPropertiesTest {
             ReplicatedRun run = ReplicatedRun.of(dataspace, programs, new SplittableRandom(scheduleSeed));
             run.execute();
             run.assertConsistentWithSingleReplicaRun();
-            inspector.check(namespace);
+            ensemble.inspector().check(namespace);
             Statistics.label("a replica was evicted").collect(run.replicas().stream().anyMatch(r -> r.evicted()));
             Statistics.label("a request stayed pending").collect(dataspace.statistics().joinedPending() > 0);
             Statistics.label("the middleware cancelled a request").collect(run.cancels() > 0);
