@@ -126,19 +126,6 @@ public class DataspaceBenchmark {
     }
 
     /**
-     * The harness alone: the same states and the same return as the baseline, no map operation. What JMH's loop costs
-     * per operation here is part of every score of this class, the baseline's included.
-     *
-     * @param shared  the shared map (read, as the baseline reads it)
-     * @param process the thread's key and data
-     * @return the thread's item
-     */
-    @Benchmark
-    public byte[] harnessOnly(Shared shared, Process process) {
-        return shared.map == null ? null : process.data;
-    }
-
-    /**
      * A put and a get by the leading replica: both execute against the dataspace table and are logged.
      *
      * @param process the thread's process

@@ -65,6 +65,12 @@ public class S3CheckpointBenchmark {
     private byte[] checkpoint;
     private FragmentIndex committed;
 
+    /**
+     * Starts the nine servers, builds the store and the plain client, and stores what the recover and get benchmarks
+     * read.
+     *
+     * @throws Exception if a server does not start or a first transfer fails
+     */
     @Setup(Level.Trial)
     public void start() throws Exception {
         checkpoint = new byte[CHECKPOINT_BYTES];
@@ -97,6 +103,11 @@ public class S3CheckpointBenchmark {
         return URI.create("http://127.0.0.1:" + server.getPort());
     }
 
+    /**
+     * Closes the clients, the executor and the servers.
+     *
+     * @throws Exception if a server does not stop
+     */
     @TearDown(Level.Trial)
     public void stop() throws Exception {
         plain.close();

@@ -99,14 +99,6 @@ final class ChildJvm {
         exited.accept(this);
     }
 
-    String name() {
-        return name;
-    }
-
-    long pid() {
-        return process.pid();
-    }
-
     Path log() {
         return log;
     }
@@ -139,20 +131,6 @@ final class ChildJvm {
     void kill() {
         killed = true;
         process.destroyForcibly();
-    }
-
-    /** Ends the child's standard input: it stops by itself. */
-    synchronized void closeInput() {
-        try {
-            input.close();
-        } catch (IOException gone) {
-            // Already gone.
-        }
-    }
-
-    /** Waits for the child to exit; true if it has. */
-    boolean awaitExit(long millis) throws InterruptedException {
-        return process.waitFor(millis, TimeUnit.MILLISECONDS);
     }
 
     /** The end of the child's log, for an error message. */

@@ -87,12 +87,10 @@ final class Cluster {
      * @param bytesOnS3         bytes on the storage hosts at the end
      * @param objectsOnS3       objects on the storage hosts at the end
      * @param ownEnsemble       whether the run started its ensemble
-     * @param ownStorage        whether the run started its storage hosts
-     * @param run               the run's name
      */
     record Result(Tour.Result tour, int replicaJvms, int failovers,
                   String failoverNote, int suspicions, int staleRefusals, int commitFailures, long bytesOnS3,
-                  int objectsOnS3, boolean ownEnsemble, boolean ownStorage, String run) {
+                  int objectsOnS3, boolean ownEnsemble) {
     }
 
     /** Seconds between two progress lines. */
@@ -432,8 +430,7 @@ final class Cluster {
                 if (process.outcome == null && !process.live.isEmpty()
                         && process.live.stream().noneMatch(other -> other.writer)) {
                     // The newer writer died before this one learnt of it: someone must write again.
-                    promote(process.live.stream().max(Comparator.comparingDouble(other -> other.virtualSeconds))
-                            .orElseThrow());
+                    promoteLeading(process);
                 }
             }
             case ReplicaCommand.COMMIT_FAILED -> commitFailures++;
@@ -498,9 +495,13 @@ final class Cluster {
                 launchReplica(process, true, r == 0, resume);
             }
         } else if (replica.writer && process.live.stream().noneMatch(other -> other.writer)) {
-            promote(process.live.stream().max(Comparator.comparingDouble(other -> other.virtualSeconds))
-                    .orElseThrow());
+            promoteLeading(process);
         }
+    }
+
+    /** Makes the live replica of {@code process} that is furthest ahead its writer. */
+    private void promoteLeading(ProcessState process) {
+        promote(process.live.stream().max(Comparator.comparingDouble(other -> other.virtualSeconds)).orElseThrow());
     }
 
     private void promote(ReplicaJvm replica) {
@@ -636,8 +637,7 @@ final class Cluster {
                 rate.isEmpty() ? 0.0 : rate.ratePerSecond(), written, departures, objectsLost, fragmentsRepaired,
                 served, duplicates, wall, virtual);
         return new Result(tourResult, replicas.size(), failovers, failoverNote,
-                suspicions, staleRefusals, commitFailures, bytesOnS3, objectsOnS3, ensemble != null,
-                config.s3().isEmpty(), run);
+                suspicions, staleRefusals, commitFailures, bytesOnS3, objectsOnS3, ensemble != null);
     }
 
     /** Stops every child and service; cleans up what the run left on services it was given. */
@@ -649,7 +649,7 @@ final class Cluster {
         }
         for (StorageHost host : storage) {
             if (host != null) {
-                host.stop(!config.s3().isEmpty());
+                host.stop();
             }
         }
         if (spec != null && ensemble == null) {
@@ -790,10 +790,10 @@ final class Cluster {
             advanceStorage(globalVirtualSeconds);
         }
 
-        /** Stops the host's server, or, on S3 of the user's, deletes what the run stored there. */
-        void stop(boolean deleteObjects) {
+        /** Stops the host's server, or, on S3 of the user's (no server of the run's), deletes what the run stored. */
+        void stop() {
             if (client != null) {
-                if (deleteObjects) {
+                if (server == null) {
                     try {
                         repository.depart();
                     } catch (IOException e) {

@@ -26,8 +26,7 @@ public final class ClusterCommand implements Command {
     static final String DEFAULT_BUCKET = "volpex-tour";
     /**
      * The replica JVMs' options: a small heap, the serial collector, and the client compiler only — a replica's work
-     * is short and its CPU goes mostly to loading and compiling the ZooKeeper and S3 clients, where C2 costs more than
-     * it saves (a third of the run's CPU on 2 cores).
+     * is short, and much of it is loading and compiling the ZooKeeper and S3 clients, which C2 would compile again.
      */
     static final String DEFAULT_REPLICA_JVM_OPTIONS = "-Xmx128m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 "
             + "-XX:-UsePerfData";
@@ -36,7 +35,7 @@ public final class ClusterCommand implements Command {
     public Options options() {
         Options options = Options.forCommand("cluster", "The tour across processes: every replica of every "
                 + "logical process is a JVM of its own, sharing the dataspace through a 3-server ZooKeeper "
-                + "ensemble and keeping IDA (6,3) checkpoints on S3 storage hosts (S3Proxy, each a JVM of its own), "
+                + "ensemble and keeping IDA (6,3) checkpoints on S3 storage hosts (S3Proxy servers in the coordinator's JVM), "
                 + "with one writer per process fenced through ZooKeeper. Replicas are killed with SIGKILL on their "
                 + "hosts' lifetimes and restart from their checkpoints, the ZooKeeper leader is stopped and "
                 + "restarted, storage hosts lose their data; the result is verified against a failure-free run, bit "

@@ -258,11 +258,7 @@ public final class ReplicaCommand implements Command {
                         clients.add(s3);
                         repositories.add(new VolatileRepository(s3));
                     }
-                    threads = Executors.newFixedThreadPool(4, runnable -> {
-                        Thread thread = new Thread(runnable, "store");
-                        thread.setDaemon(true);
-                        return thread;
-                    });
+                    threads = Executors.newFixedThreadPool(4, Tour.daemon("store"));
                     epochs = ZooKeeperEpochSource.connect(zookeeper, spec.epochsPath());
                 }
                 // Ten storage hosts, replaced one at a time: the writer repairs every lost fragment at once (a

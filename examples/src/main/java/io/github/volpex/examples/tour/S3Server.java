@@ -84,11 +84,6 @@ final class S3Server implements AutoCloseable {
         return URI.create("http://" + address + ":" + port);
     }
 
-    /** Whether it serves now. */
-    boolean serving() {
-        return proxy != null;
-    }
-
     /** Stops serving and drops every object: connections are refused until {@link #rejoin()}. */
     void depart() {
         try {

@@ -229,7 +229,8 @@ public final class Tour {
         }
     }
 
-    private static ThreadFactory daemon(String name) {
+    /** Daemon threads named {@code name-1}, {@code name-2}, ... */
+    static ThreadFactory daemon(String name) {
         AtomicInteger count = new AtomicInteger();
         return runnable -> {
             Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
