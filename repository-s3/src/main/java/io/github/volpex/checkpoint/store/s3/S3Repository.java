@@ -457,13 +457,16 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
          */
         public Builder id(String id) {
             Objects.requireNonNull(id, "id");
+            this.id = checkId(id, "id must be 1 to 255 bytes of UTF-8: \"" + id + "\" has ");
+            return this;
+        }
+
+        private static String checkId(String id, String message) {
             int bytes = id.getBytes(StandardCharsets.UTF_8).length;
             if (bytes == 0 || bytes > 255) {
-                throw new IllegalArgumentException("id must be 1 to 255 bytes of UTF-8: \"" + id + "\" has "
-                        + bytes);
+                throw new IllegalArgumentException(message + bytes);
             }
-            this.id = id;
-            return this;
+            return id;
         }
 
         /**
@@ -615,9 +618,16 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
          * Builds the repository. It makes no call: a missing bucket or refused credentials show at the first call.
          *
          * @return the repository
-         * @throws IllegalStateException if both a client and connection settings were given
+         * @throws IllegalStateException    if both a client and connection settings were given
+         * @throws IllegalArgumentException if no {@link #id(String)} was set and the default, {@code <bucket>/<key
+         *                                  prefix>}, is longer than 255 bytes of UTF-8
          */
         public S3Repository build() {
+            if (id == null) {
+                String defaultId = bucket + "/" + keyPrefix;
+                checkId(defaultId, "the default id \"" + defaultId + "\" is longer than 255 bytes of UTF-8; set a "
+                        + "shorter one with id(...): it has ");
+            }
             if (client != null) {
                 if (endpoint != null || credentials != null || pathStyle) {
                     throw new IllegalStateException("a client was given: configure its endpoint, credentials and "

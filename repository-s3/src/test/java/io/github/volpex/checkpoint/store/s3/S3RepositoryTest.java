@@ -275,5 +275,19 @@ class S3RepositoryTest {
             assertThrows(NullPointerException.class, () -> repository.put("k", null));
             assertEquals("b/", repository.id());
         }
+        String longest = "p".repeat(253);
+        try (S3Repository repository = S3Repository.builder("b").endpoint(URI.create("http://127.0.0.1:1"))
+                .keyPrefix(longest).build()) {
+            assertEquals(255, repository.id().length());
+        }
+        String tooLong = longest + "é";
+        String message = assertThrows(IllegalArgumentException.class, () -> S3Repository.builder("b")
+                .endpoint(URI.create("http://127.0.0.1:1")).keyPrefix(tooLong).build()).getMessage();
+        assertEquals("the default id \"b/" + tooLong + "\" is longer than 255 bytes of UTF-8; set a shorter one with "
+                + "id(...): it has 257", message);
+        try (S3Repository repository = S3Repository.builder("b").endpoint(URI.create("http://127.0.0.1:1"))
+                .keyPrefix(tooLong).id("named").build()) {
+            assertEquals("named", repository.id());
+        }
     }
 }
