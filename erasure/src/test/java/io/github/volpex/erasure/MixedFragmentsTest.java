@@ -115,6 +115,11 @@ class MixedFragmentsTest {
         assertEquals("dispersalId must be 64 hexadecimal digits: \"xyz\"", assertThrows(
                 IllegalArgumentException.class, () -> CODEC.decodeBytes(heap, "xyz")).getMessage());
         assertThrows(IllegalArgumentException.class, () -> CODEC.decode(TestData.streams(heap), out, "g".repeat(64)));
+        // Digits of other scripts (U+0663, ARABIC-INDIC DIGIT THREE) are not hexadecimal digits here.
+        String arabicThree = "\u0663".repeat(64);
+        assertEquals("dispersalId must be 64 hexadecimal digits: \"" + arabicThree + "\"", assertThrows(
+                IllegalArgumentException.class, () -> CODEC.decodeBytes(heap, arabicThree)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> CODEC.decode(TestData.streams(heap), out, arabicThree));
     }
 
     @Test
