@@ -47,7 +47,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Record format</b> (29 bytes, big-endian): {@code int} magic {@code 0x56505A45} ("VPZE"), {@code byte} format
  * (1), {@code long} epoch, 16-byte token. A counter holding anything else fails the call with
- * {@link IllegalStateException}, naming the znode: this source never overwrites data it does not understand.
+ * {@link IllegalStateException}, naming the znode: this source never overwrites data it does not understand. The
+ * leader confirms such a counter (and one at {@code Long.MAX_VALUE}) by its version before the call fails: a server
+ * that lags behind another session's write is read again, not reported.
  *
  * <p><b>Failures.</b> A call waits for an unreachable ensemble (no server, or no quorum) at most the connection-loss
  * timeout, then throws {@link IOException}; the store then fails the commit and keeps the previous checkpoint. An
@@ -198,7 +200,10 @@ public final class ZooKeeperEpochSource implements EpochSource, AutoCloseable {
             }
             attempted = -1;
             if (current == Long.MAX_VALUE) {
-                throw new IllegalStateException("the epoch counter " + node + " has reached Long.MAX_VALUE");
+                if (confirmed(node, read.version(), deadline, during)) {
+                    throw new IllegalStateException("the epoch counter " + node + " has reached Long.MAX_VALUE");
+                }
+                continue; // a lagging server's answer: read again
             }
             long epoch = Math.max(current, highestSeen) + 1;
             Session.Result set = session.multi(List.of(Op.setData(node, encode(epoch, token), read.version())));
@@ -247,16 +252,28 @@ public final class ZooKeeperEpochSource implements EpochSource, AutoCloseable {
             if (read.epoch() > epoch) {
                 return false; // counters only grow: no later answer can be true
             }
-            // A server may lag: the leader confirms that the counter still has the version read.
-            Session.Result checked = session.multi(List.of(Op.check(node, read.version())));
-            if (checked.ok()) {
+            if (confirmed(node, read.version(), deadline, during)) {
                 return read.epoch() == epoch;
             }
+        }
+    }
+
+    /**
+     * Tells whether the counter still has the version read, as the ensemble's leader orders it (a one-operation
+     * {@code multi} of a version check): the server that answered a read may lag behind writes of other sessions.
+     * False if the counter changed or was deleted since.
+     */
+    private boolean confirmed(String node, int version, long deadline, String during) throws IOException {
+        while (true) {
+            Session.Result checked = session.multi(List.of(Op.check(node, version)));
+            if (checked.ok()) {
+                return true;
+            }
             if (checked.unknown()) {
-                awaitConnection(deadline, during);
-            } else if (checked.code() == Code.NONODE) {
+                awaitConnection(deadline, during); // a check changes nothing: asking again is safe
+            } else if (checked.code() == Code.BADVERSION || checked.code() == Code.NONODE) {
                 return false;
-            } else if (checked.code() != Code.BADVERSION) {
+            } else {
                 throw refused(checked.code(), during);
             }
         }
@@ -277,8 +294,18 @@ public final class ZooKeeperEpochSource implements EpochSource, AutoCloseable {
             } else if (!read.ok()) {
                 throw refused(read.code(), during);
             } else {
-                return new Counter(decode(node, read.data()), Arrays.copyOfRange(read.data(), RECORD_BYTES - 16,
-                        RECORD_BYTES), read.stat().getVersion());
+                int version = read.stat().getVersion();
+                long epoch;
+                try {
+                    epoch = decode(node, read.data());
+                } catch (IllegalStateException notACounter) {
+                    // Reported only if it is what the counter holds now, not a lagging server's view.
+                    if (confirmed(node, version, deadline, during)) {
+                        throw notACounter;
+                    }
+                    continue;
+                }
+                return new Counter(epoch, Arrays.copyOfRange(read.data(), RECORD_BYTES - 16, RECORD_BYTES), version);
             }
         }
     }

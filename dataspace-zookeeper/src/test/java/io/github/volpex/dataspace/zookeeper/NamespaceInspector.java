@@ -49,13 +49,19 @@ final class NamespaceInspector implements AutoCloseable {
 
     /** Returns the one blob key of a namespace's ZooKeeper store, asserting that it holds exactly one. */
     String onlyStoreKey(String namespace) throws Exception {
+        zooKeeper.sync(namespace);
         List<String> keys = zooKeeper.getChildren(namespace + "/s", false);
         assertEquals(1, keys.size(), keys.toString());
         return keys.get(0);
     }
 
-    /** Checks every invariant and returns what the namespace holds, for further assertions. */
+    /**
+     * Checks every invariant and returns what the namespace holds, for further assertions. Call it when no client
+     * writes to the namespace: its reads see every write completed before the call, but are not one snapshot.
+     */
     Snapshot check(String namespace) throws Exception {
+        // The inspector's server may lag behind the writes other sessions made through other servers: catch it up.
+        zooKeeper.sync(namespace);
         Header header = Header.decodeOrNull(zooKeeper.getData(namespace, false, null));
         assertNotNull(header, namespace + " holds a header");
         assertFalse(header.destroying());

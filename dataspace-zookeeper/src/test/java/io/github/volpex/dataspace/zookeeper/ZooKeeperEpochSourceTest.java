@@ -334,6 +334,61 @@ class ZooKeeperEpochSourceTest {
         }
     }
 
+    /**
+     * The source reads through a follower while another session writes through the leader: a follower applies the
+     * leader's commits a little later, so a read right after another session's write may see the counter as it was.
+     * What a call reports (a foreign record, a negative epoch, {@code Long.MAX_VALUE}) or acquires must be what the
+     * counter holds now.
+     */
+    @Test
+    void a_counter_another_session_just_wrote_is_answered_as_it_is_now_not_as_a_lagging_server_saw_it()
+            throws Exception {
+        int leader = ensemble.leader();
+        int follower = (leader + 1) % ensemble.serverCount();
+        String path = freshPath();
+        try (ZooKeeperEpochSource source = ZooKeeperEpochSource.connect(ensemble.connectString(follower), path)) {
+            source.acquire("seed", -1); // creates the path
+            String node = source.counterPath("job");
+            ZooKeeper raw = Sessions.connect(ensemble.connectString(leader));
+            try {
+                raw.create(node, ZooKeeperEpochSource.encode(0, new byte[16]), ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                        CreateMode.PERSISTENT);
+                for (int round = 0; round < 400; round++) {
+                    String context = "round " + round + ": ";
+                    switch (round % 4) {
+                        case 0 -> {
+                            byte[] foreign = "x".repeat(1 + round % 7 + round / 4 % 3 * 10)
+                                    .getBytes(StandardCharsets.UTF_8);
+                            raw.setData(node, foreign, -1);
+                            String message = assertThrows(IllegalStateException.class,
+                                    () -> source.acquire("job", -1)).getMessage();
+                            assertTrue(message.contains("(" + foreign.length + " bytes"), context + message);
+                        }
+                        case 1 -> {
+                            raw.setData(node, ZooKeeperEpochSource.encode(-1 - round, new byte[16]), -1);
+                            String message = assertThrows(IllegalStateException.class,
+                                    () -> source.isCurrent("job", 0)).getMessage();
+                            assertTrue(message.endsWith("negative epoch: " + (-1 - round)), context + message);
+                        }
+                        case 2 -> {
+                            raw.setData(node, ZooKeeperEpochSource.encode(Long.MAX_VALUE, new byte[16]), -1);
+                            String message = assertThrows(IllegalStateException.class,
+                                    () -> source.acquire("job", -1)).getMessage();
+                            assertTrue(message.contains("Long.MAX_VALUE"), context + message);
+                        }
+                        default -> {
+                            long written = 10L * round;
+                            raw.setData(node, ZooKeeperEpochSource.encode(written, new byte[16]), -1);
+                            assertEquals(written + 1, source.acquire("job", -1), context);
+                        }
+                    }
+                }
+            } finally {
+                raw.close();
+            }
+        }
+    }
+
     @Test
     void an_unreachable_ensemble_fails_the_call_within_the_timeout_and_an_interrupt_ends_the_wait() throws Exception {
         try (EmbeddedZooKeeper single = EmbeddedZooKeeper.start(1);
