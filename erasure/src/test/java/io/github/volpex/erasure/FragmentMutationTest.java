@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -20,7 +21,8 @@ import net.jqwik.api.constraints.IntRange;
  * Random mutations of real fragments on every build (Jazzer replays its stored inputs; this explores new ones):
  * bit flips, truncations, extensions, splices with a fragment of other data, and random header bytes. A mutant
  * either parses to the very fragment it came from (when the mutation changed nothing), or is whole the other
- * fragment it was spliced with, or is rejected with
+ * fragment it was spliced with, or carries stripe records spliced whole from it (self-consistent, so they parse; the
+ * decoders set such a fragment aside by its stripe data checksums), or is rejected with
  * {@link CorruptFragmentException}; decoding with it returns the data whenever {@code k ≥ 1} (one lost fragment),
  * never wrong data, and the streaming decoder rebuilds whatever {@code decodeBytes} rebuilds.
  */
@@ -47,12 +49,21 @@ class FragmentMutationTest {
 
         try {
             Fragment parsed = Fragment.parse(mutant);
-            // Only an unchanged fragment parses, or a splice that replaced every differing byte by the other's.
             if (Arrays.equals(mutant, other)) {
                 assertEquals(Fragment.parse(other), parsed);
             } else {
-                assertArrayEquals(original, mutant, "only an unchanged fragment parses");
+                // Otherwise only the fragment it was, or one whose changed bytes all come from the same-shaped
+                // fragment of other data: a stripe record spliced whole is self-consistent (its checksum covers the
+                // index, the stripe and the payload, which can be equal in both) and parses, keeping the original's
+                // dispersal id; the decoders set it aside by its stripe data checksum (asserted below).
+                assertEquals(original.length, mutant.length, "only an unchanged fragment or a splice parses");
+                for (int i = 0; i < mutant.length; i++) {
+                    if (mutant[i] != original[i]) {
+                        assertEquals(other[i], mutant[i], "byte " + i + " of a parsed fragment is not from a splice");
+                    }
+                }
                 assertEquals(victim, parsed.index());
+                assertEquals(Fragment.parse(original).dispersalId(), parsed.dispersalId());
             }
         } catch (CorruptFragmentException expected) {
             // the documented rejection
@@ -93,6 +104,12 @@ class FragmentMutationTest {
                 assertArrayEquals(Arrays.copyOf(data, written.length), written, "only verified stripes are written");
             }
         }
+    }
+
+    /** A case a run of the property found: m = 2, one byte of data in one-byte stripes, a record's checksums spliced. */
+    @Example
+    void a_stripe_record_spliced_whole_from_other_data_parses_and_is_set_aside() throws IOException {
+        mutated_fragments_are_rejected_and_never_decode_to_wrong_data(2, 0, 1, 1, 122513);
     }
 
     static byte[] mutate(byte[] original, byte[] other, Random random) {
