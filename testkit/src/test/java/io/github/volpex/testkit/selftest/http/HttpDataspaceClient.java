@@ -61,6 +61,8 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
     private final ConcurrentHashMap<Long, byte[]> early = new ConcurrentHashMap<>();
     private volatile boolean closed;
     private volatile boolean stopped;
+    /** Runs when the front has answered a submit with a ticket, before the ticket is registered (for tests). */
+    volatile Runnable beforeRegistering = () -> { };
 
     /**
      * Starts a client of the front at {@code base}; {@code onClose} runs once the client has closed the remote
@@ -158,16 +160,21 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
         try {
             send("close", new byte[0]);
         } finally {
-            for (Long ticket : tickets.keySet()) {
-                CompletableFuture<Reply> reply = tickets.remove(ticket);
-                Request request = ticketRequests.remove(ticket);
-                if (reply != null && request != null) {
-                    reply.completeExceptionally(
-                            new DataspaceClosedException(request.processId(), request.requestNumber(), true));
-                }
-            }
+            failWaiting();
             stop();
             onClose.run();
+        }
+    }
+
+    /** Fails every registered waiting call with {@link DataspaceClosedException}, as a closed dataspace does. */
+    private void failWaiting() {
+        for (Long ticket : tickets.keySet()) {
+            CompletableFuture<Reply> reply = tickets.remove(ticket);
+            Request request = ticketRequests.remove(ticket);
+            if (reply != null && request != null) {
+                reply.completeExceptionally(
+                        new DataspaceClosedException(request.processId(), request.requestNumber(), true));
+            }
         }
     }
 
@@ -226,17 +233,33 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
             return CompletableFuture.failedFuture(
                     new DataspaceClosedException(request.processId(), request.requestNumber(), true));
         }
-        DataInputStream in = send("submit", Wire.bytes(out -> Wire.writeRequest(out, request)));
+        DataInputStream in;
+        try {
+            in = send("submit", Wire.bytes(out -> Wire.writeRequest(out, request)));
+        } catch (RuntimeException exchangeFailed) {
+            if (closed) { // the client closed, and stopped its front, while this exchange was under way
+                return CompletableFuture.failedFuture(
+                        new DataspaceClosedException(request.processId(), request.requestNumber(), true));
+            }
+            throw exchangeFailed;
+        }
         try {
             byte kind = in.readByte();
             CompletableFuture<Reply> reply = new CompletableFuture<>();
             if (kind == Wire.WAITING) {
                 long ticket = in.readLong();
+                beforeRegistering.run();
                 ticketRequests.put(ticket, request);
                 tickets.put(ticket, reply);
                 byte[] arrived = early.remove(ticket);
                 if (arrived != null) {
                     complete(ticket, arrived);
+                }
+                if (closed) {
+                    // close() ran while the front's answer was on its way: it could not see this ticket, and the
+                    // poller that would deliver its outcome is stopped. (close() sets the flag before it fails the
+                    // registered tickets, and this registers before reading the flag: one of the two sees the other.)
+                    failWaiting();
                 }
                 // The caller stopped waiting: the front forgets the ticket, the request stays pending.
                 reply.whenComplete((done, failure) -> {
@@ -332,7 +355,16 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
         try {
             while (true) {
                 try {
-                    HttpResponse<byte[]> response = exchange.get();
+                    HttpResponse<byte[]> response;
+                    try {
+                        response = exchange.get(20, TimeUnit.MILLISECONDS);
+                    } catch (TimeoutException notYet) {
+                        if (stopped) { // its threads are gone: the exchange may never complete
+                            exchange.cancel(true);
+                            throw new IllegalStateException("client stopped during /" + resource);
+                        }
+                        continue;
+                    }
                     if (response.statusCode() != 200) {
                         throw new UncheckedIOException(new IOException("the front answered "
                                 + response.statusCode() + " to /" + resource));
