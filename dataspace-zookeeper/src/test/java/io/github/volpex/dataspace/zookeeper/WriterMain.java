@@ -54,12 +54,12 @@ public final class WriterMain {
         deadline.start();
         String job = args[3];
         String name = args[4];
-        GatedRepository.Gate gate = new GatedRepository.Gate();
-        List<FragmentRepository> repositories = new ArrayList<>();
+        IndexGate gate = new IndexGate();
+        List<FragmentRepository> directories = new ArrayList<>();
         for (int i = 0; i < 9; i++) {
-            repositories.add(new GatedRepository(FragmentRepository.directory("r" + i, Path.of(args[2], "r" + i),
-                    false), gate));
+            directories.add(FragmentRepository.directory("r" + i, Path.of(args[2], "r" + i), false));
         }
+        List<FragmentRepository> repositories = gate.guard(directories);
         try (ZooKeeperEpochSource epochs = ZooKeeperEpochSource.connect(args[0], args[1])) {
             CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), repositories)
                     .epochs(epochs).build();

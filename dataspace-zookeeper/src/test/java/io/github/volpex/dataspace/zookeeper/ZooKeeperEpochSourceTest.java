@@ -208,13 +208,11 @@ class ZooKeeperEpochSourceTest {
             throws Exception {
         String path = freshPath();
         List<FragmentRepository> shared = new ArrayList<>();
-        List<FragmentRepository> heldView = new ArrayList<>();
-        GatedRepository.Gate gate = new GatedRepository.Gate();
         for (int i = 0; i < 9; i++) {
-            FragmentRepository repository = FragmentRepository.inMemory("r" + i);
-            shared.add(repository);
-            heldView.add(new GatedRepository(repository, gate));
+            shared.add(FragmentRepository.inMemory("r" + i));
         }
+        IndexGate gate = new IndexGate();
+        List<FragmentRepository> heldView = gate.guard(shared);
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try (ZooKeeperEpochSource oldEpochs = connect(path); ZooKeeperEpochSource newEpochs = connect(path)) {
             CheckpointStore old = CheckpointStore.perennial(IdaCodec.systematic(6, 3), heldView).epochs(oldEpochs)
