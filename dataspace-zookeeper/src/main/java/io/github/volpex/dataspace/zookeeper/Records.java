@@ -17,7 +17,7 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
 
 /**
- * The znode data formats, big-endian, each starting with a format byte (1). The package description documents them
+ * The znode data formats, big-endian, each starting with a format byte (1; the header's is 2). The package description documents them
  * byte by byte; a record whose format or magic is unknown is an {@link IllegalStateException}, never a guess.
  */
 final class Records {
@@ -25,6 +25,11 @@ final class Records {
     /** The namespace header's magic number: "VPZD". */
     static final int MAGIC = 0x56505A44;
     static final byte FORMAT = 1;
+    /**
+     * The namespace header's format: 2 since the tag guards ({@code <ns>/g}) joined the layout. A namespace of another
+     * format is refused by name, never read as this one.
+     */
+    static final byte HEADER_FORMAT = 2;
 
     /** Every dataspace znode is open to every client; protect the ensemble with its own authentication. */
     static final List<ACL> OPEN_ACL = ZooDefs.Ids.OPEN_ACL_UNSAFE;
@@ -149,7 +154,7 @@ final class Records {
         byte[] encode() {
             return Records.encode(out -> {
                 out.writeInt(MAGIC);
-                out.writeByte(FORMAT);
+                out.writeByte(HEADER_FORMAT);
                 out.writeInt(processCount);
                 out.writeInt(readLogCapacity);
                 out.writeLong(readLogBudgetBytes);
@@ -172,9 +177,9 @@ final class Records {
                     return null;
                 }
                 byte format = in.readByte();
-                if (format != FORMAT) {
+                if (format != HEADER_FORMAT) {
                     throw new IllegalStateException("the dataspace header has format " + format
-                            + ", this library reads format " + FORMAT);
+                            + ", this library reads format " + HEADER_FORMAT);
                 }
                 return new Header(in.readInt(), in.readInt(), in.readLong(), in.readInt(), in.readInt(),
                         in.readBoolean(), in.readLong(), in.readBoolean());

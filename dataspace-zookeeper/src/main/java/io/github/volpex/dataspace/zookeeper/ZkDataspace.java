@@ -42,6 +42,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.random.RandomGenerator;
@@ -58,8 +59,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The ZooKeeper dataspace. Each request is a loop: read the process record, the request's log entry and (when the
- * request may lead) the tag record in one read-only multi; decide; commit one versioned multi; on a conflict or an
- * unknown outcome, read again. The package description documents the protocol.
+ * request may lead) the tag's guard and record in one read-only multi — or, the first time round, take what this
+ * client remembers of them; decide; commit one versioned multi; on a conflict or an unknown outcome, read again. The
+ * package description documents the protocol.
  */
 final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
@@ -81,6 +83,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      */
     private static final int MAX_CONFLICTS = 10_000;
     private static final int ENTRY_CACHE_SIZE = 4_096;
+    /** Tag records whose last known state this client keeps, for requests that commit without reading first. */
+    private static final int TAG_CACHE_SIZE = 4_096;
+    /** Tag guards per namespace: the data version of guard k counts the deletions of tag records hashed to k. */
+    static final int GUARDS = 64;
     private static final HexFormat HEX = HexFormat.of();
     private static final byte[] EMPTY = new byte[0];
 
@@ -93,6 +99,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     private final String blobsPath;
     private final String dictionaryPath;
     private final String storePath;
+    private final String guardsPath;
     private final Session session;
     private final boolean blobsInZooKeeper;
     private final BlobStore blobStore;
@@ -117,6 +124,21 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     };
     private final Set<String> knownDictionary = ConcurrentHashMap.newKeySet();
     private volatile String blobPrefix;
+    /** The path prefix of this namespace's guards: {@code <ns>/g/<namespace id>-}. */
+    private volatile String guardPrefix;
+    /** The last known record and version of each process, for requests that commit without reading first. */
+    private final AtomicReferenceArray<Known.Process> knownProcesses;
+    private final Map<String, Known.Tag> knownTags = new LinkedHashMap<>(64, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Known.Tag> eldest) {
+            return size() > TAG_CACHE_SIZE;
+        }
+    };
+    /** Commits sent on a remembered state without reading first, and those that applied (for tests of the protocol). */
+    private final LongAdder triedUnread = new LongAdder();
+    private final LongAdder committedUnread = new LongAdder();
     private volatile boolean closed;
 
     private final LongAdder[] requests = new LongAdder[Operation.values().length];
@@ -139,12 +161,14 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         this.blobsPath = namespace + "/b";
         this.dictionaryPath = namespace + "/n";
         this.storePath = namespace + "/s";
+        this.guardsPath = namespace + "/g";
         this.inlineLimit = builder.inlineLimitBytes;
         this.transactionLimit = builder.juteMaxBuffer - TRANSACTION_MARGIN;
         this.connectionLossTimeout = builder.connectionLossTimeout;
         RandomGenerator random = builder.random != null ? builder.random : new SecureRandom();
         this.clientId = random.nextLong();
         this.knownIssued = new AtomicLongArray(processCount);
+        this.knownProcesses = new AtomicReferenceArray<>(processCount);
         this.executor = builder.executor;
         for (int i = 0; i < requests.length; i++) {
             requests[i] = new LongAdder();
@@ -190,10 +214,11 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         // A put that serves a waiting read of every other process writes each one's record and log entry.
         long perWaiter = 2L * (namespace.length() + 32) + Records.PROCESS_BYTES + Records.ENTRY_BYTES
                 + TagNames.MAX_ESCAPED + Records.VALUE_BLOB_BYTES + 2L * OP_BYTES + 13;
-        long worst = (long) builder.processCount * perWaiter + builder.inlineLimitBytes + 8L * MAX_BLOB_ENTRIES
-                + 4096;
+        // Plus the tag guard's operation: its path is the namespace, "/g/" and 16 + 1 + 2 characters.
+        long fixed = builder.inlineLimitBytes + 8L * MAX_BLOB_ENTRIES + 4096 + namespace.length() + 22 + OP_BYTES;
+        long worst = (long) builder.processCount * perWaiter + fixed;
         if (worst > limit) {
-            long most = (limit - builder.inlineLimitBytes - 8L * MAX_BLOB_ENTRIES - 4096) / perWaiter;
+            long most = (limit - fixed) / perWaiter;
             throw new IllegalArgumentException("processCount must be <= " + most + " for a ZooKeeper dataspace at "
                     + namespace + " with jute.maxbuffer " + builder.juteMaxBuffer + " (a put that serves every "
                     + "process's waiting read is one transaction): " + builder.processCount);
@@ -224,7 +249,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         for (int slash = namespace.indexOf('/', 1); slash > 0; slash = namespace.indexOf('/', slash + 1)) {
             ancestors.add(namespace.substring(0, slash));
         }
-        List<String> children = List.of(processesPath, tagsPath, blobsPath, dictionaryPath, storePath);
+        List<String> children = List.of(processesPath, tagsPath, blobsPath, dictionaryPath, storePath, guardsPath);
         List<Op> reads = new ArrayList<>();
         for (String path : ancestors) {
             reads.add(Op.getData(path));
@@ -258,12 +283,17 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 for (String path : children) {
                     creates.add(Op.create(path, EMPTY, Records.OPEN_ACL, CreateMode.PERSISTENT));
                 }
+                String guards = guardPrefix(namespaceId);
+                for (int k = 0; k < GUARDS; k++) {
+                    creates.add(Op.create(guards + guardSuffix(k), EMPTY, Records.OPEN_ACL, CreateMode.PERSISTENT));
+                }
                 Session.Result created = session.multi(creates);
                 if (!created.ok()) {
                     waitIfUnknown(created, "creating namespace " + namespace);
                     continue;
                 }
                 blobPrefix = Long.toHexString(namespaceId) + "-";
+                guardPrefix = guards;
                 LOG.info("created dataspace namespace {} ({})", namespace, wanted.describe());
                 return true;
             }
@@ -274,6 +304,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                         + " bytes of data)");
             }
             blobPrefix = Long.toHexString(header.namespaceId()) + "-";
+            guardPrefix = guardPrefix(header.namespaceId());
             if (header.destroying()) {
                 LOG.info("completing the interrupted destroy of dataspace namespace {}", namespace);
                 deleteTree(header);
@@ -529,6 +560,19 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         return tagsPath + "/" + name;
     }
 
+    private String guardPrefix(long namespaceId) {
+        return guardsPath + "/" + Long.toHexString(namespaceId) + "-";
+    }
+
+    private static String guardSuffix(int k) {
+        return HEX.toHexDigits((byte) k);
+    }
+
+    /** The guard of a tag name: one of {@value #GUARDS}, by the name's {@link String#hashCode()} (same on every JVM). */
+    private String guardPath(String name) {
+        return guardPrefix + guardSuffix(Math.floorMod(name.hashCode(), GUARDS));
+    }
+
     private String blobKey(String shaHex, long incarnation) {
         return blobPrefix + shaHex + "-" + Long.toHexString(incarnation);
     }
@@ -573,6 +617,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         long waitDeadline;
         boolean waitStarted;
         int unknownCommits;
+        /** Whether the loop has tried the remembered state (once per call: then it reads). */
+        boolean triedRemembered;
         byte[] owned;
         Pin pin;
         /** The submitted request this call runs for, which waits with no thread; null for a blocking call. */
@@ -612,7 +658,14 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             checkOpen(call, true);
             for (int inconsistent = 0, conflicts = 0; ; ) {
                 checkOpen(call, false);
-                State state = readState(call);
+                State state = null;
+                if (!call.triedRemembered) {
+                    call.triedRemembered = true;
+                    state = rememberedState(call);
+                }
+                if (state == null) {
+                    state = readState(call);
+                }
                 if (state.entry != null) {
                     return fromLog(call, state);
                 }
@@ -670,16 +723,27 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 try {
                     plan = plan(call, state);
                 } catch (Retry retry) {
+                    forget(call);
                     checkLivelock(call, ++conflicts, "a state that changed while it was read");
                     continue;
                 }
+                if (state.remembered) {
+                    triedUnread.increment();
+                }
                 Session.Result committed = session.multi(plan.txn.ops);
                 if (LOG.isDebugEnabled()) {
-                    LOG.debug("{}, call {}: {} operations, blob references {} -> {}", call.describe(),
-                            HEX.formatHex(call.token), plan.txn.ops.size(), plan.txn.blobDeltas, committed.code());
+                    LOG.debug("{}, call {}: {} operations{}, blob references {} -> {}", call.describe(),
+                            HEX.formatHex(call.token), plan.txn.ops.size(), state.remembered ? " (unread)" : "",
+                            plan.txn.blobDeltas, committed.code());
+                }
+                if (!committed.ok()) {
+                    forget(call);
                 }
                 if (committed.ok()) {
                     call.unknownCommits = 0;
+                    if (state.remembered) {
+                        committedUnread.increment();
+                    }
                     afterCommit(call, plan);
                     count(call, null);
                     if (plan.pending) {
@@ -916,14 +980,20 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * queues it (a put served it, or it was cancelled, since the process record was read).
      */
     private Plan planCancel(Call call, ProcessRecord process, Stat processStat) {
-        Session.Result read = readForPlan(tagPath(call.name), call);
-        TagRecord tag = TagRecord.decode(read.data());
+        List<OpResult> read = readAll(List.of(Op.getData(guardPath(call.name)), Op.getData(tagPath(call.name))),
+                call, null);
+        int guardVersion = guardVersion(read.get(0), call);
+        if (!(read.get(1) instanceof OpResult.GetDataResult found)) {
+            checkMissing(read.get(1), call);
+            throw Retry.INSTANCE;
+        }
+        TagRecord tag = TagRecord.decode(found.getData());
         List<Waiter> left = new ArrayList<>(tag.waiters);
         if (!left.remove(new Waiter(call.processId, call.requestNumber, call.operation))) {
             throw Retry.INSTANCE;
         }
-        Txn txn = new Txn();
-        writeTag(txn, call.name, read.stat(), new TagRecord(tag.value, left));
+        Txn txn = new Txn(guardVersion);
+        writeTag(txn, call.name, found.getStat(), new TagRecord(tag.value, left));
         LogEntry entry = LogEntry.cancelled(call.operation, call.name, process.pendingToken,
                 processStat.getMzxid());
         ProcessRecord after = appendEntry(txn, call, call.processId, process, call.requestNumber, entry);
@@ -934,17 +1004,22 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     // ---- reading the state ----------------------------------------------------------------------------------------
 
-    /** What one read-only multi saw: the process record, the request's log entry and perhaps the tag record. */
+    /**
+     * What one read-only multi saw — the process record, the request's log entry and perhaps the tag guard's version
+     * and the tag record — or what this client remembers of them ({@code remembered}: the entry is absent then).
+     */
     private record State(ProcessRecord process, Stat processStat, LogEntry entry, boolean tagRead, TagRecord tag,
-            Stat tagStat) {
+            Stat tagStat, int guardVersion, boolean remembered) {
     }
 
     private State readState(Call call) {
         boolean withTag = call.requestNumber > knownIssued.get(call.processId);
-        List<Op> ops = new ArrayList<>(3);
+        List<Op> ops = new ArrayList<>(4);
         ops.add(Op.getData(processPath(call.processId)));
         ops.add(Op.getData(entryPath(call.processId, call.requestNumber)));
         if (withTag) {
+            // The guard before the tag record: a deletion of the record after this read changes the guard's version.
+            ops.add(Op.getData(guardPath(call.name)));
             ops.add(Op.getData(tagPath(call.name)));
         }
         List<OpResult> results = readAll(ops, call, null);
@@ -952,6 +1027,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         ProcessRecord process = read.record;
         Stat processStat = read.stat;
         knownIssued.accumulateAndGet(call.processId, process.issued, Math::max);
+        remember(call.processId, process, processStat);
         LogEntry entry = null;
         if (results.get(1) instanceof OpResult.GetDataResult found) {
             entry = LogEntry.decode(found.getData());
@@ -961,15 +1037,102 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         TagRecord tag = TagRecord.EMPTY;
         Stat tagStat = null;
+        int guardVersion = -1;
         if (withTag) {
-            if (results.get(2) instanceof OpResult.GetDataResult found) {
+            guardVersion = guardVersion(results.get(2), call);
+            if (results.get(3) instanceof OpResult.GetDataResult found) {
                 tag = TagRecord.decode(found.getData());
                 tagStat = found.getStat();
             } else {
-                checkMissing(results.get(2), call);
+                checkMissing(results.get(3), call);
             }
+            remember(call.name, tag, tagStat == null ? -1 : tagStat.getVersion(), guardVersion);
         }
-        return new State(process, processStat, entry, withTag, tag, tagStat);
+        return new State(process, processStat, entry, withTag, tag, tagStat, guardVersion, false);
+    }
+
+    /** The version of the call's tag guard read in a multi; a missing guard means the namespace was destroyed. */
+    private int guardVersion(OpResult result, Call call) {
+        if (result instanceof OpResult.GetDataResult guard) {
+            return guard.getStat().getVersion();
+        }
+        checkMissing(result, call);
+        if (readOrWait(namespace, call.describe()).code() == Code.NONODE) {
+            throw new IllegalStateException("namespace " + namespace + " no longer exists (it was destroyed)");
+        }
+        throw new IllegalStateException("namespace " + namespace + " no longer holds the dataspace this client joined"
+                + " (it was destroyed; the tag guard " + guardPath(call.name) + " is missing)");
+    }
+
+    // ---- what this client remembers --------------------------------------------------------------------------------
+
+    /** States this client last saw or committed, each with the versions that prove it still current at a commit. */
+    private static final class Known {
+        private Known() {
+        }
+
+        /** A process record and its version (−1: the process has no record yet). */
+        record Process(ProcessRecord record, int version) {
+        }
+
+        /**
+         * A tag record and its version (−1: absent, record empty), and a version of its guard seen no later than the
+         * record: while the guard keeps that version, the record was not deleted since, so the same version means the
+         * same record (a deleted and re-created record starts at version 0 again).
+         */
+        record Tag(TagRecord record, int version, int guardVersion) {
+        }
+    }
+
+    private void remember(int processId, ProcessRecord record, Stat stat) {
+        knownProcesses.set(processId, new Known.Process(record, stat == null ? -1 : stat.getVersion()));
+    }
+
+    private void remember(String name, TagRecord record, int version, int guardVersion) {
+        synchronized (knownTags) {
+            knownTags.put(name, new Known.Tag(record, version, guardVersion));
+        }
+    }
+
+    /** Forgets what a request's commit found out of date (or could not settle). */
+    private void forget(Call call) {
+        knownProcesses.set(call.processId, null);
+        synchronized (knownTags) {
+            knownTags.remove(call.name);
+        }
+    }
+
+    /**
+     * The state a leading request may commit on without reading first: the process record this client last saw or
+     * committed names request r − 1 complete, and the tag record's state is remembered with its guard. Every write of
+     * the commit is conditional on those versions (and on the guard's), so a state that moved on makes it fail, and
+     * the request reads. Null when nothing usable is remembered.
+     */
+    private State rememberedState(Call call) {
+        Known.Process process = knownProcesses.get(call.processId);
+        if (process == null || process.record.pending() || process.record.issued != call.requestNumber - 1
+                || knownIssued.get(call.processId) >= call.requestNumber) {
+            return null;
+        }
+        Known.Tag tag;
+        synchronized (knownTags) {
+            tag = knownTags.get(call.name);
+        }
+        if (tag == null) {
+            return null;
+        }
+        return new State(process.record, versionOnly(process.version), null, true, tag.record,
+                versionOnly(tag.version), tag.guardVersion, true);
+    }
+
+    /** A stat that carries a version only (null for −1: no node), as the plans read it from a remembered state. */
+    private static Stat versionOnly(int version) {
+        if (version < 0) {
+            return null;
+        }
+        Stat stat = new Stat();
+        stat.setVersion(version);
+        return stat;
     }
 
     /**
@@ -1051,6 +1214,27 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         /** Log entries this transaction creates: (process, request) → entry. */
         final Map<Long, LogEntry> created = new HashMap<>();
         int evictions;
+        /** The version of the tag's guard the plan's state was read with (−1: none read). */
+        final int guardVersion;
+        /** Whether an operation on the tag record is conditional on its version, and whether it deletes the record. */
+        boolean tagVersioned;
+        boolean tagDeleted;
+        /** The tag record once committed (null: absent) and its version, if the transaction decides it. */
+        boolean tagDecided;
+        TagRecord tagAfter;
+        int tagVersionAfter;
+        /** The process records the transaction writes, once committed. */
+        final Map<Integer, Known.Process> processesAfter = new HashMap<>();
+
+        Txn(int guardVersion) {
+            this.guardVersion = guardVersion;
+        }
+
+        void decideTag(TagRecord record, int version) {
+            tagDecided = true;
+            tagAfter = record;
+            tagVersionAfter = version;
+        }
 
         void add(Op op, int dataBytes) {
             ops.add(op);
@@ -1085,8 +1269,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 return planPut(call, state, true);
             case PUT_IF_ABSENT:
                 if (current != null) {
-                    Txn txn = new Txn();
-                    txn.add(Op.check(tagPath(call.name), state.tagStat.getVersion()), 0);
+                    Txn txn = new Txn(state.guardVersion);
+                    checkTag(txn, call.name, state.tagStat, tag);
                     complete(txn, call, state, null, false);
                     return finish(txn, call, null, false, false);
                 }
@@ -1094,8 +1278,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             case READ:
             case TRY_READ:
                 if (current != null) {
-                    Txn txn = new Txn();
-                    txn.add(Op.check(tagPath(call.name), state.tagStat.getVersion()), 0);
+                    Txn txn = new Txn(state.guardVersion);
+                    checkTag(txn, call.name, state.tagStat, tag);
                     complete(txn, call, state, current, false);
                     txn.blob(current, 1);
                     return finish(txn, call, current, false, false);
@@ -1104,7 +1288,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             case GET:
             case TRY_GET:
                 if (current != null) {
-                    Txn txn = new Txn();
+                    Txn txn = new Txn(state.guardVersion);
                     TagRecord left = new TagRecord(null, tag.waiters);
                     writeTag(txn, call.name, state.tagStat, left);
                     complete(txn, call, state, current, false);
@@ -1114,7 +1298,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             default:
                 throw new AssertionError(call.operation);
         }
-        Txn txn = new Txn();
+        Txn txn = new Txn(state.guardVersion);
         if (call.operation.isBlocking()) {
             List<Waiter> waiters = new ArrayList<>(tag.waiters);
             waiters.add(new Waiter(call.processId, call.requestNumber, call.operation));
@@ -1127,10 +1311,11 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         // A try-op on an absent tag: assert the absence in the same transaction.
         if (state.tagStat != null) {
-            txn.add(Op.check(tagPath(call.name), state.tagStat.getVersion()), 0);
+            checkTag(txn, call.name, state.tagStat, tag);
         } else {
             txn.add(Op.create(tagPath(call.name), EMPTY, Records.OPEN_ACL, CreateMode.PERSISTENT), 0);
             txn.add(Op.delete(tagPath(call.name), 0), 0);
+            txn.decideTag(null, -1);
         }
         complete(txn, call, state, null, false);
         return finish(txn, call, null, false, false);
@@ -1166,7 +1351,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             if (value == null) {
                 value = pinnedValue(call);
             }
-            Txn txn = new Txn();
+            Txn txn = new Txn(state.guardVersion);
             writeTag(txn, call.name, state.tagStat, new TagRecord(taken ? null : value, left));
             if (!taken) {
                 txn.blob(value, 1);
@@ -1289,24 +1474,43 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         byte[] data = record.encode();
         if (stat == null) {
             txn.add(Op.create(processPath(processId), data, Records.OPEN_ACL, CreateMode.PERSISTENT), data.length);
+            txn.processesAfter.put(processId, new Known.Process(record, 0));
         } else {
             txn.add(Op.setData(processPath(processId), data, stat.getVersion()), data.length);
+            txn.processesAfter.put(processId, new Known.Process(record, stat.getVersion() + 1));
         }
     }
 
+    /**
+     * Writes a tag record at the version read: creates it (no guard needed: a create fails on any record there),
+     * sets it, or deletes it when it holds nothing. {@link #finish} adds the guard of a set or delete.
+     */
     private void writeTag(Txn txn, String name, Stat stat, TagRecord record) {
         if (record.isEmpty()) {
             if (stat != null) {
                 txn.add(Op.delete(tagPath(name), stat.getVersion()), 0);
+                txn.tagVersioned = true;
+                txn.tagDeleted = true;
             }
+            txn.decideTag(null, -1);
             return;
         }
         byte[] data = record.encode();
         if (stat == null) {
             txn.add(Op.create(tagPath(name), data, Records.OPEN_ACL, CreateMode.PERSISTENT), data.length);
+            txn.decideTag(record, 0);
         } else {
             txn.add(Op.setData(tagPath(name), data, stat.getVersion()), data.length);
+            txn.tagVersioned = true;
+            txn.decideTag(record, stat.getVersion() + 1);
         }
+    }
+
+    /** Asserts that the tag record is still the one read (its version, and its guard's in {@link #finish}). */
+    private void checkTag(Txn txn, String name, Stat stat, TagRecord record) {
+        txn.add(Op.check(tagPath(name), stat.getVersion()), 0);
+        txn.tagVersioned = true;
+        txn.decideTag(record, stat.getVersion());
     }
 
     /**
@@ -1315,6 +1519,20 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * hashed tag name.
      */
     private Plan finish(Txn txn, Call call, Value value, boolean stored, boolean pending) {
+        if (txn.tagVersioned) {
+            // A version of a tag record proves it unchanged only while the record was not deleted and created again
+            // (versions restart at 0): the guard's version, read no later than the record, proves that. Whoever
+            // deletes a tag record moves its guard's version.
+            if (txn.guardVersion < 0) {
+                throw new AssertionError("a versioned write of tag record " + call.name + " without its guard");
+            }
+            String guard = guardPath(call.name);
+            if (txn.tagDeleted) {
+                txn.add(Op.setData(guard, EMPTY, txn.guardVersion), 0);
+            } else {
+                txn.add(Op.check(guard, txn.guardVersion), 0);
+            }
+        }
         List<String> changed = new ArrayList<>();
         for (Map.Entry<String, Integer> delta : txn.blobDeltas.entrySet()) {
             if (delta.getValue() != 0) {
@@ -1364,6 +1582,13 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     private void afterCommit(Call call, Plan plan) {
         Txn txn = plan.txn;
         evictions.add(txn.evictions);
+        for (Map.Entry<Integer, Known.Process> written : txn.processesAfter.entrySet()) {
+            knownProcesses.set(written.getKey(), written.getValue());
+        }
+        if (txn.tagDecided && txn.guardVersion >= 0) {
+            remember(call.name, txn.tagAfter == null ? TagRecord.EMPTY : txn.tagAfter, txn.tagVersionAfter,
+                    txn.tagDeleted ? txn.guardVersion + 1 : txn.guardVersion);
+        }
         for (Map.Entry<Long, LogEntry> created : txn.created.entrySet()) {
             synchronized (entryCache) {
                 entryCache.put(created.getKey(), new EntryMeta(created.getValue().dataBytes(),
@@ -1733,7 +1958,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     /** Returns a value's bytes: inline, or read from the blob store and verified. */
     private byte[] materialize(Call call, Value value) {
         if (!value.isBlob()) {
-            return value.inline;
+            return value.inline.clone(); // the record may be remembered: the caller gets its own copy
         }
         String key = blobKey(value.shaHex(), value.incarnation);
         Optional<byte[]> read;
@@ -1889,6 +2114,16 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     long recoveredCommits() {
         return recoveredCommits.sum();
+    }
+
+    /** Commits sent on a remembered state, without reading first (for tests of the protocol). */
+    long triedUnread() {
+        return triedUnread.sum();
+    }
+
+    /** Commits on a remembered state that applied, their reply received (for tests of the protocol). */
+    long committedUnread() {
+        return committedUnread.sum();
     }
 
     /**

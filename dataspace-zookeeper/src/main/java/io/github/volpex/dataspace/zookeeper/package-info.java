@@ -29,6 +29,8 @@
  * &lt;ns&gt;/b/&lt;sha256&gt;/&lt;token&gt; pin: an ephemeral child held by a put between storing its blob and committing
  * &lt;ns&gt;/n/&lt;name&gt;           dictionary: the tag of a hashed name
  * &lt;ns&gt;/s/&lt;key&gt;/&lt;i&gt;        the default blob store's chunks
+ * &lt;ns&gt;/g/&lt;id&gt;-&lt;k&gt;         tag guard k (two hex digits, 64 of them; id: the namespace id in hex), no data: its
+ *                           version counts the deletions of tag records whose name's {@code hashCode} is k modulo 64
  * &lt;path&gt;/&lt;job name&gt;     {@link io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource}'s epoch counter of a job, under
  *                           a path of its own (magic "VPZE", format, {@code long} epoch, the 16-byte token of the
  *                           acquisition that set it)
@@ -36,9 +38,10 @@
  * A process record is created by the process's first request; until then the process is at request 0. A tag's name is
  * its escaped form ({@code [A-Za-z0-9_-]} kept, any other UTF-16 unit as {@code %} and four hex digits), or
  * {@code ~} and the SHA-256 of the tag when that would exceed 200 characters: any Java string is a tag, including
- * {@code /}, non-ASCII text and lone surrogates. Every record is binary, big-endian, and starts with a format byte (1):
+ * {@code /}, non-ASCII text and lone surrogates. Every record is binary, big-endian, and starts with a format byte (1;
+ * the header's is 2):
  * <ul>
- *   <li>header: {@code int} magic {@code 0x56505A44} ("VPZD"), format, {@code int} process count, {@code int}
+ *   <li>header: {@code int} magic {@code 0x56505A44} ("VPZD"), format (2), {@code int} process count, {@code int}
  *       read-log capacity, {@code long} read-log budget (−1: none), {@code int} max tag length, {@code int} max data
  *       bytes, {@code boolean} blobs in ZooKeeper, {@code long} namespace id, {@code boolean} destroying;</li>
  *   <li>process record: format, {@code long} high-water mark, {@code long} oldest retained, {@code long} log data
@@ -57,7 +60,8 @@
  *
  * <h2>One request, one transaction</h2>
  * A call of (process p, request r) first reads, in one read-only {@code multi}, p's record, the entry
- * {@code p/r} and — when r may lead, that is when this client has not seen p at r or beyond — the tag record. Then:
+ * {@code p/r} and — when r may lead, that is when this client has not seen p at r or beyond — the tag's guard and
+ * then the tag record (or it commits on what it remembers without reading: below). Then:
  * <ul>
  *   <li><b>The entry exists:</b> the request was executed; it is answered from the entry (single put, identical
  *       get), after checking that the kind and tag match (else {@link
@@ -84,11 +88,28 @@
  *           queue gains (p, r, kind);</li>
  *       <li>blob references: {@code setData} of each changed count at its version, or its {@code delete} when it
  *           reaches zero and no put pins it (the blob is deleted from the store after the commit), and the
- *           {@code delete} of the put's own pin.</li>
+ *           {@code delete} of the put's own pin;</li>
+ *       <li>the tag's guard, whenever the transaction writes or checks the tag record at a version: a
+ *           {@code setData} at the guard's version read if it deletes the record, a {@code check} of it otherwise.
+ *           ZooKeeper restarts a node's version at 0 when it is created again, so a version alone cannot tell a
+ *           record from one deleted and created again since; the guard's version, read before the record, can. A
+ *           transaction that creates the tag record needs no guard: the create fails on any record there.</li>
  *     </ul>
  *     A conflict ({@code BADVERSION}, {@code NODEEXISTS}, {@code NONODE}, {@code NOTEMPTY}) means another request
  *     committed first: the call reads again and decides again.</li>
  * </ul>
+ *
+ * <h2>Leading without reading first</h2>
+ * A client remembers what its reads and commits last showed of each process record and of up to 4,096 tag records
+ * (with the version of the tag's guard read no later than the record). A request r of p leads on that memory — one
+ * round trip, the commit alone — when the remembered record of p has r − 1 complete and nothing pending, and the
+ * tag's state is remembered: the plan and its transaction are exactly those a read would give, every write
+ * conditional on the remembered versions. The commit can apply only if the state is still current: p's record is
+ * never deleted, so its version proves p has not moved (no entry {@code p/r} exists then); the tag record's version
+ * and its guard's prove the record unchanged; an absent record is created, which fails if one is there. If anything
+ * moved — another replica of p on another client, another process on the tag — the commit fails on a version, the
+ * client forgets those states, and the request reads and decides as above. A lost reply is settled as always, by
+ * reading. A replica that leads alone, as most do, thus costs one {@code multi} per request.
  *
  * <h2>Cancelling is one more transaction</h2>
  * {@link io.github.volpex.dataspace.DataspaceServer#cancel(int, long)} of (p, r) reads p's record and the entry

@@ -54,6 +54,9 @@ class ConcurrentReplicasPropertiesTest {
             Statistics.label("replicas killed").collect(run.kills() > 0);
             Statistics.label("sessions expired").collect(run.expiries() > 0);
             Statistics.label("the middleware cancelled a request").collect(run.cancels() > 0);
+            long[] unread = run.unreadCommits();
+            Statistics.label("a commit on a remembered state applied").collect(unread[1] > 0);
+            Statistics.label("a commit on a remembered state was refused").collect(unread[0] > unread[1]);
         }
     }
 

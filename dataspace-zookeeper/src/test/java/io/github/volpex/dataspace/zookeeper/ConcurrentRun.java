@@ -304,6 +304,17 @@ final class ConcurrentRun {
         return total;
     }
 
+    /** Commits sent on a remembered state without reading first, and those that applied, over every client. */
+    long[] unreadCommits() {
+        long tried = 0;
+        long applied = 0;
+        for (Runner runner : runners) {
+            tried += runner.triedUnread;
+            applied += runner.committedUnread;
+        }
+        return new long[] {tried, applied};
+    }
+
     /** One replica, its incarnations and what each observed. */
     private final class Runner {
         final int processId;
@@ -315,6 +326,8 @@ final class ConcurrentRun {
         volatile int observed;
         volatile boolean restarting = true;
         volatile long recovered;
+        volatile long triedUnread;
+        volatile long committedUnread;
         private int incarnation;
 
         Runner(int processId, boolean immortal, SplittableRandom random) {
@@ -362,6 +375,8 @@ final class ConcurrentRun {
                     } finally {
                         restarting = !stopping;
                         recovered += dataspace.recoveredCommits();
+                        triedUnread += dataspace.triedUnread();
+                        committedUnread += dataspace.committedUnread();
                         dataspace.close();
                     }
                     histories.add(new ReplicaHistory(this + " incarnation " + incarnation, processId, observations,

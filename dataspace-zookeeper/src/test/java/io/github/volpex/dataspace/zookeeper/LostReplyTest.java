@@ -97,6 +97,27 @@ class LostReplyTest {
     }
 
     @Test
+    void a_put_committed_without_reading_first_applies_once_and_is_no_duplicate() throws Exception {
+        Replica writer = faulty.open(0);
+        writer.put("x", bytes("one"));
+        int lost = link.lostReplies();
+        link.loseNextTransactionReply();
+        writer.put("x", bytes("two"));
+        assertOneReplyLostAndRecovered(lost);
+        assertEquals(1, faulty.triedUnread(), "the second put committed on the state the first one left");
+        assertEquals(0, faulty.committedUnread(), "its reply was lost");
+        DataspaceStatistics statistics = faulty.statistics();
+        assertEquals(2, statistics.requests(Operation.PUT));
+        assertEquals(0, statistics.duplicatesIgnored());
+        writer.put("x", bytes("three"));
+        assertEquals(1, faulty.committedUnread(), "the state read after the lost reply served the third put");
+        Replica reader = direct.open(1);
+        assertEquals("three", text(reader.get("x")));
+        assertTrue(reader.tryGet("x").isEmpty(), "one tuple, not two");
+        ensemble.inspector().check(namespace);
+    }
+
+    @Test
     void a_single_assignment_put_still_says_stored() {
         int lost = link.lostReplies();
         link.loseNextTransactionReply();

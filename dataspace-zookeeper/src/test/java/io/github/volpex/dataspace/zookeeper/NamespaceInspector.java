@@ -26,8 +26,9 @@ import org.apache.zookeeper.data.Stat;
  * read log holds exactly its window, with the bytes and blob entries its record claims; every pending request is in
  * its tag's queue and every queued waiter is pending; a tag record with a value has no waiters; every blob reference
  * count equals the number of tag records and log entries that refer to it, none is zero unless a put pins it, and the
- * ensemble's blob store holds exactly the referenced (and pinned) blobs. After a run that killed clients, collect
- * garbage first: a put killed between storing its blob and committing leaves an unreferenced blob by design.
+ * ensemble's blob store holds exactly the referenced (and pinned) blobs; the namespace has its 64 tag guards. After a
+ * run that killed clients, collect garbage first: a put killed between storing its blob and committing leaves an
+ * unreferenced blob by design.
  */
 final class NamespaceInspector implements AutoCloseable {
 
@@ -65,6 +66,12 @@ final class NamespaceInspector implements AutoCloseable {
         Header header = Header.decodeOrNull(zooKeeper.getData(namespace, false, null));
         assertNotNull(header, namespace + " holds a header");
         assertFalse(header.destroying());
+        List<String> guards = zooKeeper.getChildren(namespace + "/g", false);
+        String guardPrefix = Long.toHexString(header.namespaceId()) + "-";
+        assertEquals(ZkDataspace.GUARDS, guards.size(), "the namespace's tag guards: " + guards);
+        for (String guard : guards) {
+            assertTrue(guard.startsWith(guardPrefix), guard + " is a guard of namespace id " + guardPrefix);
+        }
         Map<String, Integer> references = new HashMap<>();
         Map<Integer, ProcessRecord> processes = new HashMap<>();
         Set<String> pending = new HashSet<>();
