@@ -32,9 +32,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * beside the raw ZooKeeper cost of the same work: a put and a get (tuple present) by the leading replica beside one raw
  * {@code multi} of the same operations and sizes as the transaction the dataspace commits (set the process record,
  * create the log entry, delete the entry the full log evicts, then set or delete the tag record), and a trailing
- * replica's get (answered from the read log) beside one raw {@code getData} of a log entry. The dataspace adds one
- * read-only {@code multi} before each commit; the goals are a put or a get within 1.5× the raw {@code multi} and a
- * trailing get within 1.5× the raw read.
+ * replica's get (answered from the read log) beside one raw {@code getData} of a log entry. A leading replica commits
+ * on the state its client remembers (one {@code multi}, with one more operation than the raw one: the tag guard's
+ * {@code check} or {@code setData}); the goals are a put or a get within 1.5× the raw {@code multi} and a trailing
+ * get within 1.5× the raw read.
  *
  * <p>Latency: {@code -bm sample} (p50 and p99 per operation). Throughput: {@code -bm thrpt -t 4} (each thread its own
  * processes, tags and raw znodes). Setups that put the tuple a get takes, or open the trailing replica at its position,
