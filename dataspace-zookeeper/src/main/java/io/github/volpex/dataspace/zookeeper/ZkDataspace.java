@@ -28,6 +28,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -85,6 +86,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     private static final int ENTRY_CACHE_SIZE = 4_096;
     /** Tag records whose last known state this client keeps, for requests that commit without reading first. */
     private static final int TAG_CACHE_SIZE = 4_096;
+    /** Bytes of inline values the remembered tag records may hold together; the least recently used go first. */
+    private static final long TAG_CACHE_BYTES = 4L << 20;
     /** Tag guards per namespace: the data version of guard k counts the deletions of tag records hashed to k. */
     static final int GUARDS = 64;
     private static final HexFormat HEX = HexFormat.of();
@@ -128,14 +131,9 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     private volatile String guardPrefix;
     /** The last known record and version of each process, for requests that commit without reading first. */
     private final AtomicReferenceArray<Known.Process> knownProcesses;
-    private final Map<String, Known.Tag> knownTags = new LinkedHashMap<>(64, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Known.Tag> eldest) {
-            return size() > TAG_CACHE_SIZE;
-        }
-    };
+    /** In access order; guarded by itself, as is {@link #knownTagBytes}. */
+    private final LinkedHashMap<String, Known.Tag> knownTags = new LinkedHashMap<>(64, 0.75f, true);
+    private long knownTagBytes;
     /** Commits sent on a remembered state without reading first, and those that applied (for tests of the protocol). */
     private final LongAdder triedUnread = new LongAdder();
     private final LongAdder committedUnread = new LongAdder();
@@ -1081,6 +1079,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
          * same record (a deleted and re-created record starts at version 0 again).
          */
         record Tag(TagRecord record, int version, int guardVersion) {
+            /** The bytes of its inline value, which the memory's byte bound counts. */
+            long bytes() {
+                return record.value == null || record.value.isBlob() ? 0 : record.value.inline.length;
+            }
         }
     }
 
@@ -1089,16 +1091,26 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     }
 
     private void remember(String name, TagRecord record, int version, int guardVersion) {
+        Known.Tag known = new Known.Tag(record, version, guardVersion);
         synchronized (knownTags) {
-            knownTags.put(name, new Known.Tag(record, version, guardVersion));
+            knownTagBytes += known.bytes() - bytesOf(knownTags.put(name, known));
+            Iterator<Known.Tag> eldest = knownTags.values().iterator();
+            while (knownTags.size() > TAG_CACHE_SIZE || knownTagBytes > TAG_CACHE_BYTES) {
+                knownTagBytes -= eldest.next().bytes(); // the one just put is the last: it stays if it fits alone
+                eldest.remove();
+            }
         }
+    }
+
+    private static long bytesOf(Known.Tag known) {
+        return known == null ? 0 : known.bytes();
     }
 
     /** Forgets what a request's commit found out of date (or could not settle). */
     private void forget(Call call) {
         knownProcesses.set(call.processId, null);
         synchronized (knownTags) {
-            knownTags.remove(call.name);
+            knownTagBytes -= bytesOf(knownTags.remove(call.name));
         }
     }
 
@@ -1532,6 +1544,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             } else {
                 txn.add(Op.check(guard, txn.guardVersion), 0);
             }
+        } else {
+            // No version to check, but the guard's name carries the namespace id: a transaction planned for a
+            // namespace destroyed and created again since (by others) fails instead of applying to the new one.
+            txn.add(Op.check(guardPath(call.name), -1), 0);
         }
         List<String> changed = new ArrayList<>();
         for (Map.Entry<String, Integer> delta : txn.blobDeltas.entrySet()) {
@@ -2114,6 +2130,13 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     long recoveredCommits() {
         return recoveredCommits.sum();
+    }
+
+    /** Bytes of inline values the remembered tag records hold (for tests of the bound). */
+    long rememberedTagBytes() {
+        synchronized (knownTags) {
+            return knownTagBytes;
+        }
     }
 
     /** Commits sent on a remembered state, without reading first (for tests of the protocol). */

@@ -93,7 +93,9 @@
  *           {@code setData} at the guard's version read if it deletes the record, a {@code check} of it otherwise.
  *           ZooKeeper restarts a node's version at 0 when it is created again, so a version alone cannot tell a
  *           record from one deleted and created again since; the guard's version, read before the record, can. A
- *           transaction that creates the tag record needs no guard: the create fails on any record there.</li>
+ *           transaction that only creates the tag record needs no version (the create fails on any record there)
+ *           but still {@code check}s that the guard exists, at any version: the guard's name carries the namespace
+ *           id, so a transaction planned for a namespace destroyed and created again since fails.</li>
  *     </ul>
  *     A conflict ({@code BADVERSION}, {@code NODEEXISTS}, {@code NONODE}, {@code NOTEMPTY}) means another request
  *     committed first: the call reads again and decides again.</li>
@@ -101,7 +103,8 @@
  *
  * <h2>Leading without reading first</h2>
  * A client remembers what its reads and commits last showed of each process record and of up to 4,096 tag records
- * (with the version of the tag's guard read no later than the record). A request r of p leads on that memory — one
+ * holding at most 4 MiB of inline values together, least recently used forgotten first (each with the version of the
+ * tag's guard read no later than the record). A request r of p leads on that memory — one
  * round trip, the commit alone — when the remembered record of p has r − 1 complete and nothing pending, and the
  * tag's state is remembered: the plan and its transaction are exactly those a read would give, every write
  * conditional on the remembered versions. The commit can apply only if the state is still current: p's record is

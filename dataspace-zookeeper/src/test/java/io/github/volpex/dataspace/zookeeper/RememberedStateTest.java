@@ -134,22 +134,65 @@ class RememberedStateTest {
 
     @Test
     void a_client_whose_namespace_was_destroyed_and_created_again_is_told_not_mixed_in() throws Exception {
+        // The stale client remembers the tag present: its put would set the record at a version.
+        assertStaleClientIsTold(false);
+    }
+
+    @Test
+    void a_client_that_remembers_a_tag_absent_in_a_destroyed_namespace_is_told_not_mixed_in() throws Exception {
+        // The stale client remembers the tag absent: its put would only create records, checking no version of it.
+        assertStaleClientIsTold(true);
+    }
+
+    @Test
+    void the_remembered_tag_records_hold_at_most_4_mib_of_values() throws Exception {
+        Replica writer = first.open(0);
+        byte[] value = new byte[16 << 10];
+        for (int i = 0; i < 300; i++) {
+            writer.put("big-" + i, value);
+        }
+        long bytes = first.rememberedTagBytes();
+        assertTrue(bytes <= 4L << 20, bytes + " bytes remembered");
+        assertTrue(bytes >= (4L << 20) - value.length, "the bound, not less, is used: " + bytes);
+        assertEquals(0, first.committedUnread(), "a tag never seen is read first");
+        writer.put("big-299", value);
+        assertEquals(1, first.committedUnread(), "the most recent tag is remembered");
+        writer.put("big-0", value);
+        assertEquals(1, first.committedUnread(), "the least recent tag was forgotten: read first");
+        ensemble.inspector().check(namespace);
+    }
+
+    /** Runs the same two requests in a namespace, destroys it, runs them again in a new one, then a third. */
+    private void assertStaleClientIsTold(boolean taken) throws Exception {
         Replica stale = first.open(0);
         stale.put("z", bytes("old0"));
-        stale.put("z", bytes("old1"));
+        if (taken) {
+            assertEquals("old0", text(stale.get("z")));
+        } else {
+            stale.put("z", bytes("old1"));
+        }
         second.destroy();
         try (ZooKeeperDataspace again = ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
                 .processCount(4).connect()) {
             Replica fresh = again.open(0);
             fresh.put("z", bytes("new0"));
-            fresh.put("z", bytes("new1"));
+            if (taken) {
+                assertEquals("new0", text(fresh.get("z")));
+            } else {
+                fresh.put("z", bytes("new1"));
+            }
             long tried = first.triedUnread();
             IllegalStateException gone = assertThrows(IllegalStateException.class,
                     () -> stale.put("z", bytes("old2")));
             assertTrue(gone.getMessage().contains("no longer holds the dataspace this client joined"),
                     gone.getMessage());
             assertEquals(tried + 1, first.triedUnread(), "the put first committed on the remembered state");
-            assertEquals("new1", text(again.open(1).get("z")), "the new dataspace is untouched");
+            if (taken) {
+                assertTrue(again.open(1).tryGet("z").isEmpty(), "the new dataspace is untouched");
+            } else {
+                assertEquals("new1", text(again.open(1).get("z")), "the new dataspace is untouched");
+            }
+            assertEquals(2, ((ZkDataspace) again).highWaterMark(0), "process 0 of the new dataspace issued two requests");
             ensemble.inspector().check(namespace);
         }
     }
