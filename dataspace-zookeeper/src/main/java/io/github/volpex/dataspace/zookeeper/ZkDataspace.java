@@ -130,9 +130,9 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     /** The path prefix of this namespace's guards: {@code <ns>/g/<namespace id>-}. */
     private volatile String guardPrefix;
     /** The last known record and version of each process, for requests that commit without reading first. */
-    private final AtomicReferenceArray<Known.Process> knownProcesses;
+    private final AtomicReferenceArray<KnownProcess> knownProcesses;
     /** In access order; guarded by itself, as is {@link #knownTagBytes}. */
-    private final LinkedHashMap<String, Known.Tag> knownTags = new LinkedHashMap<>(64, 0.75f, true);
+    private final LinkedHashMap<String, KnownTag> knownTags = new LinkedHashMap<>(64, 0.75f, true);
     private long knownTagBytes;
     /** Commits sent on a remembered state without reading first, and those that applied (for tests of the protocol). */
     private final LongAdder triedUnread = new LongAdder();
@@ -734,9 +734,6 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                             HEX.formatHex(call.token), plan.txn.ops.size(), state.remembered ? " (unread)" : "",
                             plan.txn.blobDeltas, committed.code());
                 }
-                if (!committed.ok()) {
-                    forget(call);
-                }
                 if (committed.ok()) {
                     call.unknownCommits = 0;
                     if (state.remembered) {
@@ -756,6 +753,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                     }
                     return new Outcome(plan.value == null ? null : materialize(call, plan.value), plan.stored, false);
                 }
+                forget(call);
                 if (committed.unknown()) {
                     if (++call.unknownCommits > MAX_UNKNOWN_COMMITS) {
                         throw new IllegalStateException("ZooKeeper lost the connection on " + MAX_UNKNOWN_COMMITS
@@ -848,11 +846,17 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         if (code != Code.BADVERSION && code != Code.NODEEXISTS && code != Code.NONODE && code != Code.NOTEMPTY) {
             throw refused(code, "committing " + call.describe());
         }
-        if (code == Code.NONODE && readOrWait(namespace, call.describe()).code() == Code.NONODE) {
-            throw new IllegalStateException("namespace " + namespace + " no longer exists (it was destroyed)");
+        if (code == Code.NONODE) {
+            checkNamespaceExists(call);
         }
         if (call.pin != null && readOrWait(call.pin.path, call.describe()).code() == Code.NONODE) {
             call.pin = null; // the session that held it expired: pin again
+        }
+    }
+
+    private void checkNamespaceExists(Call call) {
+        if (readOrWait(namespace, call.describe()).code() == Code.NONODE) {
+            throw new IllegalStateException("namespace " + namespace + " no longer exists (it was destroyed)");
         }
     }
 
@@ -1055,46 +1059,38 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             return guard.getStat().getVersion();
         }
         checkMissing(result, call);
-        if (readOrWait(namespace, call.describe()).code() == Code.NONODE) {
-            throw new IllegalStateException("namespace " + namespace + " no longer exists (it was destroyed)");
-        }
+        checkNamespaceExists(call);
         throw new IllegalStateException("namespace " + namespace + " no longer holds the dataspace this client joined"
                 + " (it was destroyed; the tag guard " + guardPath(call.name) + " is missing)");
     }
 
     // ---- what this client remembers --------------------------------------------------------------------------------
 
-    /** States this client last saw or committed, each with the versions that prove it still current at a commit. */
-    private static final class Known {
-        private Known() {
-        }
+    /** A process record this client last saw or committed, and its version (−1: the process has no record yet). */
+    private record KnownProcess(ProcessRecord record, int version) {
+    }
 
-        /** A process record and its version (−1: the process has no record yet). */
-        record Process(ProcessRecord record, int version) {
-        }
-
-        /**
-         * A tag record and its version (−1: absent, record empty), and a version of its guard seen no later than the
-         * record: while the guard keeps that version, the record was not deleted since, so the same version means the
-         * same record (a deleted and re-created record starts at version 0 again).
-         */
-        record Tag(TagRecord record, int version, int guardVersion) {
-            /** The bytes of its inline value, which the memory's byte bound counts. */
-            long bytes() {
-                return record.value == null || record.value.isBlob() ? 0 : record.value.inline.length;
-            }
+    /**
+     * A tag record this client last saw or committed and its version (−1: absent, record empty), and a version of its
+     * guard seen no later than the record: while the guard keeps that version, the record was not deleted since, so
+     * the same version means the same record (a deleted and re-created record starts at version 0 again).
+     */
+    private record KnownTag(TagRecord record, int version, int guardVersion) {
+        /** The bytes of its inline value, which the memory's byte bound counts. */
+        long bytes() {
+            return record.value == null || record.value.isBlob() ? 0 : record.value.inline.length;
         }
     }
 
     private void remember(int processId, ProcessRecord record, Stat stat) {
-        knownProcesses.set(processId, new Known.Process(record, stat == null ? -1 : stat.getVersion()));
+        knownProcesses.set(processId, new KnownProcess(record, stat == null ? -1 : stat.getVersion()));
     }
 
     private void remember(String name, TagRecord record, int version, int guardVersion) {
-        Known.Tag known = new Known.Tag(record, version, guardVersion);
+        KnownTag known = new KnownTag(record, version, guardVersion);
         synchronized (knownTags) {
             knownTagBytes += known.bytes() - bytesOf(knownTags.put(name, known));
-            Iterator<Known.Tag> eldest = knownTags.values().iterator();
+            Iterator<KnownTag> eldest = knownTags.values().iterator();
             while (knownTags.size() > TAG_CACHE_SIZE || knownTagBytes > TAG_CACHE_BYTES) {
                 knownTagBytes -= eldest.next().bytes(); // the one just put is the last: it stays if it fits alone
                 eldest.remove();
@@ -1102,7 +1098,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
     }
 
-    private static long bytesOf(Known.Tag known) {
+    private static long bytesOf(KnownTag known) {
         return known == null ? 0 : known.bytes();
     }
 
@@ -1121,12 +1117,12 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * the request reads. Null when nothing usable is remembered.
      */
     private State rememberedState(Call call) {
-        Known.Process process = knownProcesses.get(call.processId);
+        KnownProcess process = knownProcesses.get(call.processId);
         if (process == null || process.record.pending() || process.record.issued != call.requestNumber - 1
                 || knownIssued.get(call.processId) >= call.requestNumber) {
             return null;
         }
-        Known.Tag tag;
+        KnownTag tag;
         synchronized (knownTags) {
             tag = knownTags.get(call.name);
         }
@@ -1226,24 +1222,25 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         /** Log entries this transaction creates: (process, request) → entry. */
         final Map<Long, LogEntry> created = new HashMap<>();
         int evictions;
-        /** The version of the tag's guard the plan's state was read with (−1: none read). */
+        /** The version of the tag's guard the plan's state was read with. */
         final int guardVersion;
         /** Whether an operation on the tag record is conditional on its version, and whether it deletes the record. */
         boolean tagVersioned;
         boolean tagDeleted;
-        /** The tag record once committed (null: absent) and its version, if the transaction decides it. */
-        boolean tagDecided;
+        /** The tag record once committed (empty: absent) and its version (−1: absent); every plan decides it. */
         TagRecord tagAfter;
         int tagVersionAfter;
         /** The process records the transaction writes, once committed. */
-        final Map<Integer, Known.Process> processesAfter = new HashMap<>();
+        final Map<Integer, KnownProcess> processesAfter = new HashMap<>();
 
         Txn(int guardVersion) {
+            if (guardVersion < 0) {
+                throw new AssertionError("a transaction planned without its tag guard's version");
+            }
             this.guardVersion = guardVersion;
         }
 
         void decideTag(TagRecord record, int version) {
-            tagDecided = true;
             tagAfter = record;
             tagVersionAfter = version;
         }
@@ -1327,7 +1324,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         } else {
             txn.add(Op.create(tagPath(call.name), EMPTY, Records.OPEN_ACL, CreateMode.PERSISTENT), 0);
             txn.add(Op.delete(tagPath(call.name), 0), 0);
-            txn.decideTag(null, -1);
+            txn.decideTag(TagRecord.EMPTY, -1);
         }
         complete(txn, call, state, null, false);
         return finish(txn, call, null, false, false);
@@ -1486,10 +1483,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         byte[] data = record.encode();
         if (stat == null) {
             txn.add(Op.create(processPath(processId), data, Records.OPEN_ACL, CreateMode.PERSISTENT), data.length);
-            txn.processesAfter.put(processId, new Known.Process(record, 0));
+            txn.processesAfter.put(processId, new KnownProcess(record, 0));
         } else {
             txn.add(Op.setData(processPath(processId), data, stat.getVersion()), data.length);
-            txn.processesAfter.put(processId, new Known.Process(record, stat.getVersion() + 1));
+            txn.processesAfter.put(processId, new KnownProcess(record, stat.getVersion() + 1));
         }
     }
 
@@ -1504,7 +1501,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 txn.tagVersioned = true;
                 txn.tagDeleted = true;
             }
-            txn.decideTag(null, -1);
+            txn.decideTag(TagRecord.EMPTY, -1);
             return;
         }
         byte[] data = record.encode();
@@ -1535,9 +1532,6 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             // A version of a tag record proves it unchanged only while the record was not deleted and created again
             // (versions restart at 0): the guard's version, read no later than the record, proves that. Whoever
             // deletes a tag record moves its guard's version.
-            if (txn.guardVersion < 0) {
-                throw new AssertionError("a versioned write of tag record " + call.name + " without its guard");
-            }
             String guard = guardPath(call.name);
             if (txn.tagDeleted) {
                 txn.add(Op.setData(guard, EMPTY, txn.guardVersion), 0);
@@ -1598,13 +1592,11 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     private void afterCommit(Call call, Plan plan) {
         Txn txn = plan.txn;
         evictions.add(txn.evictions);
-        for (Map.Entry<Integer, Known.Process> written : txn.processesAfter.entrySet()) {
+        for (Map.Entry<Integer, KnownProcess> written : txn.processesAfter.entrySet()) {
             knownProcesses.set(written.getKey(), written.getValue());
         }
-        if (txn.tagDecided && txn.guardVersion >= 0) {
-            remember(call.name, txn.tagAfter == null ? TagRecord.EMPTY : txn.tagAfter, txn.tagVersionAfter,
-                    txn.tagDeleted ? txn.guardVersion + 1 : txn.guardVersion);
-        }
+        remember(call.name, txn.tagAfter, txn.tagVersionAfter,
+                txn.tagDeleted ? txn.guardVersion + 1 : txn.guardVersion);
         for (Map.Entry<Long, LogEntry> created : txn.created.entrySet()) {
             synchronized (entryCache) {
                 entryCache.put(created.getKey(), new EntryMeta(created.getValue().dataBytes(),

@@ -1,5 +1,7 @@
 package io.github.volpex.dataspace.zookeeper;
 
+import static io.github.volpex.dataspace.zookeeper.Utf8.bytes;
+import static io.github.volpex.dataspace.zookeeper.Utf8.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +12,6 @@ import io.github.volpex.dataspace.Replica;
 import io.github.volpex.dataspace.ReplicaDivergenceException;
 import io.github.volpex.dataspace.zookeeper.Records.Header;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -396,13 +397,5 @@ class BadInputTest {
         public List<String> keys() throws IOException {
             return store.keys();
         }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] data) {
-        return new String(data, StandardCharsets.UTF_8);
     }
 }

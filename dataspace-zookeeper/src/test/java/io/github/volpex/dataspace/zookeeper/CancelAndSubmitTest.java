@@ -1,5 +1,7 @@
 package io.github.volpex.dataspace.zookeeper;
 
+import static io.github.volpex.dataspace.zookeeper.Utf8.bytes;
+import static io.github.volpex.dataspace.zookeeper.Utf8.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -13,7 +15,6 @@ import io.github.volpex.dataspace.Operation;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.dataspace.Reply;
 import io.github.volpex.dataspace.Request;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -320,13 +321,5 @@ class CancelAndSubmitTest {
             assertTrue(System.nanoTime() - deadline < 0, "the trailing call joined the pending request");
             Thread.sleep(1);
         }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] data) {
-        return new String(data, StandardCharsets.UTF_8);
     }
 }

@@ -1,5 +1,7 @@
 package io.github.volpex.dataspace.zookeeper;
 
+import static io.github.volpex.dataspace.zookeeper.Utf8.bytes;
+import static io.github.volpex.dataspace.zookeeper.Utf8.text;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -12,7 +14,6 @@ import io.github.volpex.dataspace.Operation;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.dataspace.Reply;
 import io.github.volpex.dataspace.Request;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -213,13 +214,5 @@ class LostReplyTest {
         assertFalse(reply.duplicate());
         assertTrue(reply.stored());
         assertTrue(direct.server().handle(Request.put(0, 1, "x", bytes("one"))).duplicate());
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] data) {
-        return new String(data, StandardCharsets.UTF_8);
     }
 }

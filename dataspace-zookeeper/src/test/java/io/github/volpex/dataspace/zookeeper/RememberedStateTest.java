@@ -1,12 +1,13 @@
 package io.github.volpex.dataspace.zookeeper;
 
+import static io.github.volpex.dataspace.zookeeper.Utf8.bytes;
+import static io.github.volpex.dataspace.zookeeper.Utf8.text;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.dataspace.Replica;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -192,7 +193,8 @@ class RememberedStateTest {
             } else {
                 assertEquals("new1", text(again.open(1).get("z")), "the new dataspace is untouched");
             }
-            assertEquals(2, ((ZkDataspace) again).highWaterMark(0), "process 0 of the new dataspace issued two requests");
+            assertEquals(2, ((ZkDataspace) again).highWaterMark(0),
+                    "process 0 of the new dataspace issued two requests");
             ensemble.inspector().check(namespace);
         }
     }
@@ -214,13 +216,5 @@ class RememberedStateTest {
             assertTrue(System.nanoTime() < deadline, "process " + processId + " waits");
             Thread.sleep(10);
         }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] data) {
-        return new String(data, StandardCharsets.UTF_8);
     }
 }

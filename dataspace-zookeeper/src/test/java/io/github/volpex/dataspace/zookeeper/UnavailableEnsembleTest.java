@@ -1,11 +1,12 @@
 package io.github.volpex.dataspace.zookeeper;
 
+import static io.github.volpex.dataspace.zookeeper.Utf8.bytes;
+import static io.github.volpex.dataspace.zookeeper.Utf8.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.dataspace.Replica;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -94,13 +95,5 @@ class UnavailableEnsembleTest {
             writing.open(0).put("x", bytes("after the restart"));
             assertEquals("after the restart", text(get.get(60, TimeUnit.SECONDS)));
         }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(byte[] data) {
-        return new String(data, StandardCharsets.UTF_8);
     }
 }
