@@ -11,7 +11,14 @@ import java.util.List;
  * other parameters, belongs to another dispersal than the one decoded (a repository kept an older checkpoint's
  * fragment, say), differs from the decoded dispersal in a stripe's data checksum (a record spliced from other data),
  * or verifies on its own but does not match the data rebuilt (a fragment relabelled with another index). Fragments
- * that were not needed and so were never examined are in neither list.
+ * that were not needed and so were never examined are in neither list, and no position is in both.
+ *
+ * <p>The report is exact about the fragments it lists as used: each is, byte for byte, the fragment of its index that
+ * the rebuilt data encodes to. That is more than a decode needs, and the report checks it: a choice of fragments reads
+ * only the cells it needs, so a fragment relabelled with another index whose data-carrying cells happen to hold the
+ * right bytes (it differs only in the padding of the last stripe, say) rebuilds the right data. Such a fragment is
+ * listed among the rejections, not as used, because a later decode with another choice of fragments would read the
+ * cells where it differs.
  *
  * <p>Immutable and thread-safe; {@link #data()} returns a copy.
  *
@@ -65,10 +72,16 @@ public final class DecodeResult {
     }
 
     /**
-     * Returns the positions, in the collection the caller passed, of the fragments the data was rebuilt from.
+     * Returns the positions, in the collection the caller passed, of the fragments the data was rebuilt from, each of
+     * them the fragment of its index that the rebuilt data encodes to, byte for byte. A fragment that the decode read
+     * but that turned out not to fit the data as a whole is not listed (it is among the {@linkplain #rejections()
+     * rejections}); fitting fragments of other indexes stand in for it, since any {@code m} fitting fragments rebuild
+     * the same data.
      *
-     * @return an unmodifiable list of {@code m} or more positions (more when a stripe needed another choice of
-     *         fragments), ascending
+     * @return an unmodifiable list of positions, ascending: {@code m} or more (more when a stripe needed another
+     *         choice of fragments), with {@code m} distinct fragment indexes among them — fewer only when fewer than
+     *         {@code m} of the fragments given fit the data, which was then rebuilt with the help of a fragment that
+     *         differs from it only where the decode read padding
      */
     public List<Integer> usedPositions() {
         return usedPositions;

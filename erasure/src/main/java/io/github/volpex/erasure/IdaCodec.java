@@ -424,7 +424,7 @@ public final class IdaCodec {
      * @throws NullPointerException if {@code encodedFragments} or an element is null
      */
     public byte[] decodeBytes(Collection<byte[]> encodedFragments) {
-        return Recovery.fromBytes(this, encodedFragments, null, "decodeBytes").dataArray();
+        return Recovery.fromBytes(this, encodedFragments, null, "decodeBytes", false).dataArray();
     }
 
     /**
@@ -445,7 +445,7 @@ public final class IdaCodec {
      */
     public byte[] decodeBytes(Collection<byte[]> encodedFragments, String dispersalId) {
         Objects.requireNonNull(dispersalId, "dispersalId");
-        return Recovery.fromBytes(this, encodedFragments, dispersalId, "decodeBytes").dataArray();
+        return Recovery.fromBytes(this, encodedFragments, dispersalId, "decodeBytes", false).dataArray();
     }
 
     /**
@@ -460,7 +460,7 @@ public final class IdaCodec {
      * @throws NullPointerException if {@code encodedFragments} or an element is null
      */
     public DecodeResult decodeBytesWithReport(Collection<byte[]> encodedFragments) {
-        return Recovery.fromBytes(this, encodedFragments, null, "decodeBytesWithReport");
+        return Recovery.fromBytes(this, encodedFragments, null, "decodeBytesWithReport", true);
     }
 
     /**
@@ -477,7 +477,7 @@ public final class IdaCodec {
      */
     public DecodeResult decodeBytesWithReport(Collection<byte[]> encodedFragments, String dispersalId) {
         Objects.requireNonNull(dispersalId, "dispersalId");
-        return Recovery.fromBytes(this, encodedFragments, dispersalId, "decodeBytesWithReport");
+        return Recovery.fromBytes(this, encodedFragments, dispersalId, "decodeBytesWithReport", true);
     }
 
     /** Why a fragment with these header fields cannot be used with this codec, or {@code null}. */

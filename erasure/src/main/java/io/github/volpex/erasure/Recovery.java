@@ -38,15 +38,17 @@ final class Recovery {
     private final int m;
     private final byte[] wanted;
     private final String operation;
+    private final boolean reporting;
     private final List<Rejection> rejections = new ArrayList<>();
     private final List<Group> groups = new ArrayList<>();
     private int given;
 
-    private Recovery(IdaCodec codec, String wantedDispersalId, String operation) {
+    private Recovery(IdaCodec codec, String wantedDispersalId, String operation, boolean reporting) {
         this.codec = codec;
         this.m = codec.m();
         this.wanted = wantedDispersalId == null ? null : parseId(wantedDispersalId);
         this.operation = operation;
+        this.reporting = reporting;
     }
 
     /** The 32 bytes of a dispersal id given as 64 hexadecimal digits. */
@@ -128,7 +130,7 @@ final class Recovery {
     static DecodeResult fromFragments(IdaCodec codec, Collection<Fragment> fragments, String wantedDispersalId,
                                       String operation) {
         Objects.requireNonNull(fragments, "fragments");
-        Recovery r = new Recovery(codec, wantedDispersalId, operation);
+        Recovery r = new Recovery(codec, wantedDispersalId, operation, false);
         for (Fragment f : fragments) {
             Objects.requireNonNull(f, "fragments element");
             r.offer(r.given++, f);
@@ -140,7 +142,7 @@ final class Recovery {
     /** The groups of verified fragments, for repair: the complete group, checked for ambiguity. */
     static Group completeGroup(IdaCodec codec, Collection<Fragment> fragments, String operation) {
         Objects.requireNonNull(fragments, "fragments");
-        Recovery r = new Recovery(codec, null, operation);
+        Recovery r = new Recovery(codec, null, operation, false);
         for (Fragment f : fragments) {
             Objects.requireNonNull(f, "fragments element");
             r.offer(r.given++, f);
@@ -148,10 +150,14 @@ final class Recovery {
         return r.choose().get(0);
     }
 
+    /**
+     * Decodes stored fragments. With {@code reporting}, the result's used positions are exact: every one holds, byte
+     * for byte, the fragment of its index that the rebuilt data encodes to (see {@link DecodeResult#usedPositions}).
+     */
     static DecodeResult fromBytes(IdaCodec codec, Collection<byte[]> encodedFragments, String wantedDispersalId,
-                                  String operation) {
+                                  String operation, boolean reporting) {
         Objects.requireNonNull(encodedFragments, "encodedFragments");
-        Recovery r = new Recovery(codec, wantedDispersalId, operation);
+        Recovery r = new Recovery(codec, wantedDispersalId, operation, reporting);
         List<byte[]> all = new ArrayList<>(encodedFragments);
         r.given = all.size();
         List<Pending> pending = new ArrayList<>();
@@ -387,7 +393,15 @@ final class Recovery {
             byte[] data = new byte[(int) length];
             List<Candidate> primary = primary(g);
             if (decodeWith(g, primary, data)) {
-                return result(g, data, positions(primary));
+                if (!reporting || lastStripeFits(g, data, primary)) {
+                    return result(g, data, positions(primary));
+                }
+                if (!extrasVerified) {
+                    verifyExtras.run();
+                    extrasVerified = true;
+                }
+                rejectMisfits(g, data);
+                return result(g, data, fitting(g, positions(primary)));
             }
             failure = new CorruptFragmentException(-1, "rebuilt data has SHA-256 "
                     + FragmentFormat.hex(Hashing.sha256().digest(data)) + " but the fragments' dispersal id is "
@@ -400,7 +414,7 @@ final class Recovery {
             String problem = search(g, data, used);
             if (problem == null) {
                 rejectMisfits(g, data);
-                return result(g, data, new ArrayList<>(used));
+                return result(g, data, fitting(g, used));
             }
             failure = new CorruptFragmentException(-1, failure.getMessage() + "; no other choice of " + m
                     + " of its " + g.members.size() + " verified fragments does: " + problem);
@@ -539,6 +553,61 @@ final class Recovery {
         }
         codec.decodeStripe(ws, codec.plan(cells), cells, cellOffset, d, data, base);
         return FragmentFormat.dataCrc(crc, data, base, d) == expected;
+    }
+
+    /**
+     * Whether every fragment of {@code read}, which rebuilt {@code data} (matching its dispersal id), is the fragment
+     * of its index that the data encodes to. Only the last stripe needs a look: in every other stripe each cell read
+     * holds data, so a cell that differed would have changed the data. The last stripe's cells may end in padding
+     * (when its data does not divide by {@code m}), and a cell that differs where the choice read only padding
+     * leaves the data as it was: a fragment relabelled with an index whose data-carrying cells it happens to match.
+     */
+    private boolean lastStripeFits(Group g, byte[] data, List<Candidate> read) {
+        int stripe = g.first.stripeSizeBytes();
+        int stripeData = m * stripe;
+        int lastStripe = data.length / stripeData;
+        int base = lastStripe * stripeData;
+        int d = data.length - base;
+        if (d % m == 0) {
+            return true;
+        }
+        IdaCodec coder = codec.withStripeSizeBytes(stripe);
+        int cell = (int) coder.payloadLength(d);
+        byte[][] expected = new byte[codec.n()][cell];
+        coder.encodePayloads(data, base, d, expected);
+        int at = lastStripe * stripe;
+        for (Candidate c : read) {
+            if (!Arrays.equals(c.fragment().payloadArray(), at, at + cell, expected[c.index()], 0, cell)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The positions to report as used, once the misfits are set aside: those of {@code read} that fit, and if they
+     * no longer have {@code m} distinct indexes, fitting members of other indexes standing in for the misfits (any
+     * {@code m} fragments that fit rebuild the same data).
+     */
+    private List<Integer> fitting(Group g, Collection<Integer> read) {
+        TreeSet<Integer> used = new TreeSet<>();
+        BitSet indexes = new BitSet();
+        for (Candidate c : g.members) {
+            if (read.contains(c.position())) {
+                used.add(c.position());
+                indexes.set(c.index());
+            }
+        }
+        for (Candidate c : sortedMembers(g)) {
+            if (indexes.cardinality() >= m) {
+                break;
+            }
+            if (!indexes.get(c.index())) {
+                used.add(c.position());
+                indexes.set(c.index());
+            }
+        }
+        return new ArrayList<>(used);
     }
 
     /** After a search: the verified fragments whose payload is not the one the rebuilt data gives their index. */

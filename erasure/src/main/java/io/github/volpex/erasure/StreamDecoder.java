@@ -65,6 +65,8 @@ final class StreamDecoder {
         /** The data byte count and data checksum of the last record read. */
         int dataBytes;
         int dataCrc;
+        /** The trailer, once read: early, when the first record is the last one (see chooseStripeSize). */
+        byte[] trailer;
 
         Reader(int position, InputStream in, Header header, byte[] head) {
             this.position = position;
@@ -385,9 +387,13 @@ final class StreamDecoder {
     /**
      * Keeps the readers of one stripe size; the others are rejected, so a header whose stripe size was altered
      * (checksum recomputed) is lost like any fragment that does not verify. When the streams disagree, each one's
-     * first record is read first: the stripe size kept is the one with the most distinct indexes whose first record
-     * verifies, then the one whose first records are full stripes (a stripe size larger than the real one reads a
-     * full first record as a short last one), then the first stream's.
+     * first record is read first, and a stream whose first record is short — its last, for its stripe size — has its
+     * trailer read and checked at once (the trailer's checksum covers the header's stripe size, and its length must
+     * be that record's). The stripe size kept is the one with the most distinct indexes whose first record verifies;
+     * then the one a trailer confirmed; then the one whose first records are full stripes (a stripe size larger than
+     * the real one reads a full first record as a short last one, which its trailer then refutes); then the first
+     * stream's. A short single stripe with a smaller stripe size forged onto one of its fragments reads as full, so
+     * only the trailer of a genuine fragment tells them apart.
      */
     private List<Reader> chooseStripeSize(List<Reader> readers) {
         Map<Integer, List<Reader>> bySize = new LinkedHashMap<>();
@@ -408,21 +414,36 @@ final class StreamDecoder {
                 } catch (CorruptFragmentException | IOException e) {
                     reject(r, e);
                     group.remove(i--);
+                    continue;
+                }
+                if (r.dataBytes < m * r.header.stripeBytes()) {
+                    String problem = trailerProblem(r, r.dataBytes, null);
+                    if (problem != null) {
+                        rejections.add(new Rejection(r.position, r.index(), "with its stripe size of "
+                                + r.header.stripeBytes() + " bytes stripe 0 is the last, but what follows is not its"
+                                + " trailer: " + problem));
+                        group.remove(i--);
+                    }
                 }
             }
         }
         List<Reader> kept = List.of();
-        int keptFull = -1;
+        int keptRank = -1;
         for (List<Reader> group : bySize.values()) {
+            boolean confirmed = false;
             int full = 0;
             for (Reader r : group) {
                 if (r.dataBytes == m * r.header.stripeBytes()) {
                     full++;
+                } else {
+                    confirmed = true;
                 }
             }
-            if (distinct(group) > distinct(kept) || distinct(group) == distinct(kept) && full > keptFull) {
+            // Ranked by distinct indexes, then a trailer's confirmation, then full first records.
+            int rank = (confirmed ? 1 << 16 : 0) + full;
+            if (distinct(group) > distinct(kept) || distinct(group) == distinct(kept) && rank > keptRank) {
                 kept = group;
-                keptFull = full;
+                keptRank = rank;
             }
         }
         if (kept.isEmpty()) {
@@ -480,13 +501,20 @@ final class StreamDecoder {
                 + " it cannot be confirmed; discard the output (" + String.join("; ", problems) + ")");
     }
 
-    /** Reads a reader's trailer, positioned after its last record; returns what is wrong with it, or null. */
+    /**
+     * Reads a reader's trailer, positioned after its last record (or takes the one read before); returns what is
+     * wrong with it, or null. With a null {@code dataHash}, the data's hash is not checked (not known yet) nor is the
+     * payload's (the content id is kept for the final check).
+     */
     private static String trailerProblem(Reader r, long total, byte[] dataHash) {
-        byte[] trailer;
-        try {
-            trailer = r.in.readNBytes(FragmentFormat.TRAILER_BYTES);
-        } catch (IOException e) {
-            return "trailer read failed: " + e.getMessage();
+        byte[] trailer = r.trailer;
+        if (trailer == null) {
+            try {
+                trailer = r.in.readNBytes(FragmentFormat.TRAILER_BYTES);
+            } catch (IOException e) {
+                return "trailer read failed: " + e.getMessage();
+            }
+            r.trailer = trailer;
         }
         if (trailer.length < FragmentFormat.TRAILER_BYTES) {
             return "truncated trailer, " + trailer.length + " of " + FragmentFormat.TRAILER_BYTES + " bytes";
@@ -497,6 +525,9 @@ final class StreamDecoder {
         }
         if (FragmentFormat.getLong(trailer, 0) != total) {
             return "trailer says " + FragmentFormat.getLong(trailer, 0) + " data bytes, stripes held " + total;
+        }
+        if (dataHash == null) {
+            return null;
         }
         if (!MessageDigest.isEqual(r.payloadHash.digest(), Arrays.copyOfRange(trailer,
                 8 + FragmentFormat.HASH_BYTES, 8 + 2 * FragmentFormat.HASH_BYTES))) {

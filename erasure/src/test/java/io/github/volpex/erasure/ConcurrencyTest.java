@@ -3,6 +3,7 @@ package io.github.volpex.erasure;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.github.volpex.testsupport.SearchDepth;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -27,6 +28,7 @@ class ConcurrencyTest {
             throws Exception {
         IdaCodec codec = layout.withStripeSizeBytes(512);
         int n = codec.n();
+        int rounds = SearchDepth.rounds(150);
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<Integer>> results = new ArrayList<>();
@@ -35,7 +37,7 @@ class ConcurrencyTest {
                 results.add(pool.submit(() -> {
                     Random random = new Random(seed);
                     int checked = 0;
-                    for (int round = 0; round < 150; round++) {
+                    for (int round = 0; round < rounds; round++) {
                         byte[] data = TestData.bytes(seed * 1000 + round, random.nextInt(20_000));
                         byte[][] payloads = new byte[n][(int) codec.payloadLength(data.length)];
                         codec.encodePayloads(data, 0, data.length, payloads);
@@ -56,7 +58,7 @@ class ConcurrencyTest {
                 }));
             }
             for (Future<Integer> r : results) {
-                assertEquals(150, r.get());
+                assertEquals(rounds, r.get());
             }
         } finally {
             pool.shutdownNow();

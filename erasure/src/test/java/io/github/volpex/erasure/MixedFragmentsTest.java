@@ -231,12 +231,13 @@ class MixedFragmentsTest {
         assertThrows(NotEnoughFragmentsException.class, () -> CODEC.decodeBytes(six));
         NotEnoughFragmentsException e = assertThrows(NotEnoughFragmentsException.class, () -> streamed(CODEC, six));
         assertEquals(0, e.rejections().get(0).position());
-        // A stripe size smaller than the real one fails the first record; a larger one is outvoted.
+        // A stripe size smaller than the real one fails the first record; with a larger one, the first record
+        // reads as the last, and what follows it is no trailer of the forged header.
         assertEquals("stripe 0 claims 384 data bytes; a stripe holds at most 192", e.rejections().get(0).reason());
         six.set(0, Forgery.withStripeSize(wanted.get(0), 128));
         e = assertThrows(NotEnoughFragmentsException.class, () -> streamed(CODEC, six));
-        assertEquals("stripe size 128 bytes differs from the 64 of the 5 fragments in use",
-                e.rejections().get(0).reason());
+        assertEquals("with its stripe size of 128 bytes stripe 0 is the last, but what follows is not its trailer:"
+                + " trailer checksum mismatch", e.rejections().get(0).reason());
     }
 
     @Test
@@ -259,6 +260,59 @@ class MixedFragmentsTest {
             @net.jqwik.api.ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 400) int length,
             @net.jqwik.api.ForAll @net.jqwik.api.constraints.IntRange(min = 1, max = 16) int stripe,
             @net.jqwik.api.ForAll long seed) throws IOException {
+        checkOneForgery(m, k, length, stripe, seed);
+    }
+
+    /**
+     * A sample the property once falsified: systematic (3, 2) on five bytes with one-byte stripes, the second
+     * fragment relabelled as the third and added beside the genuine one. The data's second and third bytes are equal,
+     * so the forgery's first cell is right for index 2; its second cell differs, but there the third fragment holds
+     * only padding, which no decode from the first three indexes reads. The data comes out right, and the report lists
+     * the forgery among the rejections, not among the fragments used.
+     */
+    @Test
+    void a_relabelled_fragment_that_differs_only_in_padding_is_reported_as_set_aside() throws IOException {
+        checkOneForgery(3, 2, 5, 1, -3);
+        IdaCodec codec = IdaCodec.systematic(3, 2).withStripeSizeBytes(1);
+        byte[] data = {-35, -95, -95, -75, -53};
+        List<byte[]> stored = stored(codec, data);
+        List<byte[]> heap = new ArrayList<>(stored);
+        heap.add(0, Forgery.relabel(stored.get(1), 2));
+        assertArrayEquals(data, codec.decodeBytes(heap));
+        DecodeResult report = codec.decodeBytesWithReport(heap);
+        assertArrayEquals(data, report.data());
+        assertEquals(List.of(1, 2, 3), report.usedPositions(), report::toString);
+        assertEquals(1, report.rejections().size(), report.rejections()::toString);
+        assertEquals(0, report.rejections().get(0).position());
+        assertEquals(2, report.rejections().get(0).fragmentIndex());
+        assertTrue(report.rejections().get(0).reason().contains("relabelled"), report.rejections()::toString);
+    }
+
+    /**
+     * Another sample the property once falsified, in the streaming decoder: with {@code m = 1}, 15 bytes fill less
+     * than one 16-byte stripe, and a copy of the other fragment whose header claims 15-byte stripes reads its one
+     * record as a full stripe. Both stripe sizes have one fragment whose first record verifies; the genuine one's
+     * trailer, read at once after its short last record, confirms its stripe size, and the forgery is set aside.
+     */
+    @Test
+    void a_smaller_stripe_size_forged_onto_a_single_short_stripe_is_refuted_by_the_genuine_trailer()
+            throws IOException {
+        checkOneForgery(1, 1, 15, 16, 6);
+        IdaCodec codec = IdaCodec.systematic(1, 1).withStripeSizeBytes(16);
+        byte[] data = TestData.bytes(6, 15);
+        List<byte[]> stored = stored(codec, data);
+        for (int genuine = 0; genuine < 2; genuine++) {
+            List<byte[]> heap = new ArrayList<>(List.of(stored.get(genuine),
+                    Forgery.withStripeSize(stored.get(1 - genuine), 15)));
+            for (int order = 0; order < 2; order++) {
+                java.util.Collections.reverse(heap);
+                assertArrayEquals(data, streamed(codec, heap));
+                assertArrayEquals(data, codec.decodeBytes(heap));
+            }
+        }
+    }
+
+    private static void checkOneForgery(int m, int k, int length, int stripe, long seed) throws IOException {
         java.util.Random random = new java.util.Random(seed);
         IdaCodec codec = TestData.codec(Layout.values()[random.nextInt(Layout.values().length)], m, k)
                 .withStripeSizeBytes(stripe);
@@ -313,16 +367,20 @@ class MixedFragmentsTest {
         }
         DecodeResult report = codec.decodeBytesWithReport(heap);
         assertArrayEquals(data, report.data());
-        int position = heap.indexOf(forged);
-        if (report.usedPositions().contains(position)) {
-            // Used only where it changes nothing: a fragment whose cells of this data are all padding (length
-            // below m cells), or a forgery that left the payload of its index as it was. The fragments used, on
-            // their own, rebuild the data.
-            List<byte[]> used = report.usedPositions().stream().map(heap::get).toList();
-            assertArrayEquals(data, codec.decodeBytes(used), report::toString);
-            Fragment f = Fragment.parse(forged);
-            assertTrue(length < m * stripe || java.util.Arrays.equals(IdaCodecTest.bare(f),
-                    IdaCodecTest.bare(Fragment.parse(stored.get(f.index())))), report::toString);
+        // The report is exact: the fragments used are, byte for byte, the fragments of their indexes (so a
+        // forgery is used only if it left its index's payload as it was), they have m distinct indexes and rebuild
+        // the data on their own, and no position is both used and set aside.
+        List<byte[]> used = report.usedPositions().stream().map(heap::get).toList();
+        for (byte[] u : used) {
+            Fragment f = Fragment.parse(u);
+            assertArrayEquals(IdaCodecTest.bare(Fragment.parse(stored.get(f.index()))), IdaCodecTest.bare(f),
+                    report::toString);
+        }
+        assertEquals(m, used.stream().mapToInt(u -> Fragment.parse(u).index()).distinct().count(),
+                report::toString);
+        assertArrayEquals(data, codec.decodeBytes(used), report::toString);
+        for (Rejection r : report.rejections()) {
+            assertFalse(report.usedPositions().contains(r.position()), report::toString);
         }
     }
 }
