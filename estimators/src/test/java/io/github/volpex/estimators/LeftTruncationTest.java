@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.testsupport.SearchDepth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -58,38 +59,38 @@ class LeftTruncationTest {
      */
     @Test
     void a_simulated_stationary_trace_gives_back_its_law() {
-        long seed = Long.getLong(SEED_PROPERTY, System.nanoTime());
-        String replay = "seed " + seed + "; replay with -D" + SEED_PROPERTY + "=" + seed;
-        SplittableRandom random = new SplittableRandom(seed);
-        double shape = 0.6;
-        double scaleHours = 20;
-        LifetimeSample up = simulatedTrace(random, 1000, shape, scaleHours, 5, 840).stream()
-                .filter(TraceInterval::available).collect(LifetimeSample.collector());
-        assertTrue(up.leftTruncatedCount() > 500, replay);
-        WeibullFit weibull = DistributionFit.weibull(up);
-        assertEquals(shape, weibull.shape(), 0.025, replay);
-        assertEquals(scaleHours, weibull.scaleSeconds() / HOUR, 0.08 * scaleHours, replay);
-        double mean = scaleHours * Math.exp(Gamma.logGamma(1 + 1 / shape));
-        assertEquals(mean, weibull.meanSeconds() / HOUR, 0.06 * mean, replay);
-        KaplanMeier km = KaplanMeier.of(up);
-        for (double hours : new double[] {2, 10, 30, 100}) {
-            double truth = Math.exp(-Math.pow(hours / scaleHours, shape));
-            assertEquals(truth, km.survival(hours * HOUR), 0.03, () -> hours + " h; " + replay);
-        }
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, seed -> {
+            SplittableRandom random = new SplittableRandom(seed);
+            double shape = 0.6;
+            double scaleHours = 20;
+            LifetimeSample up = simulatedTrace(random, 1000, shape, scaleHours, 5, 840).stream()
+                    .filter(TraceInterval::available).collect(LifetimeSample.collector());
+            assertTrue(up.leftTruncatedCount() > 500);
+            WeibullFit weibull = DistributionFit.weibull(up);
+            assertEquals(shape, weibull.shape(), 0.025);
+            assertEquals(scaleHours, weibull.scaleSeconds() / HOUR, 0.08 * scaleHours);
+            double mean = scaleHours * Math.exp(Gamma.logGamma(1 + 1 / shape));
+            assertEquals(mean, weibull.meanSeconds() / HOUR, 0.06 * mean);
+            KaplanMeier km = KaplanMeier.of(up);
+            for (double hours : new double[] {2, 10, 30, 100}) {
+                double truth = Math.exp(-Math.pow(hours / scaleHours, shape));
+                assertEquals(truth, km.survival(hours * HOUR), 0.03, () -> hours + " h");
+            }
+        });
     }
 
     /** With an exponential law the first intervals are exact for the exponential MLE: no bias to within noise. */
     @Test
     void exponential_mle_counts_first_failures_with_their_observed_exposure() {
-        long seed = Long.getLong(SEED_PROPERTY, System.nanoTime());
-        String replay = "seed " + seed + "; replay with -D" + SEED_PROPERTY + "=" + seed;
-        SplittableRandom random = new SplittableRandom(seed);
-        // A short window, so that a third of the intervals are first intervals.
-        LifetimeSample up = simulatedTrace(random, 4000, 1.0, 30, 5, 60).stream()
-                .filter(TraceInterval::available).collect(LifetimeSample.collector());
-        RateEstimate estimate = RateEstimate.of(up);
-        MeanTimeInterval interval = estimate.timeTruncatedConfidenceInterval(0.99999).meanTimeToFailure();
-        assertTrue(interval.contains(30 * HOUR), () -> interval + "; " + replay);
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, seed -> {
+            SplittableRandom random = new SplittableRandom(seed);
+            // A short window, so that a third of the intervals are first intervals.
+            LifetimeSample up = simulatedTrace(random, 4000, 1.0, 30, 5, 60).stream()
+                    .filter(TraceInterval::available).collect(LifetimeSample.collector());
+            RateEstimate estimate = RateEstimate.of(up);
+            MeanTimeInterval interval = estimate.timeTruncatedConfidenceInterval(0.99999).meanTimeToFailure();
+            assertTrue(interval.contains(30 * HOUR), interval::toString);
+        });
     }
 
     @Test
