@@ -57,7 +57,11 @@
  *       io.github.volpex.estimators.RateInterval#meanTimeToFailure()}).</li>
  *   <li>The distribution fits are maximum likelihood with right-censoring. On the LANL05 trace, fitting every
  *       availability interval as complete and leaving out zero-length ones, as the Failure Trace Archive does,
- *       reproduces its published parameters (Javadi, Kondo, Iosup and Epema, JPDC 2013) to every printed digit.</li>
+ *       reproduces its published parameters (Javadi, Kondo, Iosup and Epema, JPDC 2013) to every printed digit.
+ *       Fits that search the likelihood numerically (censored gamma; Weibull, gamma and log-normal with left
+ *       truncation) end with Newton steps on the analytic gradient (the derivative of {@code ln Q(a, x)} in the
+ *       shape is the incomplete gamma function's series or continued fraction differentiated term by term), so they
+ *       agree with 50-digit maxima to about 10⁻¹⁵ in any time unit, not only where {@code |ln L|} is small.</li>
  *   <li>The special functions (incomplete gamma, chi-square quantiles, digamma, normal tail) are implemented here so
  *       the module needs nothing but the JDK at run time; they are tested against Apache Commons Math and against
  *       50-digit values.</li>
