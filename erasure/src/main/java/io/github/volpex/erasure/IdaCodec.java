@@ -647,21 +647,14 @@ public final class IdaCodec {
         }
         int outputs = encoder.outputs();
         int first = layout.dataInFirstFragments() ? m : 0;
-        if (layout.dataInFirstFragments()) {
-            for (int j = 0; j < m; j++) {
-                int available = ws.inAvailable[j];
-                if (available > 0) {
-                    System.arraycopy(src, ws.inOffsets[j], dst[j], dstOffset, available);
-                }
-                Arrays.fill(dst[j], dstOffset + available, dstOffset + cell, (byte) 0);
-            }
-        }
         for (int r = 0; r < outputs; r++) {
             ws.outArrays[r] = dst[first + r];
             ws.outOffsets[r] = dstOffset;
             ws.outRoom[r] = cell;
         }
-        encoder.apply(ws, ws.inArrays, ws.inOffsets, ws.inAvailable, ws.outArrays, ws.outOffsets, ws.outRoom, cell);
+        // The systematic layouts' first m fragments are the data cells themselves, zero-padded.
+        encoder.applyAndCopy(ws, ws.inArrays, ws.inOffsets, ws.inAvailable, ws.outArrays, ws.outOffsets, ws.outRoom,
+                cell, layout.dataInFirstFragments() ? m : 0, dst, dstOffset);
     }
 
     /**

@@ -89,13 +89,19 @@ final class MatrixKernel implements Kernel {
     @Override
     public void apply(Workspace ws, byte[][] inArrays, int[] inOffsets, int[] inAvailable,
                byte[][] outArrays, int[] outOffsets, int[] outRoom, int length) {
+        apply(ws, inArrays, inOffsets, inAvailable, outArrays, outOffsets, outRoom, length, 0);
+    }
+
+    /** {@link #apply} for the positions {@code [from, length)} only. */
+    void apply(Workspace ws, byte[][] inArrays, int[] inOffsets, int[] inAvailable,
+               byte[][] outArrays, int[] outOffsets, int[] outRoom, int length, int from) {
         if (outputs == 0) {
             return;
         }
         long[][] x = ws.blocks;
         long[] acc = ws.accumulator;
         int blockBytes = acc.length << 3;
-        for (int p = 0; p < length; p += blockBytes) {
+        for (int p = from; p < length; p += blockBytes) {
             int bytes = Math.min(blockBytes, length - p);
             int words = bytes >>> 3;
             if (words > 0) {

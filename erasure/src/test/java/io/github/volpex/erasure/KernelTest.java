@@ -22,8 +22,10 @@ class KernelTest {
     void a_matrix_of_zeros_and_ones_gets_the_xor_kernel_and_any_other_the_multiplying_one() {
         assertTrue(Kernel.of(new byte[][] {{1, 0, 1}, {0, 0, 0}}) instanceof XorKernel);
         assertTrue(Kernel.of(new byte[0][]) instanceof XorKernel);
-        assertTrue(Kernel.of(new byte[][] {{1, 0, 1}, {0, 2, 0}}) instanceof MatrixKernel);
-        assertTrue(Kernel.of(new byte[][] {{(byte) 0xFF}}) instanceof MatrixKernel);
+        assertEquals(VectorKernelTest.multiplyingKernel(),
+                Kernel.of(new byte[][] {{1, 0, 1}, {0, 2, 0}}).getClass().getSimpleName());
+        assertEquals(VectorKernelTest.multiplyingKernel(), Kernel.of(new byte[][] {{(byte) 0xFF}}).getClass()
+                .getSimpleName());
         assertEquals("coefficients must all be 0 or 1", assertThrows(IllegalArgumentException.class,
                 () -> new XorKernel(new byte[][] {{1, 3}})).getMessage());
     }
@@ -40,26 +42,14 @@ class KernelTest {
                 row[j] = (byte) (dense || random.nextBoolean() ? 1 : 0);
             }
         }
-        boolean shared = random.nextBoolean();
-        byte[] pool = TestData.bytes(seed, inputs * (length + 8));
-        byte[][] inArrays = new byte[inputs][];
-        int[] inOffsets = new int[inputs];
-        int[] inAvailable = new int[inputs];
-        for (int j = 0; j < inputs; j++) {
-            inArrays[j] = shared ? pool : TestData.bytes(seed + j, length + 8);
-            inOffsets[j] = shared ? j * (length + 8) + random.nextInt(8) : random.nextInt(8);
-            inAvailable[j] = random.nextInt(4) == 0 ? random.nextInt(length + 1) : length;
-        }
-        int[] outOffsets = new int[outputs];
-        int[] outRoom = new int[outputs];
-        byte[][] viaXor = new byte[outputs][];
-        byte[][] viaMatrix = new byte[outputs][];
-        for (int r = 0; r < outputs; r++) {
-            outOffsets[r] = random.nextInt(8);
-            outRoom[r] = random.nextInt(4) == 0 ? random.nextInt(length + 1) : length;
-            viaXor[r] = TestData.bytes(~seed + r, length + 16);
-            viaMatrix[r] = viaXor[r].clone();
-        }
+        KernelCase cells = new KernelCase(seed, random, inputs, outputs, length);
+        byte[][] inArrays = cells.inArrays;
+        int[] inOffsets = cells.inOffsets;
+        int[] inAvailable = cells.inAvailable;
+        int[] outOffsets = cells.outOffsets;
+        int[] outRoom = cells.outRoom;
+        byte[][] viaXor = cells.outArrays();
+        byte[][] viaMatrix = cells.outArrays();
         Workspace ws = new Workspace(inputs, Math.max(1, outputs), Workspace.blockBytesFor(inputs));
         new XorKernel(matrix).apply(ws, inArrays, inOffsets, inAvailable, viaXor, outOffsets, outRoom, length);
         new MatrixKernel(matrix).apply(ws, inArrays, inOffsets, inAvailable, viaMatrix, outOffsets, outRoom, length);
