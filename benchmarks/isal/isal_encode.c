@@ -4,7 +4,9 @@
  * codec's encode. Prints the median and the spread of the rounds, in data bytes (size) per second.
  *
  *   gcc -O2 -o /tmp/isal_encode benchmarks/isal/isal_encode.c -lisal
- *   /tmp/isal_encode 6 3 16777216 15
+ *   /tmp/isal_encode 6 3 16777216 15          # parity of shards already split, as ISA-L is used
+ *   /tmp/isal_encode 6 3 16777216 15 copy     # also copies the data from one buffer into the m shards first,
+ *                                             # the work IdaCodec.encodePayloads does
  *
  * It also prints the first bytes of each parity shard for a fixed data pattern, which the Java codec's
  * systematic(m, k) reproduces (ErasureBenchmark's setup and the erasure module's tests check it against Hadoop's
@@ -27,11 +29,22 @@ static int by_value(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+static void encode(int copy, const unsigned char *source, int len, int m, int k, unsigned char *tables,
+                   unsigned char **shards) {
+    if (copy) {
+        for (int i = 0; i < m; i++) {
+            memcpy(shards[i], source + (size_t) i * len, len);
+        }
+    }
+    ec_encode_data(len, m, k, tables, shards, shards + m);
+}
+
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: %s m k size rounds\n", argv[0]);
+    if (argc != 5 && !(argc == 6 && strcmp(argv[5], "copy") == 0)) {
+        fprintf(stderr, "usage: %s m k size rounds [copy]\n", argv[0]);
         return 2;
     }
+    int copy = argc == 6;
     int m = atoi(argv[1]), k = atoi(argv[2]);
     long size = atol(argv[3]);
     int rounds = atoi(argv[4]);
@@ -57,6 +70,10 @@ int main(int argc, char **argv) {
             shards[i][b] = (unsigned char) (state >> 56);
         }
     }
+    unsigned char *source = malloc((size_t) len * m);
+    for (int i = 0; i < m; i++) {
+        memcpy(source + (size_t) i * len, shards[i], len);
+    }
     gf_gen_cauchy1_matrix(matrix, n, m);
     ec_init_tables(m, k, matrix + m * m, tables);
 
@@ -65,7 +82,7 @@ int main(int argc, char **argv) {
     for (;;) {
         double t0 = now_seconds();
         for (int r = 0; r < reps; r++) {
-            ec_encode_data(len, m, k, tables, shards, shards + m);
+            encode(copy, source, len, m, k, tables, shards);
         }
         if (now_seconds() - t0 >= 0.2) {
             break;
@@ -76,14 +93,14 @@ int main(int argc, char **argv) {
     for (int round = 0; round < rounds; round++) {
         double t0 = now_seconds();
         for (int r = 0; r < reps; r++) {
-            ec_encode_data(len, m, k, tables, shards, shards + m);
+            encode(copy, source, len, m, k, tables, shards);
         }
         double seconds = (now_seconds() - t0) / reps;
         rates[round] = size / seconds / 1e9;
     }
     qsort(rates, rounds, sizeof(double), by_value);
-    printf("isal ec_encode_data m=%d k=%d size=%ld: median %.2f GB/s (min %.2f, max %.2f) over %d rounds of %d\n",
-           m, k, size, rates[rounds / 2], rates[0], rates[rounds - 1], rounds, reps);
+    printf("isal ec_encode_data%s m=%d k=%d size=%ld: median %.2f GB/s (min %.2f, max %.2f) over %d rounds of %d\n",
+           copy ? " with copy" : "", m, k, size, rates[rounds / 2], rates[0], rates[rounds - 1], rounds, reps);
     for (int p = 0; p < k; p++) {
         printf("parity %d:", p);
         for (int b = 0; b < 8; b++) {

@@ -108,6 +108,14 @@
  * Hadoop's Reed–Solomon; it costs one output row of the multiplying kernel. {@code xor(m)} is the layout for one
  * parity fragment when that compatibility is not needed.
  *
+ * <p><b>Vector API, opt-in.</b> Started with {@code --add-modules jdk.incubator.vector} (JDK 17 or later), the JVM
+ * gets a second multiplying kernel in place of the first: ISA-L's split-table method (Plank, Greenan and Miller,
+ * FAST 2013), two byte shuffles and an exclusive or per product of a whole vector, every input vector loaded once and
+ * up to four outputs kept in registers, the data cells of a systematic encoding stored from the same registers. It
+ * is chosen only where vectors are at least 32 bytes wide, and computes the same bytes; without the flag nothing of the
+ * incubator module is loaded, and the module does not require it. The build runs the whole test suite of this module
+ * both ways.
+ *
  * @since 0.1
  */
 package io.github.volpex.erasure;
