@@ -289,6 +289,22 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     }
 
     /**
+     * Test hook: {@code hook} runs inside every later step on a tag right after the step has decided the outcome of a
+     * waiting request (served by a put, or cancelled), before the map installs the tag's new state; null removes it.
+     * Call it before the requests it should see; each process's lock hands it to that process's later steps.
+     */
+    void decisionHook(Runnable hook) {
+        for (ProcessState process : processes) {
+            process.acquire();
+            try {
+                process.step.decisionHook = hook;
+            } finally {
+                process.release();
+            }
+        }
+    }
+
+    /**
      * Tells, without the lock, whether a request number has certainly been issued already (a duplicate); a
      * {@code false} answer may be stale.
      */
@@ -570,6 +586,8 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         Pending waiting;
         /** Waiting requests of other processes this step served; fired once the locks are released. */
         private final ArrayList<Pending> served = new ArrayList<>();
+        /** See {@link InProcessDataspace#decisionHook(Runnable)}; null outside tests. */
+        Runnable decisionHook;
 
         void prepare(Operation operation, int processId, long requestNumber, byte[] data, Pending target) {
             this.operation = operation;
@@ -661,6 +679,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                 while ((pending = queue.pollFirst()) != null) {
                     pending.result = new Outcome(pending.operation, tag, data, false);
                     served.add(pending);
+                    decided();
                     if (pending.operation == Operation.GET) {
                         return queue.isEmpty() ? null : queue;
                     }
@@ -669,10 +688,18 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             return data;
         }
 
+        private void decided() {
+            Runnable hook = decisionHook;
+            if (hook != null) {
+                hook.run();
+            }
+        }
+
         /** Removes the target from its tag's queue and cancels it, unless a put has served it already. */
         private Object cancel(Object state) {
             if (state instanceof Waiters && ((Waiters) state).remove(target)) {
                 target.result = Outcome.cancelled(target.operation, target.tag);
+                decided();
                 return ((Waiters) state).isEmpty() ? null : state;
             }
             return state;
