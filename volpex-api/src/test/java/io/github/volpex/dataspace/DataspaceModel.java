@@ -127,6 +127,15 @@ final class DataspaceModel {
         return request.outcome == null ? PENDING : request.outcome;
     }
 
+    /** A slot's request as a later replica sees it: its outcome, {@link #PENDING}, or {@link #NOT_ISSUED}. */
+    String slotOutcome(int slot) {
+        SlotRequest request = slots.get(slot);
+        if (request == null) {
+            return NOT_ISSUED;
+        }
+        return request.outcome == null ? PENDING : request.outcome;
+    }
+
     /** Cancels a slot's request: {@link #CANCELLED}, its value if it completed, or {@link #NOT_ISSUED}. */
     String slotCancel(int slot) {
         SlotRequest request = slots.get(slot);

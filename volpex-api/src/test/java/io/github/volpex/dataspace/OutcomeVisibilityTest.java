@@ -5,6 +5,7 @@ import static io.github.volpex.dataspace.TestSupport.bytes;
 import static io.github.volpex.dataspace.TestSupport.start;
 import static io.github.volpex.dataspace.TestSupport.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -21,13 +22,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A fixed schedule: a put that serves a waiting read is held inside its step on the tag, after it has decided the
- * read's outcome and before the map holds the tag's new state. Meanwhile the read must look unfinished through every
- * way a caller can see an outcome — a trailing replica, a timed wait that runs out and looks again, the pending request
- * the middleware asks for, a restart from a checkpoint taken inside the call, {@code submit}'s future, a cancel — since
- * another process's {@code tryRead} still finds the tag absent: a read that returned the value at that moment could not
- * be placed in any serial order (it would have to follow the put, and the {@code tryRead} that began after it would have
- * to see the value). Once the put's step is over, every way shows the value and so does the {@code tryRead}.
+ * A fixed schedule: a step on a tag that has decided a waiting read's outcome — a put that serves it, a cancel — is
+ * held there, before the map holds the tag's new state. Meanwhile no way a caller can see the outcome may return it —
+ * a trailing replica, a timed wait that runs out and looks again, the pending request the middleware asks for, a
+ * restart from a checkpoint taken inside the call, {@code submit}, a cancel — since another process's {@code tryRead}
+ * still finds the tag absent: a read that returned the value at that moment could not be placed in any serial order
+ * (it would have to follow the put, and the {@code tryRead} that began after it would have to see the value). Such a
+ * caller may wait for the step instead; once the step is over, every way shows the outcome and the {@code tryRead}
+ * shows the value.
  */
 // A hang guard only: every wait below is bounded.
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -36,6 +38,7 @@ class OutcomeVisibilityTest {
     private static final String TAG = "b5";
     private static final String VALUE = "p4.9";
     private static final String WAITING = "<waiting>";
+    private static final String CANCELLED = "<cancelled>";
     private static final int READER = 0;
     private static final int AUDITOR = 3;
     private static final int PUTTER = 4;
@@ -64,11 +67,11 @@ class OutcomeVisibilityTest {
             Started<String> blockedRead = start("reader", () -> text(dataspace.open(READER).read(TAG)));
             awaitBlocked(blockedRead.thread());
             // A replica that joins the read now, before the put, for the timed wait.
-            Started<String> timedReplica = null;
+            Started<String> observing = null;
             if (observer == Observer.TIMED_WAIT) {
-                timedReplica = start("timed replica", () -> readOrWaiting(dataspace.open(READER),
+                observing = start("timed replica", () -> readOrWaiting(dataspace.open(READER),
                         Duration.ofMillis(200)));
-                awaitBlocked(timedReplica.thread());
+                awaitBlocked(observing.thread());
             }
             Hold hold = new Hold();
             dataspace.decisionHook(hold);
@@ -77,46 +80,23 @@ class OutcomeVisibilityTest {
                 return null;
             });
             try {
-                whileHeld(dataspace, observer, hold, timedReplica);
+                hold.awaitHeld();
+                if (observing == null) {
+                    observing = start("observer", () -> observe(dataspace, observer));
+                }
+                assertUnfinishedWhileHeld(dataspace, observer + " of the read", observing);
             } finally {
                 hold.release();
             }
             put.future().get(60, TimeUnit.SECONDS);
             assertEquals(VALUE, blockedRead.future().get(60, TimeUnit.SECONDS));
-            String after = observer == Observer.CANCEL ? cancelAnswer(dataspace) : observe(dataspace, observer);
-            assertEquals(VALUE, after, observer + " once the put's step is over");
+            assertEquals(VALUE, observing.future().get(60, TimeUnit.SECONDS),
+                    observer + " once the put's step was over");
+            assertEquals(VALUE, observe(dataspace, observer == Observer.TIMED_WAIT ? Observer.TRAILING_REPLICA
+                    : observer), observer + " afterwards");
             Replica auditor = dataspace.open(AUDITOR, 1);
             assertEquals(Optional.of(VALUE), auditor.tryRead(TAG).map(TestSupport::text));
         }
-    }
-
-    /** Observes while the put is held inside its step: the read must look unfinished, the tag still absent. */
-    private static void whileHeld(InProcessDataspace dataspace, Observer observer, Hold hold,
-            Started<String> timedReplica) throws Exception {
-        hold.awaitHeld();
-        String whileHeld;
-        if (observer == Observer.TIMED_WAIT) {
-            whileHeld = timedReplica.future().get(60, TimeUnit.SECONDS);
-        } else if (observer == Observer.CANCEL) {
-            // The cancel comes too late: once the put's step is over it returns the data (and then again below).
-            Started<String> cancel = start("canceller", () -> cancelAnswer(dataspace));
-            awaitDoneOrBlocked(cancel);
-            whileHeld = cancel.future().isDone() ? cancel.future().get() : WAITING;
-        } else {
-            whileHeld = observe(dataspace, observer);
-        }
-        Optional<byte[]> tryRead = dataspace.open(AUDITOR).tryRead(TAG);
-        assertEquals(Optional.empty(), tryRead.map(TestSupport::text),
-                "another process's tryRead while the put is inside its step");
-        String seen = whileHeld;
-        assertEquals(WAITING, seen, () -> observer + " saw the read complete with " + seen
-                + " while the put serving it was inside its step and another process's tryRead still found "
-                + TAG + " absent: no serial order explains both");
-    }
-
-    /** A cancel of the read, started while the put was held; see {@link #whileHeld}. */
-    private static String cancelAnswer(InProcessDataspace dataspace) throws Exception {
-        return dataspace.server().cancel(READER, 1).map(r -> text(r.data().get())).orElse("<cancelled>");
     }
 
     @Test
@@ -132,14 +112,32 @@ class OutcomeVisibilityTest {
             Started<Optional<Reply>> cancel = start("canceller", () -> dataspace.server().cancel(READER, 1));
             try {
                 hold.awaitHeld();
-                assertEquals(WAITING, timedReplica.future().get(60, TimeUnit.SECONDS),
-                        "a replica saw the read cancelled while the cancel was inside its step");
+                assertUnfinishedWhileHeld(dataspace, "a timed wait of a replica on the read being cancelled",
+                        timedReplica);
             } finally {
                 hold.release();
             }
             assertEquals(Optional.empty(), cancel.future().get(60, TimeUnit.SECONDS));
+            assertEquals(CANCELLED, timedReplica.future().get(60, TimeUnit.SECONDS));
             assertThrows(DataspaceCancelledException.class, () -> reader.read(TAG, Duration.ZERO));
         }
+    }
+
+    /**
+     * While a step is held after deciding the read's outcome, the observing call may block (it waits for the step) but
+     * must not return, and another process's try-read still finds the tag absent.
+     */
+    private static void assertUnfinishedWhileHeld(InProcessDataspace dataspace, String what, Started<String> observing)
+            throws Exception {
+        awaitDoneOrBlocked(observing);
+        assertEquals(Optional.empty(), dataspace.open(AUDITOR).tryRead(TAG).map(TestSupport::text),
+                "another process's tryRead while the step is held");
+        if (observing.future().isDone() && !observing.future().get().equals(WAITING)) {
+            fail(what + " returned " + observing.future().get() + " while the step that decided it was not complete "
+                    + "and another process's tryRead still found " + TAG + " absent: no serial order explains both");
+        }
+        // This implementation makes the caller wait for the step (so that it cannot miss the outcome afterwards).
+        assertFalse(observing.future().isDone(), () -> what + " returned while the step was held");
     }
 
     /** What the observer sees of process {@link #READER}'s first request: its value, or {@link #WAITING}. */
@@ -148,13 +146,17 @@ class OutcomeVisibilityTest {
             case TRAILING_REPLICA:
             case TIMED_WAIT:
                 return readOrWaiting(dataspace.open(READER), Duration.ZERO);
+            case CANCEL:
+                // Comes too late once the put's step is over: returns the data.
+                return dataspace.server().cancel(READER, 1).map(r -> text(r.data().get())).orElse(CANCELLED);
             case PENDING_REQUEST:
                 return dataspace.server().pendingRequest(READER).isPresent() ? WAITING
                         : text(dataspace.open(READER).read(TAG, Duration.ZERO));
             case RESTART_INSIDE_CALL:
                 // A restart inside the call opens before it; once the call is complete, at its number.
                 Replica restarted = dataspace.open(READER, 1);
-                return restarted.requestNumber() == 0 ? WAITING : text(dataspace.open(READER).read(TAG, Duration.ZERO));
+                return restarted.requestNumber() == 0 ? WAITING
+                        : text(dataspace.open(READER).read(TAG, Duration.ZERO));
             case SUBMIT:
                 CompletableFuture<Reply> reply = dataspace.server().submit(Request.read(READER, 1, TAG));
                 if (!reply.isDone()) {
@@ -173,7 +175,7 @@ class OutcomeVisibilityTest {
         } catch (DataspaceTimeoutException stillWaiting) {
             return WAITING;
         } catch (DataspaceCancelledException cancelled) {
-            return "<cancelled>";
+            return CANCELLED;
         }
     }
 
