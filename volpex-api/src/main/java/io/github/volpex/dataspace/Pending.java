@@ -103,7 +103,10 @@ final class Pending {
         }
     }
 
-    /** Completes every waiting caller with the outcome, which must be published. Idempotent; call it outside every lock. */
+    /**
+     * Completes every waiting caller with the outcome, which must be published. Idempotent; call it outside every
+     * lock.
+     */
     void fire() {
         ArrayList<CompletableFuture<Outcome>> taken;
         synchronized (this) {
