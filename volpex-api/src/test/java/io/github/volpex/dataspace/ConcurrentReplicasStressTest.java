@@ -5,6 +5,7 @@ import static io.github.volpex.dataspace.TestSupport.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.testsupport.SearchDepth;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -44,13 +45,7 @@ class ConcurrentReplicasStressTest {
 
     @Test
     void replicas_racing_on_two_threads_observe_the_same_outcomes_and_lose_or_duplicate_nothing() throws Exception {
-        long seed = Long.getLong("volpex.dataspace.stress.seed", System.nanoTime());
-        try {
-            run(seed);
-        } catch (AssertionError | RuntimeException failure) {
-            throw new AssertionError("seed " + seed + " (replay with -Dvolpex.dataspace.stress.seed=" + seed + ")",
-                    failure);
-        }
+        SearchDepth.eachSeed("volpex.dataspace.stress.seed", 1, ConcurrentReplicasStressTest::run);
     }
 
     private static void run(long seed) throws Exception {

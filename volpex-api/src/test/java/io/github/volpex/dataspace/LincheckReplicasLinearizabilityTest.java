@@ -3,6 +3,7 @@ package io.github.volpex.dataspace;
 import static io.github.volpex.dataspace.LincheckSupport.text;
 import static io.github.volpex.dataspace.TestSupport.bytes;
 
+import io.github.volpex.testsupport.SearchDepth;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -149,7 +150,7 @@ public class LincheckReplicasLinearizabilityTest {
     void waiting_requests_replicas_and_try_operations_model_checked_together_are_linearizable() throws Exception {
         new ModelCheckingOptions()
                 .addCustomScenario(readServedWhileRepeatedThenTryRead())
-                .iterations(20)
+                .iterations(SearchDepth.rounds(20))
                 .invocationsPerIteration(40)
                 .threads(2)
                 .actorsPerThread(3)

@@ -1,5 +1,6 @@
 package io.github.volpex.dataspace;
 
+import io.github.volpex.testsupport.SearchDepth;
 import java.nio.charset.StandardCharsets;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Options;
@@ -23,7 +24,7 @@ final class LincheckSupport {
 
     private static <O extends Options<O, ?>> void check(O options, Class<?> test, Class<?> model, int iterations,
             int invocations, int actorsAfter) {
-        options.iterations(iterations)
+        options.iterations(SearchDepth.rounds(iterations))
                 .invocationsPerIteration(invocations)
                 .threads(2)
                 .actorsPerThread(3)

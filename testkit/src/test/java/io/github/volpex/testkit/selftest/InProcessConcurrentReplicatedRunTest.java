@@ -7,6 +7,7 @@ import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.testkit.ConcurrentReplicatedRun;
 import io.github.volpex.testkit.ProgramStep;
 import io.github.volpex.testkit.ReplicatedPrograms;
+import io.github.volpex.testsupport.SearchDepth;
 import java.util.List;
 import java.util.Random;
 import java.util.SplittableRandom;
@@ -20,47 +21,34 @@ import net.jqwik.api.Example;
  * ({@link io.github.volpex.testkit.LinearizabilityChecker}). Read logs are sometimes small, so that late replicas are
  * evicted.
  *
- * <p>{@value #DEFAULT_RUNS} runs by default; {@code -Dvolpex.testkit.linearizability.runs=N} sets another number (the
- * Maven profile {@code linearizability} runs 10,000). Each run draws a new seed, named in the failure message with the
- * property that repeats its programs and choices ({@code -Dvolpex.testkit.linearizability.seed=<seed>}); the threads'
+ * <p>{@value #RUNS} runs in an ordinary build, times the search factor ({@code -Pdeep-search} runs 15,000; the Maven
+ * profile {@code linearizability} runs 10,050). Each run draws a new seed, named in the failure message with the
+ * property that repeats its programs and choices ({@code -D}{@value #SEED_PROPERTY}{@code =<seed>}); the threads'
  * interleaving is the machine's.
  */
 class InProcessConcurrentReplicatedRunTest {
 
-    private static final int DEFAULT_RUNS = 150;
+    private static final int RUNS = 150;
+    private static final String SEED_PROPERTY = "volpex.testkit.linearizability.seed";
 
     // A jqwik example, so that the programs can be drawn from the kit's arbitrary; each run stops itself after 60 s.
     @Example
-    void replicas_on_the_threads_of_a_busy_machine_leave_linearizable_histories() throws Exception {
-        Long fixed = Long.getLong("volpex.testkit.linearizability.seed");
-        int runs = fixed != null ? 1 : Integer.getInteger("volpex.testkit.linearizability.runs", DEFAULT_RUNS);
-        SplittableRandom seeds = new SplittableRandom();
-        int restarts = 0;
-        int lateJoiners = 0;
-        int timeouts = 0;
-        int cancels = 0;
-        int evictions = 0;
-        for (int i = 0; i < runs; i++) {
-            long seed = fixed != null ? fixed : seeds.nextLong();
-            ConcurrentReplicatedRun run;
-            try {
-                run = runOnce(seed);
-            } catch (AssertionError | RuntimeException failure) {
-                throw new AssertionError("run " + (i + 1) + " of " + runs + " failed: seed " + seed
-                        + " (repeat its programs and choices with -Dvolpex.testkit.linearizability.seed=" + seed + ")",
-                        failure);
-            }
-            restarts += run.restarts();
-            lateJoiners += run.lateJoiners();
-            timeouts += run.timeouts();
-            cancels += run.cancels();
-            evictions += run.evictions();
-        }
-        if (runs >= DEFAULT_RUNS) {
-            String counts = "restarts " + restarts + ", late joiners " + lateJoiners + ", timeouts " + timeouts
-                    + ", cancels " + cancels + ", evictions " + evictions + " in " + runs + " runs";
-            assertTrue(restarts > 0 && lateJoiners > 0 && timeouts > 0 && cancels > 0 && evictions > 0,
-                    () -> "the runs did not try every kind of event: " + counts);
+    void replicas_on_the_threads_of_a_busy_machine_leave_linearizable_histories() {
+        int[] counts = new int[6];
+        SearchDepth.eachSeed(SEED_PROPERTY, RUNS, seed -> {
+            ConcurrentReplicatedRun run = runOnce(seed);
+            counts[0]++;
+            counts[1] += run.restarts();
+            counts[2] += run.lateJoiners();
+            counts[3] += run.timeouts();
+            counts[4] += run.cancels();
+            counts[5] += run.evictions();
+        });
+        if (counts[0] >= RUNS) {
+            String tally = "restarts " + counts[1] + ", late joiners " + counts[2] + ", timeouts " + counts[3]
+                    + ", cancels " + counts[4] + ", evictions " + counts[5] + " in " + counts[0] + " runs";
+            assertTrue(counts[1] > 0 && counts[2] > 0 && counts[3] > 0 && counts[4] > 0 && counts[5] > 0,
+                    () -> "the runs did not try every kind of event: " + tally);
         }
     }
 
