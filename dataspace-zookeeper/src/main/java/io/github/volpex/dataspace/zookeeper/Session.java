@@ -285,6 +285,21 @@ final class Session implements AutoCloseable {
         return sync(client -> new Result(Code.OK, null, null, client.multi(ops), null));
     }
 
+    /**
+     * Runs a read-only multi that sees every write committed before this call began, whichever client made it and
+     * whichever server this client talks to: first a {@code check} of {@code barrier} (which must exist), a transaction
+     * that the ensemble's quorum commits, then the reads on the same ZooKeeper session, which its server answers only
+     * after applying that transaction. A plain read or {@code sync} is not enough: a server may lag behind the leader,
+     * and ZooKeeper's {@code sync} is not a quorum operation. The code is that of the check when it fails
+     * ({@code NONODE}: the barrier is gone), else OK whenever the server answered.
+     */
+    Result linearizableRead(String barrier, List<Op> reads) {
+        return sync(client -> {
+            client.multi(List.of(Op.check(barrier, -1)));
+            return new Result(Code.OK, null, null, client.multi(reads), null);
+        });
+    }
+
     Result getData(String path) {
         return sync(client -> {
             Stat stat = new Stat();

@@ -328,10 +328,21 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * {@code during} names the work otherwise.
      */
     private List<OpResult> readAll(List<Op> ops, Call call, String during) {
+        return readAll(ops, false, call, during);
+    }
+
+    /**
+     * Runs a read-only multi as {@link #readAll(List, Call, String)} does; when {@code linearizable}, its reads see
+     * every write committed before the call, by any client through any server ({@link Session#linearizableRead}).
+     */
+    private List<OpResult> readAll(List<Op> ops, boolean linearizable, Call call, String during) {
         while (true) {
-            Session.Result read = session.multiRead(ops);
+            Session.Result read = linearizable ? session.linearizableRead(namespace, ops) : session.multiRead(ops);
             if (read.ok()) {
                 return read.results();
+            }
+            if (linearizable && read.code() == Code.NONODE) {
+                throw destroyed();
             }
             if (!read.unknown()) {
                 throw refused(read.code(), call != null ? "reading for " + call.describe() : during);
@@ -412,7 +423,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         long position = savedRequestNumber;
         if (savedRequestNumber != 0) {
-            ProcessRecord record = readProcess(processId).record;
+            // Linearizable: a restart right after another client completed a request must see it completed.
+            ProcessRecord record = readProcess(processId, true).record;
             if (savedRequestNumber < 0 || savedRequestNumber > record.issued) {
                 throw new IllegalArgumentException("savedRequestNumber must be in [0, " + record.issued
                         + "] (the high-water mark of process " + processId + "): " + savedRequestNumber);
@@ -511,7 +523,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     @Override
     public Optional<Request> pendingRequest(int processId) {
         checkProcessId(processId);
-        ProcessRecord record = readProcess(processId).record;
+        ProcessRecord record = readProcess(processId, true).record;
         return record.pending()
                 ? Optional.of(Request.of(record.pendingOperation, processId, record.issued,
                         tagOf(record.pendingName), null))
@@ -521,13 +533,13 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     @Override
     public long highWaterMark(int processId) {
         checkProcessId(processId);
-        return readProcess(processId).record.issued;
+        return readProcess(processId, true).record.issued;
     }
 
     @Override
     public long oldestRetained(int processId) {
         checkProcessId(processId);
-        return readProcess(processId).record.oldest;
+        return readProcess(processId, true).record.oldest;
     }
 
     // ---- argument checks ------------------------------------------------------------------------------------------
@@ -617,6 +629,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         int unknownCommits;
         /** Whether the loop has tried the remembered state (once per call: then it reads). */
         boolean triedRemembered;
+        /** Whether the next read must be linearizable: a decision that fails the call is pending on it. */
+        boolean readLinearizable;
         byte[] owned;
         Pin pin;
         /** The submitted request this call runs for, which waits with no thread; null for a blocking call. */
@@ -662,7 +676,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                     state = rememberedState(call);
                 }
                 if (state == null) {
-                    state = readState(call);
+                    state = readState(call, call.readLinearizable);
+                    call.readLinearizable = false;
                 }
                 if (state.entry != null) {
                     return fromLog(call, state);
@@ -706,10 +721,20 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                     continue;
                 }
                 if (call.requestNumber > process.issued + 1) {
+                    if (!state.linearizable) {
+                        // The server may lag behind others: another replica of the process may be further on.
+                        call.readLinearizable = true;
+                        continue;
+                    }
                     throw new IllegalArgumentException("requestNumber must be <= " + (process.issued + 1)
                             + " (the next request of process " + call.processId + "): " + call.requestNumber);
                 }
                 if (process.pending()) {
+                    if (!state.linearizable) {
+                        // The server may lag behind others: the pending request may be complete by now.
+                        call.readLinearizable = true;
+                        continue;
+                    }
                     throw new IllegalStateException("process " + call.processId + " issued request "
                             + call.requestNumber + " while its request " + process.issued + " ("
                             + process.pendingOperation + " \"" + tagOf(process.pendingName) + "\") is still pending");
@@ -776,10 +801,21 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
     }
 
-    private static void checkLivelock(Call call, int conflicts, String last) {
+    /**
+     * Fails a request that met {@value #MAX_CONFLICTS} conflicts in a row (a defect), and from the second conflict in a
+     * row on brings this client's server up to date with the leader before the next read: each conflict is another
+     * request's commit, which a server lagging behind may not show yet.
+     */
+    private void checkLivelock(Call call, int conflicts, String last) {
         if (conflicts > MAX_CONFLICTS) {
             throw new IllegalStateException(call.describe() + " met " + MAX_CONFLICTS + " conflicts in a row (last: "
                     + last + ")");
+        }
+        if (conflicts >= 2) {
+            Session.Result synced = session.sync(namespace);
+            if (synced.unknown()) {
+                waitForConnection(call);
+            }
         }
     }
 
@@ -856,8 +892,12 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     private void checkNamespaceExists(Call call) {
         if (readOrWait(namespace, call.describe()).code() == Code.NONODE) {
-            throw new IllegalStateException("namespace " + namespace + " no longer exists (it was destroyed)");
+            throw destroyed();
         }
+    }
+
+    private IllegalStateException destroyed() {
+        return new IllegalStateException("namespace " + namespace + " no longer exists (it was destroyed)");
     }
 
     private void waitForConnection(Call call) {
@@ -897,21 +937,17 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         String during = "cancelling request " + requestNumber + " of process " + processId;
         List<Op> reads = List.of(Op.getData(processPath(processId)), Op.getData(entryPath(processId, requestNumber)));
-        boolean synced = false;
+        boolean linearizable = false;
         for (int inconsistent = 0, conflicts = 0, unknownCommits = 0; ; ) {
             checkCancelOpen(processId, requestNumber, caller);
-            List<OpResult> results = readAll(reads, null, during);
+            List<OpResult> results = readAll(reads, linearizable, null, during);
             ProcessState read = processOf(results.get(0), null, during);
             ProcessRecord process = read.record;
             Stat processStat = read.stat;
             if (requestNumber > process.issued) {
-                if (!synced) {
-                    // The server may lag the leader: another client may have issued the request already.
-                    synced = true;
-                    Session.Result sync = session.sync(processPath(processId));
-                    if (!sync.ok() && !sync.unknown() && sync.code() != Code.NONODE) {
-                        throw refused(sync.code(), during);
-                    }
+                if (!linearizable) {
+                    // The server may lag behind others: another client may have issued the request already.
+                    linearizable = true;
                     continue;
                 }
                 throw new IllegalArgumentException("requestNumber must be <= " + process.issued
@@ -1011,10 +1047,14 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * and the tag record — or what this client remembers of them ({@code remembered}: the entry is absent then).
      */
     private record State(ProcessRecord process, Stat processStat, LogEntry entry, boolean tagRead, TagRecord tag,
-            Stat tagStat, int guardVersion, boolean remembered) {
+            Stat tagStat, int guardVersion, boolean remembered, boolean linearizable) {
     }
 
-    private State readState(Call call) {
+    /**
+     * Reads the state of a call; {@code linearizable}: as of a point after the call began, whatever other clients
+     * wrote through other servers (for decisions that fail the call, which a lagging server must not cause).
+     */
+    private State readState(Call call, boolean linearizable) {
         boolean withTag = call.requestNumber > knownIssued.get(call.processId);
         List<Op> ops = new ArrayList<>(4);
         ops.add(Op.getData(processPath(call.processId)));
@@ -1024,7 +1064,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             ops.add(Op.getData(guardPath(call.name)));
             ops.add(Op.getData(tagPath(call.name)));
         }
-        List<OpResult> results = readAll(ops, call, null);
+        List<OpResult> results = readAll(ops, linearizable, call, null);
         ProcessState read = processOf(results.get(0), call, null);
         ProcessRecord process = read.record;
         Stat processStat = read.stat;
@@ -1050,7 +1090,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             }
             remember(call.name, tag, tagStat == null ? -1 : tagStat.getVersion(), guardVersion);
         }
-        return new State(process, processStat, entry, withTag, tag, tagStat, guardVersion, false);
+        return new State(process, processStat, entry, withTag, tag, tagStat, guardVersion, false, linearizable);
     }
 
     /** The version of the call's tag guard read in a multi; a missing guard means the namespace was destroyed. */
@@ -1130,7 +1170,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             return null;
         }
         return new State(process.record, versionOnly(process.version), null, true, tag.record,
-                versionOnly(tag.version), tag.guardVersion, true);
+                versionOnly(tag.version), tag.guardVersion, true, false);
     }
 
     /** A stat that carries a version only (null for −1: no node), as the plans read it from a remembered state. */
@@ -1170,15 +1210,17 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     private record ProcessState(ProcessRecord record, Stat stat) {
     }
 
-    private ProcessState readProcess(int processId) {
+    /**
+     * Reads a process record: {@code linearizable}, it shows every write committed before the call (by any client);
+     * otherwise it may lag behind other clients' writes.
+     */
+    private ProcessState readProcess(int processId, boolean linearizable) {
         if (closed) {
             throw new DataspaceClosedException(processId, 1, true);
         }
-        Session.Result read = readOrWait(processPath(processId), "reading process " + processId);
-        if (read.code() == Code.NONODE) {
-            return new ProcessState(ProcessRecord.INITIAL, null);
-        }
-        return new ProcessState(ProcessRecord.decode(read.data()), read.stat());
+        String during = "reading process " + processId;
+        return processOf(readAll(List.of(Op.getData(processPath(processId))), linearizable, null, during).get(0),
+                null, during);
     }
 
     /** Reads a node while planning: a missing node means the state moved on. */
@@ -2146,7 +2188,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * the request was not issued or its log entry was evicted.
      */
     OptionalLong issueZxid(int processId, long requestNumber) {
-        ProcessState process = readProcess(processId);
+        ProcessState process = readProcess(processId, false);
         if (process.record.pending() && process.record.issued == requestNumber) {
             return OptionalLong.of(process.stat.getMzxid());
         }
