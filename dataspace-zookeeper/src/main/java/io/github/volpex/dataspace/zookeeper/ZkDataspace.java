@@ -632,6 +632,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         /** Whether the next read must be linearizable: a decision that fails the call is pending on it. */
         boolean readLinearizable;
         byte[] owned;
+        /** The turns of the request loop so far: a pin taken or checked in an earlier turn is checked again. */
+        int attempt;
         Pin pin;
         /** The submitted request this call runs for, which waits with no thread; null for a blocking call. */
         AsyncWait async;
@@ -670,6 +672,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             checkOpen(call, true);
             for (int inconsistent = 0, conflicts = 0; ; ) {
                 checkOpen(call, false);
+                call.attempt++;
                 State state = null;
                 if (!call.triedRemembered) {
                     call.triedRemembered = true;
@@ -884,9 +887,6 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         if (code == Code.NONODE) {
             checkNamespaceExists(call);
-        }
-        if (call.pin != null && readOrWait(call.pin.path, call.describe()).code() == Code.NONODE) {
-            call.pin = null; // the session that held it expired: pin again
         }
     }
 
@@ -1920,8 +1920,14 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     // ---- blobs ----------------------------------------------------------------------------------------------------
 
-    /** A blob a put has stored and pins with an ephemeral child of its reference node until its commit. */
-    private record Pin(String shaHex, byte[] sha256, long incarnation, String path, int length) {
+    /**
+     * A blob a put has stored and pins with an ephemeral child of its reference node until its commit; {@code attempt}
+     * is the turn of the request loop that last took or checked the pin.
+     */
+    private record Pin(String shaHex, byte[] sha256, long incarnation, String path, int length, int attempt) {
+        Pin checkedIn(int turn) {
+            return new Pin(shaHex, sha256, incarnation, path, length, turn);
+        }
     }
 
     /**
@@ -1931,6 +1937,9 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * protects.
      */
     private Value pinnedValue(Call call) {
+        if (call.pin != null && call.pin.attempt != call.attempt) {
+            call.pin = checkPin(call, call.pin);
+        }
         if (call.pin == null) {
             byte[] sha = TagNames.sha256().digest(call.owned);
             String shaHex = HEX.formatHex(sha);
@@ -1957,7 +1966,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                     }
                     continue;
                 }
-                call.pin = new Pin(shaHex, sha, read.stat().getCzxid(), pinPath, call.owned.length);
+                call.pin = new Pin(shaHex, sha, read.stat().getCzxid(), pinPath, call.owned.length, call.attempt);
                 break;
             }
             String key = blobKey(shaHex, call.pin.incarnation);
@@ -1970,6 +1979,38 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             }
         }
         return Value.blob(call.pin.sha256, call.pin.incarnation, call.pin.length);
+    }
+
+    /**
+     * Checks, in a later turn of the request loop, that a put's pin still holds its blob: the pin's session may have
+     * expired meanwhile (the ensemble deleted the pin with it), and then any client collecting garbage may have deleted
+     * the unreferenced blob and its reference node. Returns the pin, taken again if only the pin went (its blob is
+     * there: a blob is deleted only after its reference node, which is still the same incarnation); or null when the
+     * reference node went too, after deleting the blob this put may have stored after the collection — the put then
+     * pins and stores its value anew, under the new incarnation. The commit deletes the pin, so a pin that vanishes
+     * after this check makes the commit fail and the next turn check again.
+     */
+    private Pin checkPin(Call call, Pin pin) {
+        String reference = blobsPath + "/" + pin.shaHex;
+        while (true) {
+            // Linearizable: a server lagging behind must not make a live reference look deleted.
+            List<OpResult> read = readAll(List.of(Op.getData(reference), Op.getData(pin.path)), true, call, null);
+            if (!(read.get(0) instanceof OpResult.GetDataResult found)
+                    || found.getStat().getCzxid() != pin.incarnation) {
+                deleteBlob(blobKey(pin.shaHex, pin.incarnation));
+                return null;
+            }
+            if (read.get(1) instanceof OpResult.GetDataResult) {
+                return pin.checkedIn(call.attempt);
+            }
+            Session.Result pinned = session.create(pin.path, EMPTY, CreateMode.EPHEMERAL);
+            if (pinned.ok() || pinned.code() == Code.NODEEXISTS) {
+                return pin.checkedIn(call.attempt);
+            }
+            if (pinned.code() != Code.NONODE) {
+                expectUnknown(pinned, call); // NONODE: the reference went meanwhile; read again
+            }
+        }
     }
 
     private void expectUnknown(Session.Result result, Call call) {
