@@ -308,6 +308,28 @@ final class Session implements AutoCloseable {
         });
     }
 
+    /** Checks whether the node exists (NONODE if not) and returns its stat. */
+    Result exists(String path) {
+        return sync(client -> {
+            Stat stat = client.exists(path, false);
+            return new Result(stat == null ? Code.NONODE : Code.OK, null, stat, null, null);
+        });
+    }
+
+    /** Starts a listing and returns its future without waiting (for pipelined listings). */
+    CompletableFuture<Result> getChildrenAsync(String path) {
+        CompletableFuture<Result> done = new CompletableFuture<>();
+        client().getChildren(path, false, (rc, p, ctx, children) -> done.complete(
+                new Result(Code.get(rc), null, null, null, children)), null);
+        return done;
+    }
+
+    /** Returns the largest answer this client accepts, in bytes: its {@code jute.maxbuffer}. */
+    long maxAnswerBytes() {
+        return clientConfig.getInt(org.apache.zookeeper.common.ZKConfig.JUTE_MAXBUFFER,
+                ZKClientConfig.CLIENT_MAX_PACKET_LENGTH_DEFAULT);
+    }
+
     /** Checks whether the node exists and leaves a watch on it that fires when it is created, changed or deleted. */
     Result existsWatched(String path) {
         Watcher current = watcher();

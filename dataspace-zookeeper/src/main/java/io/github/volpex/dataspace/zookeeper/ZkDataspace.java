@@ -52,6 +52,7 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ZKConfig;
 import org.apache.zookeeper.data.Stat;
@@ -97,13 +98,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     private final DataspaceOptions options;
     private final String connectString;
     private final String namespace;
-    private final String processesPath;
-    private final String tagsPath;
-    private final String blobsPath;
-    private final String dictionaryPath;
-    private final String storePath;
-    private final String guardsPath;
+    private final Layout layout;
     private final Session session;
+    /** Lists a znode's children, failing typed when one answer cannot hold them. */
+    private final Listing listing;
     private final boolean blobsInZooKeeper;
     private final BlobStore blobStore;
     private final int inlineLimit;
@@ -154,12 +152,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         this.options = builder.options;
         this.connectString = builder.connectString;
         this.namespace = namespace;
-        this.processesPath = namespace + "/p";
-        this.tagsPath = namespace + "/t";
-        this.blobsPath = namespace + "/b";
-        this.dictionaryPath = namespace + "/n";
-        this.storePath = namespace + "/s";
-        this.guardsPath = namespace + "/g";
+        this.layout = new Layout(namespace);
         this.inlineLimit = builder.inlineLimitBytes;
         this.transactionLimit = builder.juteMaxBuffer - TRANSACTION_MARGIN;
         this.connectionLossTimeout = builder.connectionLossTimeout;
@@ -177,9 +170,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         this.session = new Session(builder.connectString, (int) builder.sessionTimeout.toMillis(), clientConfig,
                 this::onNodeEvent, this::wakeAll);
+        this.listing = new Listing(session, session.maxAnswerBytes(), this::waitForConnection);
         this.blobsInZooKeeper = builder.blobStore == null;
         this.blobStore = blobsInZooKeeper
-                ? new ZooKeeperBlobStore(session, storePath, connectionLossTimeout.toNanos())
+                ? new ZooKeeperBlobStore(session, layout.store, connectionLossTimeout.toNanos())
                 : builder.blobStore;
     }
 
@@ -247,7 +241,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         for (int slash = namespace.indexOf('/', 1); slash > 0; slash = namespace.indexOf('/', slash + 1)) {
             ancestors.add(namespace.substring(0, slash));
         }
-        List<String> children = List.of(processesPath, tagsPath, blobsPath, dictionaryPath, storePath, guardsPath);
+        List<String> children = List.of(layout.directories());
         List<Op> reads = new ArrayList<>();
         for (String path : ancestors) {
             reads.add(Op.getData(path));
@@ -261,7 +255,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             List<String> missing = new ArrayList<>();
             for (int i = 0; i < ancestors.size(); i++) {
                 if (results.get(i) instanceof OpResult.GetDataResult found) {
-                    if (Header.decodeOrNull(found.getData()) != null) {
+                    if (Header.isHeader(found.getData())) {
                         throw new IllegalArgumentException("namespace " + namespace + " lies inside the dataspace at "
                                 + ancestors.get(i));
                     }
@@ -295,7 +289,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 LOG.info("created dataspace namespace {} ({})", namespace, wanted.describe());
                 return true;
             }
-            Header header = Header.decodeOrNull(root.getData());
+            Header header = Header.decodeOrNull(root.getData(), namespace);
             if (header == null) {
                 throw new IllegalStateException("namespace " + namespace + " exists and is not a Volpex dataspace ("
                         + root.getStat().getNumChildren() + " children, " + root.getData().length
@@ -559,19 +553,60 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     // ---- paths ----------------------------------------------------------------------------------------------------
 
     private String processPath(int processId) {
-        return processesPath + "/" + processId;
+        return layout.processPath(processId);
     }
 
     private String entryPath(int processId, long requestNumber) {
-        return processesPath + "/" + processId + "/" + requestNumber;
+        return layout.entryPath(processId, requestNumber);
     }
 
     private String tagPath(String name) {
-        return tagsPath + "/" + name;
+        return layout.tagPath(name);
     }
 
     private String guardPrefix(long namespaceId) {
-        return guardsPath + "/" + Long.toHexString(namespaceId) + "-";
+        return layout.guards + "/" + Long.toHexString(namespaceId) + "-";
+    }
+
+    /**
+     * Creates a bucket, which a request found missing when it created the first znode there (a bucket, once created,
+     * stays until the namespace is destroyed, so requests create in it without checking first). Throws {@link Retry}
+     * when the namespace's directory is gone: the request then reads and finds out why.
+     */
+    private void createBucket(String bucket, Call call) {
+        while (true) {
+            Session.Result created = session.create(bucket, EMPTY, CreateMode.PERSISTENT);
+            if (created.ok() || created.code() == Code.NODEEXISTS) {
+                return;
+            } else if (created.unknown()) {
+                waitForConnection(call);
+            } else if (created.code() == Code.NONODE) {
+                throw Retry.INSTANCE;
+            } else {
+                throw refused(created.code(), "creating " + bucket + " for " + call.describe());
+            }
+        }
+    }
+
+    /**
+     * Tells whether a transaction failed only because it creates its tag record in a bucket that does not exist yet:
+     * its first failing operation is that create, and it failed with {@code NONODE}.
+     */
+    private boolean missingTagBucket(Txn txn, Call call, Session.Result committed) {
+        if (!txn.tagCreated || committed.code() != Code.NONODE || committed.results() == null) {
+            return false;
+        }
+        List<OpResult> results = committed.results();
+        for (int i = 0; i < results.size() && i < txn.ops.size(); i++) {
+            if (results.get(i) instanceof OpResult.ErrorResult failed
+                    && failed.getErr() != Code.OK.intValue()
+                    && failed.getErr() != Code.RUNTIMEINCONSISTENCY.intValue()) {
+                return failed.getErr() == Code.NONODE.intValue()
+                        && txn.ops.get(i).getType() == ZooDefs.OpCode.create
+                        && txn.ops.get(i).getPath().equals(tagPath(call.name));
+            }
+        }
+        return false;
     }
 
     private static String guardSuffix(int k) {
@@ -631,6 +666,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         boolean triedRemembered;
         /** Whether the next read must be linearizable: a decision that fails the call is pending on it. */
         boolean readLinearizable;
+        /** Whether the last read found the tag's bucket missing: a commit that creates the record creates it first. */
+        boolean tagBucketMissing;
         byte[] owned;
         /** The turns of the request loop so far: a pin taken or checked in an earlier turn is checked again. */
         int attempt;
@@ -757,6 +794,16 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                     triedUnread.increment();
                 }
                 Session.Result committed = session.multi(plan.txn.ops);
+                if (missingTagBucket(plan.txn, call, committed)) {
+                    // The first tag record of its bucket: create the bucket, and commit the same plan again.
+                    try {
+                        createBucket(layout.tagBucketPath(call.name), call);
+                        committed = session.multi(plan.txn.ops);
+                    } catch (Retry retry) {
+                        checkNamespaceExists(call);
+                        checkLivelock(call, ++conflicts, "a missing " + layout.tags);
+                    }
+                }
                 if (LOG.isDebugEnabled()) {
                     LOG.debug("{}, call {}: {} operations{}, blob references {} -> {}", call.describe(),
                             HEX.formatHex(call.token), plan.txn.ops.size(), state.remembered ? " (unread)" : "",
@@ -1063,6 +1110,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             // The guard before the tag record: a deletion of the record after this read changes the guard's version.
             ops.add(Op.getData(guardPath(call.name)));
             ops.add(Op.getData(tagPath(call.name)));
+            ops.add(Op.getData(layout.tagBucketPath(call.name))); // absent until a first record is created there
         }
         List<OpResult> results = readAll(ops, linearizable, call, null);
         ProcessState read = processOf(results.get(0), call, null);
@@ -1087,6 +1135,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 tagStat = found.getStat();
             } else {
                 checkMissing(results.get(3), call);
+                call.tagBucketMissing = !(results.get(4) instanceof OpResult.GetDataResult);
             }
             remember(call.name, tag, tagStat == null ? -1 : tagStat.getVersion(), guardVersion);
         }
@@ -1245,7 +1294,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         if (!TagNames.isHashed(name)) {
             return TagNames.unescape(name);
         }
-        Session.Result read = readOrWait(dictionaryPath + "/" + name, "looking up a tag");
+        Session.Result read = readOrWait(layout.dictionaryPath(name), "looking up a tag");
         return read.ok() ? Records.decodeTag(read.data()) : "<tag with SHA-256 " + name.substring(1) + ">";
     }
 
@@ -1269,6 +1318,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         /** Whether an operation on the tag record is conditional on its version, and whether it deletes the record. */
         boolean tagVersioned;
         boolean tagDeleted;
+        /** Whether the transaction creates the tag record (in a bucket that may not exist yet). */
+        boolean tagCreated;
         /** The tag record once committed (empty: absent) and its version (−1: absent); every plan decides it. */
         TagRecord tagAfter;
         int tagVersionAfter;
@@ -1366,6 +1417,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         } else {
             txn.add(Op.create(tagPath(call.name), EMPTY, Records.OPEN_ACL, CreateMode.PERSISTENT), 0);
             txn.add(Op.delete(tagPath(call.name), 0), 0);
+            txn.tagCreated = true;
             txn.decideTag(TagRecord.EMPTY, -1);
         }
         complete(txn, call, state, null, false);
@@ -1549,6 +1601,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         byte[] data = record.encode();
         if (stat == null) {
             txn.add(Op.create(tagPath(name), data, Records.OPEN_ACL, CreateMode.PERSISTENT), data.length);
+            txn.tagCreated = true;
             txn.decideTag(record, 0);
         } else {
             txn.add(Op.setData(tagPath(name), data, stat.getVersion()), data.length);
@@ -1592,7 +1645,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             }
         }
         for (String shaHex : changed) {
-            Session.Result reference = readForPlan(blobsPath + "/" + shaHex, call);
+            Session.Result reference = readForPlan(layout.referencePath(shaHex), call);
             long count = Records.decodeCount(reference.data()) + txn.blobDeltas.get(shaHex);
             if (count < 0) {
                 // Planning reads are not one snapshot: the count was read after a commit that the records read
@@ -1601,20 +1654,26 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             }
             Stat stat = reference.stat();
             if (count == 0 && stat.getNumChildren() == 0) {
-                txn.add(Op.delete(blobsPath + "/" + shaHex, stat.getVersion()), 0);
+                txn.add(Op.delete(layout.referencePath(shaHex), stat.getVersion()), 0);
                 txn.orphanedBlobs.add(blobKey(shaHex, stat.getCzxid()));
             } else {
-                txn.add(Op.setData(blobsPath + "/" + shaHex, Records.encodeCount(count), stat.getVersion()), 8);
+                txn.add(Op.setData(layout.referencePath(shaHex), Records.encodeCount(count), stat.getVersion()), 8);
             }
         }
         if (call.pin != null && txn.blobDeltas.containsKey(call.pin.shaHex)) {
             txn.add(Op.delete(call.pin.path, -1), 0);
         }
-        if (TagNames.isHashed(call.name) && !knownDictionary.contains(call.name)) {
-            Session.Result created = session.create(dictionaryPath + "/" + call.name, Records.encodeTag(call.tag),
+        if (txn.tagCreated && call.tagBucketMissing) {
+            createBucket(layout.tagBucketPath(call.name), call);
+            call.tagBucketMissing = false;
+        }
+        while (TagNames.isHashed(call.name) && !knownDictionary.contains(call.name)) {
+            Session.Result created = session.create(layout.dictionaryPath(call.name), Records.encodeTag(call.tag),
                     CreateMode.PERSISTENT);
             if (created.ok() || created.code() == Code.NODEEXISTS) {
                 knownDictionary.add(call.name);
+            } else if (created.code() == Code.NONODE) {
+                createBucket(layout.dictionaryBucketPath(call.name), call);
             } else {
                 if (created.unknown()) {
                     waitForConnection(call);
@@ -1943,10 +2002,14 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         if (call.pin == null) {
             byte[] sha = TagNames.sha256().digest(call.owned);
             String shaHex = HEX.formatHex(sha);
-            String reference = blobsPath + "/" + shaHex;
+            String reference = layout.referencePath(shaHex);
             String pinPath = reference + "/" + HEX.formatHex(call.token);
             while (true) {
                 Session.Result created = session.create(reference, Records.encodeCount(0), CreateMode.PERSISTENT);
+                if (created.code() == Code.NONODE) {
+                    createBucket(layout.referenceBucketPath(shaHex), call);
+                    continue;
+                }
                 if (!created.ok() && created.code() != Code.NODEEXISTS) {
                     expectUnknown(created, call);
                     continue;
@@ -1991,7 +2054,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * after this check makes the commit fail and the next turn check again.
      */
     private Pin checkPin(Call call, Pin pin) {
-        String reference = blobsPath + "/" + pin.shaHex;
+        String reference = layout.referencePath(pin.shaHex);
         while (true) {
             // Linearizable: a server lagging behind must not make a live reference look deleted.
             List<OpResult> read = readAll(List.of(Op.getData(reference), Op.getData(pin.path)), true, call, null);
@@ -2027,10 +2090,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         try {
             session.delete(pin.path, -1);
-            Session.Result reference = session.getData(blobsPath + "/" + pin.shaHex);
+            Session.Result reference = session.getData(layout.referencePath(pin.shaHex));
             if (reference.ok() && Records.decodeCount(reference.data()) == 0
                     && reference.stat().getNumChildren() == 0
-                    && session.delete(blobsPath + "/" + pin.shaHex, reference.stat().getVersion()).ok()) {
+                    && session.delete(layout.referencePath(pin.shaHex), reference.stat().getVersion()).ok()) {
                 deleteBlob(blobKey(pin.shaHex, reference.stat().getCzxid()));
             }
         } catch (RuntimeException ex) {
@@ -2074,44 +2137,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             throw new DataspaceClosedException(0, 1, true);
         }
         String during = "collecting garbage in " + namespace;
-        int removed = 0;
-        Session.Result references;
-        while ((references = session.getChildren(blobsPath)).unknown()) {
-            waitForConnection(during);
-        }
-        if (!references.ok()) {
-            throw refused(references.code(), during);
-        }
-        for (String shaHex : references.children()) {
-            Session.Result reference = readOrWait(blobsPath + "/" + shaHex, during);
-            if (reference.ok() && Records.decodeCount(reference.data()) == 0
-                    && reference.stat().getNumChildren() == 0
-                    && session.delete(blobsPath + "/" + shaHex, reference.stat().getVersion()).ok()) {
-                deleteBlob(blobKey(shaHex, reference.stat().getCzxid()));
-                removed++;
-            }
-        }
-        List<String> keys;
-        try {
-            keys = blobStore.keys();
-        } catch (IOException | RuntimeException ex) {
-            throw new BlobStoreException("(all)", "listing " + blobStore + " failed", ex);
-        }
-        for (String key : keys) {
-            if (!key.startsWith(blobPrefix)) {
-                continue;
-            }
-            String[] parts = key.substring(blobPrefix.length()).split("-");
-            if (parts.length != 2) {
-                continue;
-            }
-            Session.Result reference = readOrWait(blobsPath + "/" + parts[0], during);
-            if (reference.code() == Code.NONODE
-                    || Long.toHexString(reference.stat().getCzxid()).compareTo(parts[1]) != 0) {
-                deleteBlob(key);
-                removed++;
-            }
-        }
+        int removed = new GarbageCollector(session, layout, listing, blobStore, blobsInZooKeeper, blobPrefix,
+                ops -> readAll(ops, true, null, during), this::deleteBlob).collect();
         if (removed > 0) {
             LOG.info("removed {} orphaned blobs from namespace {}", removed, namespace);
         }
@@ -2128,10 +2155,9 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         String during = "destroying namespace " + namespace;
         Session.Result root = readOrWait(namespace, during);
         if (root.ok()) {
-            Header header = Header.decodeOrNull(root.data());
+            Header header = Header.decodeOrNull(root.data(), namespace);
             if (header != null) {
-                Session.Result marked;
-                while ((marked = session.setData(namespace, header.beingDestroyed().encode(), -1)).unknown()) {
+                while (session.setData(namespace, header.beingDestroyed().encode(), -1).unknown()) {
                     waitForConnection(during);
                 }
                 deleteTree(header);
@@ -2140,8 +2166,14 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         close();
     }
 
-    /** Deletes the blobs of the namespace's store, then every znode under it, then the namespace itself. */
+    /**
+     * Deletes the namespace's blobs from an external store, then every znode under the namespace and the namespace
+     * itself: the tag guards first, so that every other client's commit fails from then on; then each process's read
+     * log by the numbers its record names (a log is never listed whole); then the rest, bucket by bucket
+     * ({@link Eraser}). A destroy cut short leaves the header marked, and the next client that connects finishes it.
+     */
     private void deleteTree(Header header) {
+        String during = "destroying namespace " + namespace;
         if (!header.blobsInZooKeeper()) {
             String prefix = Long.toHexString(header.namespaceId()) + "-";
             try {
@@ -2154,45 +2186,38 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 throw new BlobStoreException(prefix + "*", "deleting the namespace's blobs failed", ex);
             }
         }
-        deleteRecursively(namespace, "destroying namespace " + namespace);
+        Eraser eraser = new Eraser(session, listing, this::waitForConnection);
+        eraser.erase(List.of(layout.guards), Layout.MAX_TAG_NAME, during);
+        deleteLogs(during);
+        eraser.erase(List.of(layout.processes, layout.tags, layout.dictionary, layout.references, layout.store),
+                Layout.MAX_TAG_NAME, during);
+        eraser.erase(List.of(namespace), Layout.MAX_TAG_NAME, during);
+        LOG.info("destroyed dataspace namespace {}: {} znodes deleted", namespace, eraser.deleted());
     }
 
-    private void deleteRecursively(String path, String during) {
-        while (true) {
-            Session.Result children = session.getChildren(path);
-            if (children.code() == Code.NONODE) {
-                return;
-            }
-            if (children.unknown()) {
-                waitForConnection(during);
+    /** Deletes the read-log entries of every process, pipelined, from the window its record names. */
+    private void deleteLogs(String during) {
+        List<String> processes = listing.children(layout.processes, 10, during);
+        for (String process : processes == null ? List.<String>of() : processes) {
+            Session.Result read = readOrWait(layout.processes + "/" + process, during);
+            if (!read.ok()) {
                 continue;
             }
-            if (!children.ok()) {
-                throw refused(children.code(), during);
+            ProcessRecord record;
+            try {
+                record = ProcessRecord.decode(read.data());
+            } catch (IllegalStateException corrupt) {
+                continue; // the eraser lists what is left
             }
-            List<String> leaves = new ArrayList<>();
-            for (String child : children.children()) {
-                String childPath = path + "/" + child;
-                Session.Result grandchildren = session.getChildren(childPath);
-                if (grandchildren.ok() && !grandchildren.children().isEmpty()) {
-                    deleteRecursively(childPath, during);
-                } else {
-                    leaves.add(childPath);
+            List<CompletableFuture<Session.Result>> deletes = new ArrayList<>(Eraser.BATCH);
+            for (long entry = record.oldest; entry <= record.issued; entry++) {
+                deletes.add(session.deleteAsync(layout.processes + "/" + process + "/" + entry, -1));
+                if (deletes.size() == Eraser.BATCH || entry == record.issued) {
+                    for (CompletableFuture<Session.Result> delete : deletes) {
+                        session.await(delete); // any entry left (a lost reply) goes with the eraser's listing
+                    }
+                    deletes.clear();
                 }
-            }
-            List<CompletableFuture<Session.Result>> deletes = new ArrayList<>(leaves.size());
-            for (String leaf : leaves) {
-                deletes.add(session.deleteAsync(leaf, -1));
-            }
-            for (CompletableFuture<Session.Result> delete : deletes) {
-                session.await(delete);
-            }
-            Session.Result deleted = session.delete(path, -1);
-            if (deleted.ok() || deleted.code() == Code.NONODE) {
-                return;
-            }
-            if (deleted.unknown()) {
-                waitForConnection(during);
             }
         }
     }
