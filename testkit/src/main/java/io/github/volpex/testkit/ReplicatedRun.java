@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.github.volpex.dataspace.Dataspace;
 import io.github.volpex.dataspace.DataspaceServer;
 import io.github.volpex.dataspace.ReadLogEvictedException;
+import io.github.volpex.dataspace.Reply;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.dataspace.Request;
 import io.github.volpex.testkit.ReplicatedPrograms.ReplicaHistory;
@@ -50,6 +51,10 @@ import java.util.random.RandomGenerator;
  * }
  * }</pre>
  *
+ * <p>The run also records its calls in a {@link DataspaceHistory} ({@link #history()}), which
+ * {@link #assertLinearizable()} judges with the {@link LinearizabilityChecker}. {@link ConcurrentReplicatedRun} runs
+ * the same programs with every replica on a thread of its own, where only such a check applies.
+ *
  * <p>Not thread-safe: one thread builds, executes and inspects a run.
  *
  * @since 0.1
@@ -66,6 +71,9 @@ public final class ReplicatedRun {
     private final boolean byteBudget;
     private final List<ScheduledReplica> replicas = new ArrayList<>();
     private final List<ProcessEvent> freshOrder = new ArrayList<>();
+    /** One tick per reading: the schedule is sequential, so every call returns before the next is invoked. */
+    private final long[] ticks = new long[1];
+    private final DataspaceHistory history = DataspaceHistory.create(() -> ++ticks[0]);
     private int replicasPerProcess = -1;
     private boolean failures = true;
     private int restarts;
@@ -146,7 +154,8 @@ public final class ReplicatedRun {
         for (int process = 0; process < processCount; process++) {
             int count = replicasPerProcess > 0 ? replicasPerProcess : 1 + random.nextInt(3);
             for (int i = 0; i < count; i++) {
-                replicas.add(new ScheduledReplica(process, dataspace.open(process), new ArrayList<>()));
+                replicas.add(new ScheduledReplica(process, history.recording(dataspace.open(process)),
+                        new ArrayList<>()));
             }
         }
         long[] maxIssued = new long[processCount];
@@ -218,6 +227,31 @@ public final class ReplicatedRun {
             histories.add(new ReplicaHistory(sim.name(), sim.processId, sim.observations, !sim.dead && !sim.evicted));
         }
         return ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs, freshOrder, histories);
+    }
+
+    /**
+     * Returns the run's history: every replica's calls and the middleware's cancels, on a clock that ticks once per
+     * reading (the schedule runs one call at a time).
+     *
+     * @return the history, which the run keeps extending while it executes
+     */
+    public DataspaceHistory history() {
+        return history;
+    }
+
+    /**
+     * Asserts that the executed run's history is linearizable per tag and that every replica of a request received
+     * one outcome ({@link LinearizabilityChecker}): a check of the dataspace's answers in the order it gave them,
+     * independent of the single-replica run.
+     *
+     * @throws IllegalStateException if the run has not executed
+     * @throws AssertionError        if the history is not linearizable; the message lists the facts
+     */
+    public void assertLinearizable() {
+        if (!executed) {
+            throw new IllegalStateException("execute the run first");
+        }
+        LinearizabilityChecker.create().assertLinearizable(history);
     }
 
     /**
@@ -293,7 +327,10 @@ public final class ReplicatedRun {
         DataspaceServer server = dataspace.server();
         Optional<Request> pending = server.pendingRequest(processId);
         if (pending.isPresent()) {
-            assertEquals(Optional.empty(), server.cancel(processId, pending.get().requestNumber()),
+            DataspaceHistory.Call call = history.invokeCancel(processId, pending.get().requestNumber());
+            Optional<Reply> answer = server.cancel(processId, pending.get().requestNumber());
+            call.returned(CallOutcome.ofCancel(answer));
+            assertEquals(Optional.empty(), answer,
                     () -> "the middleware cancelled " + pending.get() + ", which waited");
             freshOrder.add(ProcessEvent.cancel(processId));
             cancels++;
@@ -335,7 +372,8 @@ public final class ReplicatedRun {
     private void restartFrom(ScheduledReplica old, int choice) {
         int processId = old.processId;
         if (choice == old.checkpoints.size()) {
-            replicas.add(new ScheduledReplica(processId, dataspace.open(processId, 0), new ArrayList<>()));
+            replicas.add(new ScheduledReplica(processId, history.recording(dataspace.open(processId, 0)),
+                    new ArrayList<>()));
         } else {
             Checkpoint checkpoint = old.checkpoints.get(choice);
             long saved = checkpoint.requestNumber();
@@ -351,7 +389,8 @@ public final class ReplicatedRun {
             } else {
                 restarted = dataspace.open(processId, saved);
             }
-            replicas.add(new ScheduledReplica(processId, restarted, new ArrayList<>(checkpoint.observations())));
+            replicas.add(new ScheduledReplica(processId, history.recording(restarted),
+                    new ArrayList<>(checkpoint.observations())));
         }
         restarts++;
     }

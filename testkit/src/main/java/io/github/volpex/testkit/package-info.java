@@ -39,6 +39,19 @@
  * {@link io.github.volpex.testkit.ReplicatedPrograms#assertConsistentWithSingleReplicaRun(java.util.List,
  * java.util.List, java.util.List)}, given the order its implementation executed requests in.
  *
+ * <h2>Linearizability</h2>
+ * A single-replica oracle needs the order in which the implementation executed requests; replicas on threads, or on
+ * other machines, give no such order. {@link io.github.volpex.testkit.DataspaceHistory} records instead what any
+ * observer can: every call's invocation and response times on one clock and what it returned (wrap each replica with
+ * {@link io.github.volpex.testkit.DataspaceHistory#recording(io.github.volpex.dataspace.Replica)}, or record calls by
+ * hand), and {@link io.github.volpex.testkit.LinearizabilityChecker} decides whether the history is linearizable: all
+ * replicas of a request received one outcome, and each tag's requests can be placed at instants within their spans
+ * so that the dataspace of one tag, run in that order, returns what they returned. The search is Wing and Gong's in
+ * Lowe's form, with the memoisation of Porcupine and of Elasticsearch's checker; its limits are in the class
+ * description. {@link io.github.volpex.testkit.ConcurrentReplicatedRun} runs random replicated programs on threads —
+ * late joiners, deaths, restarts, timeouts, the middleware's cancels, spinning threads for a busy machine — and checks
+ * its history this way; {@link io.github.volpex.testkit.ReplicatedRun} records one too.
+ *
  * @since 0.1
  */
 package io.github.volpex.testkit;

@@ -218,7 +218,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         Pending pending = (Pending) begun;
         CompletableFuture<Outcome> waiter = new CompletableFuture<>();
         if (!pending.register(waiter)) {
-            complete(reply, request, pending.result, duplicate);
+            complete(reply, request, pending.outcome(), duplicate);
             return reply;
         }
         waiter.whenComplete((outcome, closing) -> {
@@ -285,6 +285,22 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             return process.log.oldest();
         } finally {
             process.release();
+        }
+    }
+
+    /**
+     * Test hook: {@code hook} runs inside every later step on a tag right after the step has decided the outcome of a
+     * waiting request (served by a put, or cancelled), before the map installs the tag's new state; null removes it.
+     * Call it before the requests it should see; each process's lock hands it to that process's later steps.
+     */
+    void decisionHook(Runnable hook) {
+        for (ProcessState process : processes) {
+            process.acquire();
+            try {
+                process.step.decisionHook = hook;
+            } finally {
+                process.release();
+            }
         }
     }
 
@@ -373,9 +389,14 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                     return process.log(requestNumber, direct);
                 }
                 TagStep step = process.step;
-                step.prepare(operation, processId, requestNumber, data, null);
-                tags(tag).compute(tag, step);
+                ConcurrentHashMap<String, Object> map = tags(tag);
+                step.prepare(operation, processId, requestNumber, data, null, map);
+                map.compute(tag, step);
+                // The step is complete: the outcomes it decided for the waiting requests it served become visible.
                 served = step.takeServed();
+                if (served != null) {
+                    publish(served);
+                }
                 if (step.waiting == null) {
                     return process.log(requestNumber, step.outcome(tag));
                 }
@@ -465,20 +486,23 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                 return process.logged(processId, requestNumber);
             }
             TagStep step = process.step;
-            step.prepare(null, processId, requestNumber, null, pending);
-            tags(pending.tag).compute(pending.tag, step);
-            // Cancelled by the step, or served by a put just before it: settled either way.
+            ConcurrentHashMap<String, Object> map = tags(pending.tag);
+            step.prepare(null, processId, requestNumber, null, pending, map);
+            map.compute(pending.tag, step);
+            // Cancelled by this step, or served by a put's step on the same tag before it, which is complete by now
+            // though its thread may not have published the outcome yet: publish it (again), then settle it.
+            pending.publish();
             process.settle();
         } finally {
             process.release();
         }
         pending.fire();
-        return pending.result;
+        return pending.outcome();
     }
 
     /** Waits, holding no lock, until the request completes, the timeout elapses or the caller is closed. */
     private Outcome await(Pending pending, Duration timeout, Caller caller) throws InterruptedException {
-        Outcome outcome = pending.result;
+        Outcome outcome = pending.outcome();
         if (outcome != null) {
             return outcome;
         }
@@ -488,7 +512,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         }
         CompletableFuture<Outcome> waiter = new CompletableFuture<>();
         if (!pending.register(waiter)) {
-            return pending.result;
+            return pending.outcome();
         }
         caller.waiting = waiter;
         try {
@@ -501,14 +525,14 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             throw new DataspaceClosedException(pending.processId, pending.requestNumber, closed || !caller.closed);
         } catch (TimeoutException late) {
             pending.deregister(waiter);
-            outcome = pending.result;
+            outcome = pending.outcome();
             if (outcome != null) {
                 return outcome;
             }
             throw timeout(pending, timeout);
         } catch (InterruptedException interrupted) {
             pending.deregister(waiter);
-            outcome = pending.result;
+            outcome = pending.outcome();
             if (outcome == null) {
                 throw interrupted;
             }
@@ -522,6 +546,12 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     private static DataspaceTimeoutException timeout(Pending pending, Duration timeout) {
         return new DataspaceTimeoutException(pending.processId, pending.requestNumber, pending.operation, pending.tag,
                 timeout);
+    }
+
+    private static void publish(Pending[] served) {
+        for (Pending pending : served) {
+            pending.publish();
+        }
     }
 
     private static void fire(Pending[] served) {
@@ -563,16 +593,25 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         private byte[] data;
         /** For a cancel: the waiting request to remove (the operation is then null). */
         private Pending target;
+        /** The map that holds the tag. */
+        private ConcurrentHashMap<String, Object> map;
         // Outputs.
         private byte[] received;
         private boolean stored;
         /** The request itself, when it had to wait. */
         Pending waiting;
-        /** Waiting requests of other processes this step served; fired once the locks are released. */
+        /**
+         * Waiting requests of other processes this step served: their outcomes are decided inside the step, published
+         * once it is complete and fired once the locks are released.
+         */
         private final ArrayList<Pending> served = new ArrayList<>();
+        /** See {@link InProcessDataspace#decisionHook(Runnable)}; null outside tests. */
+        Runnable decisionHook;
 
-        void prepare(Operation operation, int processId, long requestNumber, byte[] data, Pending target) {
+        void prepare(Operation operation, int processId, long requestNumber, byte[] data, Pending target,
+                ConcurrentHashMap<String, Object> map) {
             this.operation = operation;
+            this.map = map;
             this.processId = processId;
             this.requestNumber = requestNumber;
             this.data = data;
@@ -645,7 +684,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         /** The request waits: it joins the end of the tag's queue. */
         private Object enqueue(String tag, Object state) {
             Waiters queue = state == null ? new Waiters() : (Waiters) state;
-            waiting = new Pending(operation, processId, requestNumber, tag);
+            waiting = new Pending(operation, processId, requestNumber, tag, map);
             queue.addLast(waiting);
             return queue;
         }
@@ -659,8 +698,9 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                 Waiters queue = (Waiters) state;
                 Pending pending;
                 while ((pending = queue.pollFirst()) != null) {
-                    pending.result = new Outcome(pending.operation, tag, data, false);
+                    pending.decide(new Outcome(pending.operation, tag, data, false));
                     served.add(pending);
+                    decided();
                     if (pending.operation == Operation.GET) {
                         return queue.isEmpty() ? null : queue;
                     }
@@ -669,10 +709,18 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             return data;
         }
 
+        private void decided() {
+            Runnable hook = decisionHook;
+            if (hook != null) {
+                hook.run();
+            }
+        }
+
         /** Removes the target from its tag's queue and cancels it, unless a put has served it already. */
         private Object cancel(Object state) {
             if (state instanceof Waiters && ((Waiters) state).remove(target)) {
-                target.result = Outcome.cancelled(target.operation, target.tag);
+                target.decide(Outcome.cancelled(target.operation, target.tag));
+                decided();
                 return ((Waiters) state).isEmpty() ? null : state;
             }
             return state;
@@ -697,7 +745,8 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         volatile long issued;
         /**
          * The request at {@code issued} that had to wait, until it is settled into the log; it may have been served or
-         * cancelled since (its result is then set) by a step on its tag that did not take this lock.
+         * cancelled since by a step on its tag that did not take this lock (its result is then published, once that
+         * step is complete).
          */
         Pending pending;
         final ReadLog log;
@@ -824,7 +873,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         void settle() {
             Pending p = pending;
             if (p != null) {
-                Outcome outcome = p.result;
+                Outcome outcome = p.outcome();
                 if (outcome != null) {
                     pending = null;
                     log(p.requestNumber, outcome);

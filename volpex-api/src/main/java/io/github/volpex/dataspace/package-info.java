@@ -93,25 +93,52 @@
  *       linearization point — logs the outcome and releases the lock. When no request waits for the tag, the step is
  *       the map operation a plain map user would make ({@code putIfAbsent} for a put, {@code get} then the conditional
  *       {@code remove} for a get); otherwise it is a {@code compute} that serves the queue.</li>
- *   <li>A put that <b>serves waiting requests of other processes</b> decides their outcomes inside its own step (it
- *       writes each one's result into its pending request) without taking their process locks. Each such process
- *       moves the outcome into its log the next time its lock is taken, before anything under that lock reads its
- *       state, so the deferred move is never observed; the outcome itself was fixed at the put's step.</li>
+ *   <li>A put that <b>serves waiting requests of other processes</b> decides their outcomes inside its own step,
+ *       without taking their process locks, but no one may see such an outcome before the step is complete: until the
+ *       map has installed the tag's new state, another process's {@code tryRead} still finds the tag as it was, and a
+ *       reader that had already received the put's data would fit no serial order. So the step only records each
+ *       decided outcome in the waiting request; the putting thread publishes it right after the step. A caller that
+ *       finds an outcome decided but not yet published — a replica of the served process joining or replaying the
+ *       request, a timed wait that looks again, {@code submit}, {@code pendingRequest}, a restart, a cancel — enters
+ *       the tag's map entry with a step that changes nothing, which waits for the deciding step to finish, and
+ *       publishes the outcome itself; so nobody sees it before its step, and nobody who comes after the step misses
+ *       it. Each served process moves the published outcome into its log the next time its lock is taken, before
+ *       anything under that lock reads its state.</li>
  *   <li>A <b>replayed request</b> (a trailing replica, a retry) takes only its process's lock: it joins the waiting
- *       request or reads the log, and changes no tag.</li>
+ *       request or reads the log, and changes no tag (it may wait for a deciding step as above).</li>
  *   <li>A <b>cancel</b> takes the process's lock, then runs a step on the waiting request's tag that removes it from
- *       the queue and writes "cancelled" — unless a put's step served it first, which the cancel then reports.</li>
+ *       the queue and decides "cancelled", published after its step — unless a put's step served it first, which
+ *       the cancel then reports (its own step on the tag comes after that one, which is therefore complete).</li>
  *   <li><b>Waiting</b> holds no lock: a caller waits on a {@code CompletableFuture} of its own, registered with the
  *       waiting request and completed once the step that decided the outcome has released its locks.</li>
  * </ul>
  * Locks are taken in one order only: a process's lock, then (inside it) the map's lock on one tag's entry. Nothing
- * inside a step on a tag takes another lock, and a waiting request's own monitor, which guards its list of waiting
- * callers, is only ever taken with no other lock held; so there is no cycle and no deadlock. Linearizability follows:
- * every request changes shared state in exactly one atomic step on one tag, so ordering the requests by those steps
- * (and replays by their read of the log under the process lock) gives one serial order that respects real time; the
+ * inside a step on a tag takes another lock, waiting for a deciding step takes only that tag's entry, and a waiting
+ * request's own monitor, which guards its list of waiting callers, is only ever taken with no other lock held; so there
+ * is no cycle and no deadlock.
+ *
+ * <p><b>Why this is linearizable.</b> A logical request spans from the first invocation by any of its process's
+ * replicas to the first response any of them receives (a call that timed out, was interrupted or was closed gave no
+ * response: its request stays pending). Its linearization point is its step on its tag — the moment the map holds the
+ * step's new state, which is when readers of the map (the lock-free {@code get} of a try-operation or of a leading
+ * read) see it — or, for a request that waited, the step of the put or cancel that completed it. That point lies
+ * inside the span: after the leading replica's invocation, since the leader runs the step; and before every response,
+ * since a response carries an outcome, which no caller sees before the step that produced it is complete (the outcome
+ * of a request that did not wait is logged after its step under its process's lock; that of a waiting one is published
+ * only after its deciding step, as above). Steps on one tag are totally ordered by the map and steps on different tags
+ * touch disjoint state, so ordering the requests by their points gives one serial order that respects real time: each
+ * tag's history is linearizable and, linearizability being local (Herlihy and Wing, 1990), so is the whole. The
  * per-process rules — single put, identical get, requests in sequence — hold because the process lock is held from
  * the claim of a request number through its step to the logging of its outcome, so two replicas never both execute
- * one request and a replay sees either the waiting request or its logged outcome.
+ * one request and a replay sees either the waiting request or its logged outcome. A caller may still see a request as
+ * waiting for a moment after the step that completed it, while that step's thread has not published the outcome; it
+ * then waits for the step, or, if its own time runs out first, gets a timeout, which says nothing about the request.
+ *
+ * <p>The first version of this argument claimed more than the code did: it took a put's step to be atomic for
+ * everyone, while the outcomes the step decided for waiting requests were readable from inside the step, before the
+ * map held the put's data, so a replica could return the data while another process's {@code tryRead} found nothing.
+ * Tests now hold a step at that point, let Lincheck's model checker switch threads inside the steps, and judge
+ * histories of replicas on threads with the testkit's linearizability checker.
  * {@link io.github.volpex.dataspace.Dataspace#statistics()} reads one process at a time, so its counters of different
  * processes may be read at slightly different moments.
  *

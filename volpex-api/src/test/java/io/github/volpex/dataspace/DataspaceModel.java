@@ -101,19 +101,37 @@ final class DataspaceModel {
      * value, {@link #PENDING}, {@link #CANCELLED}, or {@link #DIVERGED} when repeated with another tag.
      */
     String slotGetOrPend(int slot, String tag) {
+        return slotReceiveOrPend(slot, Operation.GET, tag);
+    }
+
+    /**
+     * The first request of a slot's process, a read or get that may not wait: issued the first time, repeated after
+     * (by a trailing replica, a retry): the value, {@link #PENDING}, {@link #CANCELLED}, or {@link #DIVERGED} when
+     * repeated with another tag.
+     */
+    String slotReceiveOrPend(int slot, Operation operation, String tag) {
         SlotRequest request = slots.get(slot);
         if (request == null) {
             request = new SlotRequest(tag);
             slots.put(slot, request);
-            request.outcome = table.remove(tag);
+            request.outcome = operation == Operation.GET ? table.remove(tag) : table.get(tag);
             if (request.outcome == null) {
-                enqueue(tag, new Waiter(Operation.GET, slot));
+                enqueue(tag, new Waiter(operation, slot));
                 return PENDING;
             }
             return request.outcome;
         }
         if (!request.tag.equals(tag)) {
             return DIVERGED;
+        }
+        return request.outcome == null ? PENDING : request.outcome;
+    }
+
+    /** A slot's request as a later replica sees it: its outcome, {@link #PENDING}, or {@link #NOT_ISSUED}. */
+    String slotOutcome(int slot) {
+        SlotRequest request = slots.get(slot);
+        if (request == null) {
+            return NOT_ISSUED;
         }
         return request.outcome == null ? PENDING : request.outcome;
     }

@@ -2,7 +2,11 @@ package io.github.volpex.benchmarks.dataspace;
 
 import io.github.volpex.dataspace.Dataspace;
 import io.github.volpex.dataspace.DataspaceOptions;
+import io.github.volpex.dataspace.DataspaceServer;
 import io.github.volpex.dataspace.Replica;
+import io.github.volpex.dataspace.Reply;
+import io.github.volpex.dataspace.Request;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,8 +25,9 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One put and one get of a 64-byte item by the leading replica, and the same pair replayed by a trailing replica from
- * the read log, against a {@link ConcurrentHashMap} put+remove of the same item as the baseline. Two threads, each its
+ * One put and one get of a 64-byte item by the leading replica, the same pair replayed by a trailing replica from
+ * the read log, and a get that waits (submitted) until another process's put serves it, against a
+ * {@link ConcurrentHashMap} put+remove of the same item as the baseline. Two threads, each its
  * own logical process and tag. {@link #harnessOverhead} takes the same states and returns the same item without any
  * map or dataspace call: what JMH's loop, the state arguments and the result sink cost by themselves, to be taken off
  * every figure before comparing them ({@link DataspaceContentionReport} does).
@@ -100,6 +105,29 @@ public class DataspaceBenchmark {
         }
     }
 
+    /** Per thread, two more processes: one whose gets wait on the thread's tag, one whose puts serve them. */
+    @State(Scope.Thread)
+    public static class Served {
+        final byte[] data = new byte[DATA_BYTES];
+        String tag;
+        int waiter;
+        int putter;
+        long waiterRequests;
+        long putterRequests;
+
+        /**
+         * Takes two process ids.
+         *
+         * @param shared the shared dataspace
+         */
+        @Setup(Level.Trial)
+        public void open(Shared shared) {
+            waiter = shared.nextProcess.getAndIncrement() % PROCESSES;
+            putter = shared.nextProcess.getAndIncrement() % PROCESSES;
+            tag = "served-" + waiter;
+        }
+    }
+
     /**
      * The harness alone: the baseline's state arguments and result, with no map call.
      *
@@ -136,6 +164,23 @@ public class DataspaceBenchmark {
     public byte[] leadingPutGet(Process process) throws InterruptedException {
         process.leader.put(process.tag, process.data);
         return process.leader.get(process.tag);
+    }
+
+    /**
+     * A get submitted while its tag is empty, so that it waits in the tag's queue, then a put of another process that
+     * serves it inside its step; the get's future completes once the put's step is over.
+     *
+     * @param shared the shared dataspace
+     * @param served the thread's two processes
+     * @return the get's reply
+     * @throws InterruptedException never: the put does not wait
+     */
+    @Benchmark
+    public Reply waitingGetServedByPut(Shared shared, Served served) throws InterruptedException {
+        DataspaceServer server = shared.dataspace.server();
+        CompletableFuture<Reply> get = server.submit(Request.get(served.waiter, ++served.waiterRequests, served.tag));
+        server.handle(Request.put(served.putter, ++served.putterRequests, served.tag, served.data));
+        return get.join();
     }
 
     /**
