@@ -177,6 +177,17 @@
  * the replica ends the wait but not the request: it stays pending, and the retry or another replica receives its
  * result. Waiting holds no thread but the caller's and no server resource but one watch.
  *
+ * <p>A served waiter's outcome is never visible before the put that decided it, nor the put without it: the put's
+ * one transaction writes the waiter's log entry, the waiter's process record and the tag record's new state together
+ * (a cancel likewise writes the entry "cancelled" with the tag record's shorter queue), so every server applies all of
+ * them at one zxid or none. A client that returns the outcome read it from that entry; another process that looks at
+ * the tag meanwhile — a {@code tryRead} through a server that has not applied the put yet — commits a {@code check} of
+ * the version (or absence) it read, which fails, and reads again. So a waiting read or get takes effect at the zxid of
+ * the transaction that served it, between the call's invocation and its response, and each tag's history is
+ * linearizable. The testkit's {@code LinearizabilityChecker} judges this on histories of random replicated programs
+ * with a ZooKeeper session per replica, some sessions bound to one server, through leader failovers and expired
+ * sessions.
+ *
  * <p>A request {@linkplain io.github.volpex.dataspace.DataspaceServer#submit(io.github.volpex.dataspace.Request)
  * submitted} runs the same loop, on the submitting thread, up to the point where a blocking call would park: there it
  * registers for its entry's path, sets the same watch and returns its future, and no thread waits for it. Each watch
