@@ -9,10 +9,10 @@ import org.apache.zookeeper.KeeperException.Code;
  * Deletes znodes with everything below them, in time proportional to their number and without ever listing more than
  * one znode's children at once: each znode is deleted optimistically, and only one that still has children
  * ({@code NOTEMPTY}) is listed ({@link Listing}, so a listing that cannot succeed fails typed instead of looping) and
- * emptied first. Deletes of siblings are pipelined, {@value #BATCH} at a time, and listings {@value #LISTINGS} at a time. Interrupted at any point —
- * a crash, a connection that does not come back — it leaves a tree that is merely smaller, and running it again
- * finishes the work: nothing it does depends on what an earlier run did. Znodes that others create meanwhile are
- * deleted too, when they appear under a znode being deleted.
+ * emptied first. Deletes of siblings are pipelined, {@value #BATCH} at a time, and listings {@value #LISTINGS} at
+ * a time. Interrupted at any point — a crash, a connection that does not come back — it leaves a tree that is merely
+ * smaller, and running it again finishes the work: nothing it does depends on what an earlier run did. Znodes that
+ * others create meanwhile are deleted too, when they appear under a znode being deleted.
  *
  * <p>Thread-safe; each call runs on its caller's thread.
  */

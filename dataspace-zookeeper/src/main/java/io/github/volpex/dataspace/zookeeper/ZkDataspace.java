@@ -1135,8 +1135,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 tagStat = found.getStat();
             } else {
                 checkMissing(results.get(3), call);
-                call.tagBucketMissing = !(results.get(4) instanceof OpResult.GetDataResult);
             }
+            call.tagBucketMissing = !(results.get(4) instanceof OpResult.GetDataResult);
             remember(call.name, tag, tagStat == null ? -1 : tagStat.getVersion(), guardVersion);
         }
         return new State(process, processStat, entry, withTag, tag, tagStat, guardVersion, false, linearizable);

@@ -16,8 +16,9 @@ import org.apache.zookeeper.KeeperException.Code;
  * chunks of {@value #CHUNK_BYTES} bytes ({@code …/<key>/0}, {@code …/<key>/1}, …) written and read pipelined. The
  * bucket is one of {@value Layout#BLOB_BUCKETS}, named by the first two hex digits of the value's SHA-256 ({@link
  * Layout#blobBucketOf(String)}), so that no znode has more children than one answer can list; a bucket is created by
- * the first write into it. The key's node is created empty first and receives its header (format byte, length as a long,
- * chunk count as an int) only once every chunk is stored: a key without a header is incomplete and reads as absent.
+ * the first write into it. The key's node is created empty first and receives its header (format byte, length as a
+ * long, chunk count as an int) only once every chunk is stored: a key without a header is incomplete and reads as
+ * absent.
  * Writes are idempotent (a chunk that exists holds the same bytes), so a write interrupted by a connection loss, or
  * whose key a concurrent delete removed, is simply repeated.
  */

@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * ZooKeeper's leader orders among all others, so two writers never receive the same epoch and a later acquisition
  * always receives a greater one. {@link #isCurrent} reads the counter and, when it still holds the epoch asked about,
  * confirms it with a version check that also goes through the leader (and confirms a counter it found missing the same
- * way): the answer is linearizable, never a lagging server's. A writer whose session expired while it was paused gets a new session here and is told, at its next commit,
- * that it is no longer current. The counters are persistent: no epoch depends on a session.
+ * way): the answer is linearizable, never a lagging server's. A writer whose session expired while it was paused gets
+ * a new session here and is told, at its next commit, that it is no longer current. The counters are persistent: no epoch depends on a session.
  *
  * <p><b>Exactly once.</b> Every acquisition writes a random 16-byte token with its epoch (in a one-operation
  * {@code multi}, as the dataspace's writes are). When a write's outcome is unknown (a lost reply, a connection loss, a

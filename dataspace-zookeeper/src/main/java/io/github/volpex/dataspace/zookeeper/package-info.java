@@ -35,17 +35,18 @@
  * &lt;ns&gt;/g/&lt;id&gt;-&lt;k&gt;             tag guard k (two hex digits, 64 of them; id: the namespace id in hex), no data: its
  *                               version counts the deletions of tag records whose name's {@code hashCode} is k modulo
  *                               64
- * &lt;path&gt;/&lt;job name&gt;     {@link io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource}'s epoch counter of a job, under
- *                           a path of its own (magic "VPZE", format, {@code long} epoch, the 16-byte token of the
- *                           acquisition that set it)
+ * &lt;path&gt;/&lt;job name&gt;         {@link io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource}'s epoch counter of a job,
+ *                               under a path of its own (magic "VPZE", format, {@code long} epoch, the 16-byte token
+ *                               of the acquisition that set it)
  * </pre>
  * A process record is created by the process's first request; until then the process is at request 0. A tag's name is
  * its escaped form ({@code [A-Za-z0-9_-]} kept, any other UTF-16 unit as {@code %} and four hex digits), or
  * {@code ~} and the SHA-256 of the tag when that would exceed 200 characters: any Java string is a tag, including
  * {@code /}, non-ASCII text and lone surrogates. The buckets ({@code hhh}, {@code hh}) keep every znode's children few
  * enough for one ZooKeeper answer (below: how large a namespace can grow); a bucket is created by the first request
- * that finds it missing — a put's commit that fails with {@code NONODE} on the tag record's create creates the bucket
- * and commits again — and stays until the namespace is destroyed. Every record is binary, big-endian, and starts with
+ * that finds it missing — the read before a commit that creates a tag record reads the bucket too, and a commit on a
+ * remembered state that fails with {@code NONODE} on the record's create creates the bucket and commits again — and
+ * stays until the namespace is destroyed. Every record is binary, big-endian, and starts with
  * a format byte (1; the header's is 3, which names this layout: a namespace of another format is refused with {@link
  * io.github.volpex.dataspace.zookeeper.NamespaceFormatException}, never read or converted):
  * <ul>
@@ -53,7 +54,8 @@
  *       read-log capacity, {@code long} read-log budget (−1: none), {@code int} max tag length, {@code int} max data
  *       bytes, {@code boolean} blobs in ZooKeeper, {@code long} namespace id, {@code boolean} destroying;</li>
  *   <li>process record: format, {@code long} high-water mark, {@code long} oldest retained, {@code long} log data
- *       bytes (kept for a byte budget only, 0 without one), {@code byte} pending kind (0: none, else 1 + {@link io.github.volpex.dataspace.Operation} ordinal) and,
+ *       bytes (kept for a byte budget only, 0 without one), {@code byte} pending kind (0: none, else 1 +
+ *       {@link io.github.volpex.dataspace.Operation} ordinal) and,
  *       if pending, the name ({@code short} length, ASCII) and the 16-byte token, then {@code int} n and n
  *       {@code long} request numbers of entries holding blobs;</li>
  *   <li>log entry: format, {@code byte} kind, {@code byte} flags (1: stored, 2: has a value, 4: cancelled — a read
@@ -68,8 +70,8 @@
  *
  * <h2>One request, one transaction</h2>
  * A call of (process p, request r) first reads, in one read-only {@code multi}, p's record, the entry
- * {@code p/r} and — when r may lead, that is when this client has not seen p at r or beyond — the tag's guard and
- * then the tag record (or it commits on what it remembers without reading: below). Then:
+ * {@code p/r} and — when r may lead, that is when this client has not seen p at r or beyond — the tag's guard, then the
+ * tag record and its bucket (or it commits on what it remembers without reading: below). Then:
  * <ul>
  *   <li><b>The entry exists:</b> the request was executed; it is answered from the entry (single put, identical
  *       get), after checking that the kind and tag match (else {@link
@@ -262,9 +264,11 @@
  * <p>The limit that comes first is memory: ZooKeeper keeps every znode in the memory of every server, each costing its
  * path, its data and about a hundred bytes of bookkeeping, and a server restarts by reading all of it. A tag record
  * is its value (inline up to the inline limit) and a few dozen bytes; a blob in the default store costs three znodes
- * and its bytes; each retained read-log entry holds its value inline or a blob reference. 10⁵ tags and 2·10⁴ blobs of
- * a few bytes come to about 1.7·10⁵ znodes; size the servers' heaps (and {@code initLimit}, {@code syncLimit}, for a
- * follower catching up) for the namespace you expect, and give large values a blob store of their own.
+ * and its bytes; each retained read-log entry holds its value inline or a blob reference. Measured with values of a
+ * few bytes: 10⁵ tags and 2·10⁴ blobs are 1.7·10⁵ znodes and 13 MB of paths and data (ZooKeeper's approximate data
+ * size), 10⁶ tags and 10⁵ blobs 1.3·10⁶ znodes and 92 MB, with the largest listing answer 40 KB. Size the servers'
+ * heaps (and {@code initLimit}, {@code syncLimit}, for a follower catching up) for the namespace you expect, and give
+ * large values a blob store of their own.
  *
  * <p>{@link io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace#destroy()} marks the header "destroying",
  * deletes the tag guards (from then on every other client's commit fails), deletes each process's read log by the

@@ -130,7 +130,8 @@ class LayoutTest {
 
     @Property(tries = 50)
     void a_listing_of_up_to_the_capacity_fits_and_one_more_does_not(
-            @ForAll @IntRange(min = 16 << 10, max = 64 << 20) int limit, @ForAll @IntRange(min = 1, max = 255) int name) {
+            @ForAll @IntRange(min = 16 << 10, max = 64 << 20) int limit,
+            @ForAll @IntRange(min = 1, max = 255) int name) {
         long most = Layout.childrenPerListing(limit, name);
         assertTrue(Layout.listingBytes(most, name) < limit);
         assertTrue(Layout.listingBytes(most + 1, name) >= limit);

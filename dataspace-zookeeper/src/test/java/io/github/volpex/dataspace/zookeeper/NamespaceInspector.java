@@ -79,7 +79,8 @@ final class NamespaceInspector implements AutoCloseable {
                 if (rc == 0) {
                     listed.complete(names);
                 } else {
-                    listed.completeExceptionally(new AssertionError("listing " + p + ": " + KeeperException.Code.get(rc)));
+                    listed.completeExceptionally(new AssertionError("listing " + p + ": "
+                            + KeeperException.Code.get(rc)));
                 }
             }, null);
             listings.add(listed);
