@@ -37,7 +37,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * files nobody holds; those of writes still running, in this process or another, are left alone. {@link #list} never
  * reports temporary files. The writes running in this process are known to it and never opened by its sweeps: on
  * POSIX systems closing any channel of a file releases every lock this process holds on it, so a sweep that merely
- * looked would leave a running write open to another process's sweep.
+ * looked would leave a running write open to another process's sweep. A sweep deletes a file while it holds the
+ * file's lock, and a writer, once it holds the lock of the file it has just created, checks that the file is still
+ * there (another process's sweep may have taken it in the instant between the creation and the lock) and otherwise
+ * starts over with a new file; so a sweep never takes a file from a running write. (Where the system deletes no open
+ * file, as Windows, a sweep deletes after releasing the lock, and that instant remains.)
  *
  * <p><b>Durability.</b> With {@code fsync}, every write forces the file's content before the move and the
  * directory after it, and every delete forces the directory, so a value survives power loss once the call returns.
@@ -144,9 +148,13 @@ public final class DirectoryRepository implements FragmentRepository {
             try {
                 channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 created = true;
-                // Held until the write is published or discarded; released by the system if this process dies.
-                if (channel.tryLock() == null) {
-                    throw new IOException("another process locked the new temporary file " + temporary);
+                // Held until the write is published or discarded; released by the system if this process dies. Until
+                // this process holds it, another process's sweep may take the file (it deletes while holding the
+                // lock): then the lock is that sweep's, or the file is gone once it is ours, and a new file is made.
+                if (channel.tryLock() == null || !Files.exists(temporary)) {
+                    channel.close();
+                    RUNNING_WRITES.remove(temporary);
+                    continue;
                 }
                 return new FileOutput(channel, temporary, target);
             } catch (FileAlreadyExistsException e) {
@@ -251,6 +259,12 @@ public final class DirectoryRepository implements FragmentRepository {
             try (FileLock lock = channel.tryLock()) {
                 if (lock == null) {
                     return false;
+                }
+                // Deleted under the lock: a writer that locks the file after this sees it gone and starts over.
+                try {
+                    return Files.deleteIfExists(file);
+                } catch (IOException openFilesStay) {
+                    // A system that deletes no open file (Windows): deleted below, once closed.
                 }
             }
         } catch (OverlappingFileLockException e) {

@@ -190,6 +190,70 @@ class DirectoryRepositoryTest {
         assertArrayEquals(new byte[] {1, 2, 3}, repository.get("running").orElseThrow());
     }
 
+    @Test
+    void writes_never_fail_while_another_process_sweeps_the_directory() throws Exception {
+        Path directory = freshDirectory();
+        DirectoryRepository repository = DirectoryRepository.open("disk", directory, false);
+        List<String> command = List.of(CrashRecoveryTest.javaCommand(), "-Xmx64m", "-XX:TieredStopAtLevel=1",
+                "-cp", CrashRecoveryTest.childClassPath(), LoopingSweeper.class.getName(),
+                directory.toAbsolutePath().toString());
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            assertEquals("sweeping", in.readLine());
+            int writes = 3_000;
+            for (int k = 0; k < writes; k++) {
+                repository.put("k" + k, new byte[] {(byte) k});
+            }
+            child.getOutputStream().close(); // the sweeper stops
+            assertTrue(in.readLine().startsWith("swept "), "the sweeper ended");
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the sweeping child did not end");
+            assertEquals(writes, repository.list("k").size());
+            assertArrayEquals(new byte[] {(byte) 2_999}, repository.get("k2999").orElseThrow());
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+
+    /**
+     * A child that sweeps the directory of a repository over and over until its standard input ends, then prints how
+     * many temporary files it deleted.
+     */
+    public static final class LoopingSweeper {
+        private LoopingSweeper() {
+        }
+
+        /**
+         * Runs the child.
+         *
+         * @param args the directory
+         * @throws IOException if the directory cannot be opened or listed
+         */
+        public static void main(String[] args) throws IOException {
+            DirectoryRepository repository = DirectoryRepository.open("disk", Path.of(args[0]), false);
+            AtomicBoolean ended = new AtomicBoolean();
+            Thread watcher = new Thread(() -> {
+                try {
+                    while (System.in.read() >= 0) {
+                        // Nothing is sent: only the end counts.
+                    }
+                } catch (IOException closed) {
+                    // Ended all the same.
+                }
+                ended.set(true);
+            });
+            watcher.setDaemon(true);
+            watcher.start();
+            System.out.println("sweeping");
+            long swept = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (!ended.get() && System.nanoTime() - deadline < 0) {
+                swept += repository.deleteTemporaryFiles();
+            }
+            System.out.println("swept " + swept);
+        }
+    }
+
     /** Opens the repository on {@code directory} in a child JVM and returns what its sweep deleted. */
     private static String sweepInAnotherProcess(Path directory) throws Exception {
         List<String> command = List.of(CrashRecoveryTest.javaCommand(), "-Xmx64m", "-XX:TieredStopAtLevel=1",

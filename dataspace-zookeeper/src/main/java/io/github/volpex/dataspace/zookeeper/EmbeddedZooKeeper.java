@@ -29,9 +29,13 @@ import org.slf4j.LoggerFactory;
  * <p>It runs ZooKeeper's own embedded server ({@code ZooKeeperServerEmbedded}), which needs two jars that ZooKeeper's
  * POM leaves out: {@code io.dropwizard.metrics:metrics-core} and {@code org.xerial.snappy:snappy-java} (optional
  * dependencies of this module; add them where you start an ensemble). ZooKeeper's server sets JVM-wide state: its
- * exit procedure (set here to log instead of exiting the JVM when a server dies) and a system property per
- * configuration key. A stopped server is shut down in process — its sockets close at once — so a hung or partitioned
- * server is not what {@link #stop(int)} simulates.
+ * exit procedure (set here to log instead of exiting the JVM when a server dies), a system property per configuration
+ * key, and the JVM's default uncaught-exception handler, which the class initializer of its NIO connection factory
+ * replaces with one that only logs (so a {@code main} that dies of an exception would end silently when logging is
+ * off). This class initializes that factory itself before the first server starts and puts back the handler the JVM
+ * had, so an uncaught exception is reported as usual — unless other code in the JVM initialized ZooKeeper's server
+ * classes first; ZooKeeper's own threads report theirs through handlers of their own. A stopped server is shut down in
+ * process — its sockets close at once — so a hung or partitioned server is not what {@link #stop(int)} simulates.
  *
  * <p>Thread-safe: every method is synchronized.
  *
@@ -99,6 +103,7 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
             throw new IllegalArgumentException("servers must be in [1, 7]: " + count);
         }
         requireServerJars();
+        ServerClasses.initialize();
         EmbeddedZooKeeper ensemble = new EmbeddedZooKeeper(directory, ownsDirectory, count);
         try {
             ensemble.configure();
@@ -110,6 +115,31 @@ public final class EmbeddedZooKeeper implements AutoCloseable {
         } catch (RuntimeException | Error ex) {
             ensemble.close();
             throw ex;
+        }
+    }
+
+    /**
+     * Initializes ZooKeeper's NIO connection factory, whose class initializer replaces the JVM's default
+     * uncaught-exception handler, and puts back the handler there was. Runs once, before the first server starts.
+     */
+    private static final class ServerClasses {
+        static {
+            Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+            try {
+                Class.forName("org.apache.zookeeper.server.NIOServerCnxnFactory", true,
+                        EmbeddedZooKeeper.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError missing) {
+                // requireServerJars names the missing jar; starting a server would fail the same way.
+            } finally {
+                Thread.setDefaultUncaughtExceptionHandler(before);
+            }
+        }
+
+        private ServerClasses() {
+        }
+
+        static void initialize() {
+            // The class initializer did the work.
         }
     }
 

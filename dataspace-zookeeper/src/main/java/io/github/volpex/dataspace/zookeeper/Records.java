@@ -7,6 +7,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,7 +18,7 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
 
 /**
- * The znode data formats, big-endian, each starting with a format byte (1; the header's is 2). The package description documents them
+ * The znode data formats, big-endian, each starting with a format byte (1; the header's is 3). The package description documents them
  * byte by byte; a record whose format or magic is unknown is an {@link IllegalStateException}, never a guess.
  */
 final class Records {
@@ -26,10 +27,11 @@ final class Records {
     static final int MAGIC = 0x56505A44;
     static final byte FORMAT = 1;
     /**
-     * The namespace header's format: 2 since the tag guards ({@code <ns>/g}) joined the layout. A namespace of another
-     * format is refused by name, never read as this one.
+     * The namespace header's format, which also names the znode layout: 2 since the tag guards ({@code <ns>/g}) joined
+     * it, 3 since tag records, dictionary entries, blob references and blobs are spread over buckets ({@link Layout}).
+     * A namespace of another format is refused ({@link NamespaceFormatException}), never read as this one.
      */
-    static final byte HEADER_FORMAT = 2;
+    static final byte HEADER_FORMAT = 3;
 
     /** Every dataspace znode is open to every client; protect the ensemble with its own authentication. */
     static final List<ACL> OPEN_ACL = ZooDefs.Ids.OPEN_ACL_UNSAFE;
@@ -166,20 +168,27 @@ final class Records {
             });
         }
 
-        /** Returns the header, or null if the data is not a Volpex dataspace header. */
-        static Header decodeOrNull(byte[] data) {
-            if (data == null || data.length < 5) {
+        /** Tells whether the data is a Volpex dataspace header, of any format. */
+        static boolean isHeader(byte[] data) {
+            return data != null && data.length >= 5 && ByteBuffer.wrap(data).getInt() == MAGIC;
+        }
+
+        /**
+         * Returns the header read from the namespace {@code namespace}, or null if the data is not a Volpex dataspace
+         * header.
+         *
+         * @throws NamespaceFormatException if it is the header of another format
+         */
+        static Header decodeOrNull(byte[] data, String namespace) {
+            if (!isHeader(data)) {
                 return null;
             }
             DataInputStream in = input(data);
             try {
-                if (in.readInt() != MAGIC) {
-                    return null;
-                }
+                in.readInt();
                 byte format = in.readByte();
                 if (format != HEADER_FORMAT) {
-                    throw new IllegalStateException("the dataspace header has format " + format
-                            + ", this library reads format " + HEADER_FORMAT);
+                    throw new NamespaceFormatException(namespace, format, HEADER_FORMAT);
                 }
                 return new Header(in.readInt(), in.readInt(), in.readLong(), in.readInt(), in.readInt(),
                         in.readBoolean(), in.readLong(), in.readBoolean());

@@ -285,12 +285,49 @@ final class Session implements AutoCloseable {
         return sync(client -> new Result(Code.OK, null, null, client.multi(ops), null));
     }
 
+    /**
+     * Runs a read-only multi that sees every write committed before this call began, whichever client made it and
+     * whichever server this client talks to: first a {@code check} of {@code barrier} (which must exist), a transaction
+     * that the ensemble's quorum commits, then the reads on the same ZooKeeper session, which its server answers only
+     * after applying that transaction. A plain read or {@code sync} is not enough: a server may lag behind the leader,
+     * and ZooKeeper's {@code sync} is not a quorum operation. The code is that of the check when it fails
+     * ({@code NONODE}: the barrier is gone), else OK whenever the server answered.
+     */
+    Result linearizableRead(String barrier, List<Op> reads) {
+        return sync(client -> {
+            client.multi(List.of(Op.check(barrier, -1)));
+            return new Result(Code.OK, null, null, client.multi(reads), null);
+        });
+    }
+
     Result getData(String path) {
         return sync(client -> {
             Stat stat = new Stat();
             byte[] data = client.getData(path, false, stat);
             return new Result(Code.OK, data, stat, null, null);
         });
+    }
+
+    /** Checks whether the node exists (NONODE if not) and returns its stat. */
+    Result exists(String path) {
+        return sync(client -> {
+            Stat stat = client.exists(path, false);
+            return new Result(stat == null ? Code.NONODE : Code.OK, null, stat, null, null);
+        });
+    }
+
+    /** Starts a listing and returns its future without waiting (for pipelined listings). */
+    CompletableFuture<Result> getChildrenAsync(String path) {
+        CompletableFuture<Result> done = new CompletableFuture<>();
+        client().getChildren(path, false, (rc, p, ctx, children) -> done.complete(
+                new Result(Code.get(rc), null, null, null, children)), null);
+        return done;
+    }
+
+    /** Returns the largest answer this client accepts, in bytes: its {@code jute.maxbuffer}. */
+    long maxAnswerBytes() {
+        return clientConfig.getInt(org.apache.zookeeper.common.ZKConfig.JUTE_MAXBUFFER,
+                ZKClientConfig.CLIENT_MAX_PACKET_LENGTH_DEFAULT);
     }
 
     /** Checks whether the node exists and leaves a watch on it that fires when it is created, changed or deleted. */

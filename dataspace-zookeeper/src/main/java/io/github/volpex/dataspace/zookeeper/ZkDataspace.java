@@ -52,6 +52,7 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.ZKConfig;
 import org.apache.zookeeper.data.Stat;
@@ -97,13 +98,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     private final DataspaceOptions options;
     private final String connectString;
     private final String namespace;
-    private final String processesPath;
-    private final String tagsPath;
-    private final String blobsPath;
-    private final String dictionaryPath;
-    private final String storePath;
-    private final String guardsPath;
+    private final Layout layout;
     private final Session session;
+    /** Lists a znode's children, failing typed when one answer cannot hold them. */
+    private final Listing listing;
     private final boolean blobsInZooKeeper;
     private final BlobStore blobStore;
     private final int inlineLimit;
@@ -154,12 +152,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         this.options = builder.options;
         this.connectString = builder.connectString;
         this.namespace = namespace;
-        this.processesPath = namespace + "/p";
-        this.tagsPath = namespace + "/t";
-        this.blobsPath = namespace + "/b";
-        this.dictionaryPath = namespace + "/n";
-        this.storePath = namespace + "/s";
-        this.guardsPath = namespace + "/g";
+        this.layout = new Layout(namespace);
         this.inlineLimit = builder.inlineLimitBytes;
         this.transactionLimit = builder.juteMaxBuffer - TRANSACTION_MARGIN;
         this.connectionLossTimeout = builder.connectionLossTimeout;
@@ -177,9 +170,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         this.session = new Session(builder.connectString, (int) builder.sessionTimeout.toMillis(), clientConfig,
                 this::onNodeEvent, this::wakeAll);
+        this.listing = new Listing(session, session.maxAnswerBytes(), this::waitForConnection);
         this.blobsInZooKeeper = builder.blobStore == null;
         this.blobStore = blobsInZooKeeper
-                ? new ZooKeeperBlobStore(session, storePath, connectionLossTimeout.toNanos())
+                ? new ZooKeeperBlobStore(session, layout.store, connectionLossTimeout.toNanos())
                 : builder.blobStore;
     }
 
@@ -247,7 +241,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         for (int slash = namespace.indexOf('/', 1); slash > 0; slash = namespace.indexOf('/', slash + 1)) {
             ancestors.add(namespace.substring(0, slash));
         }
-        List<String> children = List.of(processesPath, tagsPath, blobsPath, dictionaryPath, storePath, guardsPath);
+        List<String> children = List.of(layout.directories());
         List<Op> reads = new ArrayList<>();
         for (String path : ancestors) {
             reads.add(Op.getData(path));
@@ -261,7 +255,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             List<String> missing = new ArrayList<>();
             for (int i = 0; i < ancestors.size(); i++) {
                 if (results.get(i) instanceof OpResult.GetDataResult found) {
-                    if (Header.decodeOrNull(found.getData()) != null) {
+                    if (Header.isHeader(found.getData())) {
                         throw new IllegalArgumentException("namespace " + namespace + " lies inside the dataspace at "
                                 + ancestors.get(i));
                     }
@@ -295,7 +289,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 LOG.info("created dataspace namespace {} ({})", namespace, wanted.describe());
                 return true;
             }
-            Header header = Header.decodeOrNull(root.getData());
+            Header header = Header.decodeOrNull(root.getData(), namespace);
             if (header == null) {
                 throw new IllegalStateException("namespace " + namespace + " exists and is not a Volpex dataspace ("
                         + root.getStat().getNumChildren() + " children, " + root.getData().length
@@ -328,10 +322,21 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * {@code during} names the work otherwise.
      */
     private List<OpResult> readAll(List<Op> ops, Call call, String during) {
+        return readAll(ops, false, call, during);
+    }
+
+    /**
+     * Runs a read-only multi as {@link #readAll(List, Call, String)} does; when {@code linearizable}, its reads see
+     * every write committed before the call, by any client through any server ({@link Session#linearizableRead}).
+     */
+    private List<OpResult> readAll(List<Op> ops, boolean linearizable, Call call, String during) {
         while (true) {
-            Session.Result read = session.multiRead(ops);
+            Session.Result read = linearizable ? session.linearizableRead(namespace, ops) : session.multiRead(ops);
             if (read.ok()) {
                 return read.results();
+            }
+            if (linearizable && read.code() == Code.NONODE) {
+                throw destroyed();
             }
             if (!read.unknown()) {
                 throw refused(read.code(), call != null ? "reading for " + call.describe() : during);
@@ -412,7 +417,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         long position = savedRequestNumber;
         if (savedRequestNumber != 0) {
-            ProcessRecord record = readProcess(processId).record;
+            // Linearizable: a restart right after another client completed a request must see it completed.
+            ProcessRecord record = readProcess(processId, true).record;
             if (savedRequestNumber < 0 || savedRequestNumber > record.issued) {
                 throw new IllegalArgumentException("savedRequestNumber must be in [0, " + record.issued
                         + "] (the high-water mark of process " + processId + "): " + savedRequestNumber);
@@ -511,7 +517,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     @Override
     public Optional<Request> pendingRequest(int processId) {
         checkProcessId(processId);
-        ProcessRecord record = readProcess(processId).record;
+        ProcessRecord record = readProcess(processId, true).record;
         return record.pending()
                 ? Optional.of(Request.of(record.pendingOperation, processId, record.issued,
                         tagOf(record.pendingName), null))
@@ -521,13 +527,13 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     @Override
     public long highWaterMark(int processId) {
         checkProcessId(processId);
-        return readProcess(processId).record.issued;
+        return readProcess(processId, true).record.issued;
     }
 
     @Override
     public long oldestRetained(int processId) {
         checkProcessId(processId);
-        return readProcess(processId).record.oldest;
+        return readProcess(processId, true).record.oldest;
     }
 
     // ---- argument checks ------------------------------------------------------------------------------------------
@@ -547,19 +553,60 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     // ---- paths ----------------------------------------------------------------------------------------------------
 
     private String processPath(int processId) {
-        return processesPath + "/" + processId;
+        return layout.processPath(processId);
     }
 
     private String entryPath(int processId, long requestNumber) {
-        return processesPath + "/" + processId + "/" + requestNumber;
+        return layout.entryPath(processId, requestNumber);
     }
 
     private String tagPath(String name) {
-        return tagsPath + "/" + name;
+        return layout.tagPath(name);
     }
 
     private String guardPrefix(long namespaceId) {
-        return guardsPath + "/" + Long.toHexString(namespaceId) + "-";
+        return layout.guards + "/" + Long.toHexString(namespaceId) + "-";
+    }
+
+    /**
+     * Creates a bucket, which a request found missing when it created the first znode there (a bucket, once created,
+     * stays until the namespace is destroyed, so requests create in it without checking first). Throws {@link Retry}
+     * when the namespace's directory is gone: the request then reads and finds out why.
+     */
+    private void createBucket(String bucket, Call call) {
+        while (true) {
+            Session.Result created = session.create(bucket, EMPTY, CreateMode.PERSISTENT);
+            if (created.ok() || created.code() == Code.NODEEXISTS) {
+                return;
+            } else if (created.unknown()) {
+                waitForConnection(call);
+            } else if (created.code() == Code.NONODE) {
+                throw Retry.INSTANCE;
+            } else {
+                throw refused(created.code(), "creating " + bucket + " for " + call.describe());
+            }
+        }
+    }
+
+    /**
+     * Tells whether a transaction failed only because it creates its tag record in a bucket that does not exist yet:
+     * its first failing operation is that create, and it failed with {@code NONODE}.
+     */
+    private boolean missingTagBucket(Txn txn, Call call, Session.Result committed) {
+        if (!txn.tagCreated || committed.code() != Code.NONODE || committed.results() == null) {
+            return false;
+        }
+        List<OpResult> results = committed.results();
+        for (int i = 0; i < results.size() && i < txn.ops.size(); i++) {
+            if (results.get(i) instanceof OpResult.ErrorResult failed
+                    && failed.getErr() != Code.OK.intValue()
+                    && failed.getErr() != Code.RUNTIMEINCONSISTENCY.intValue()) {
+                return failed.getErr() == Code.NONODE.intValue()
+                        && txn.ops.get(i).getType() == ZooDefs.OpCode.create
+                        && txn.ops.get(i).getPath().equals(tagPath(call.name));
+            }
+        }
+        return false;
     }
 
     private static String guardSuffix(int k) {
@@ -617,7 +664,13 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         int unknownCommits;
         /** Whether the loop has tried the remembered state (once per call: then it reads). */
         boolean triedRemembered;
+        /** Whether the next read must be linearizable: a decision that fails the call is pending on it. */
+        boolean readLinearizable;
+        /** Whether the last read found the tag's bucket missing: a commit that creates the record creates it first. */
+        boolean tagBucketMissing;
         byte[] owned;
+        /** The turns of the request loop so far: a pin taken or checked in an earlier turn is checked again. */
+        int attempt;
         Pin pin;
         /** The submitted request this call runs for, which waits with no thread; null for a blocking call. */
         AsyncWait async;
@@ -656,13 +709,15 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             checkOpen(call, true);
             for (int inconsistent = 0, conflicts = 0; ; ) {
                 checkOpen(call, false);
+                call.attempt++;
                 State state = null;
                 if (!call.triedRemembered) {
                     call.triedRemembered = true;
                     state = rememberedState(call);
                 }
                 if (state == null) {
-                    state = readState(call);
+                    state = readState(call, call.readLinearizable);
+                    call.readLinearizable = false;
                 }
                 if (state.entry != null) {
                     return fromLog(call, state);
@@ -706,10 +761,20 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                     continue;
                 }
                 if (call.requestNumber > process.issued + 1) {
+                    if (!state.linearizable) {
+                        // The server may lag behind others: another replica of the process may be further on.
+                        call.readLinearizable = true;
+                        continue;
+                    }
                     throw new IllegalArgumentException("requestNumber must be <= " + (process.issued + 1)
                             + " (the next request of process " + call.processId + "): " + call.requestNumber);
                 }
                 if (process.pending()) {
+                    if (!state.linearizable) {
+                        // The server may lag behind others: the pending request may be complete by now.
+                        call.readLinearizable = true;
+                        continue;
+                    }
                     throw new IllegalStateException("process " + call.processId + " issued request "
                             + call.requestNumber + " while its request " + process.issued + " ("
                             + process.pendingOperation + " \"" + tagOf(process.pendingName) + "\") is still pending");
@@ -729,6 +794,16 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                     triedUnread.increment();
                 }
                 Session.Result committed = session.multi(plan.txn.ops);
+                if (missingTagBucket(plan.txn, call, committed)) {
+                    // The first tag record of its bucket: create the bucket, and commit the same plan again.
+                    try {
+                        createBucket(layout.tagBucketPath(call.name), call);
+                        committed = session.multi(plan.txn.ops);
+                    } catch (Retry retry) {
+                        checkNamespaceExists(call);
+                        checkLivelock(call, ++conflicts, "a missing " + layout.tags);
+                    }
+                }
                 if (LOG.isDebugEnabled()) {
                     LOG.debug("{}, call {}: {} operations{}, blob references {} -> {}", call.describe(),
                             HEX.formatHex(call.token), plan.txn.ops.size(), state.remembered ? " (unread)" : "",
@@ -776,10 +851,21 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
     }
 
-    private static void checkLivelock(Call call, int conflicts, String last) {
+    /**
+     * Fails a request that met {@value #MAX_CONFLICTS} conflicts in a row (a defect), and from the second conflict in a
+     * row on brings this client's server up to date with the leader before the next read: each conflict is another
+     * request's commit, which a server lagging behind may not show yet.
+     */
+    private void checkLivelock(Call call, int conflicts, String last) {
         if (conflicts > MAX_CONFLICTS) {
             throw new IllegalStateException(call.describe() + " met " + MAX_CONFLICTS + " conflicts in a row (last: "
                     + last + ")");
+        }
+        if (conflicts >= 2) {
+            Session.Result synced = session.sync(namespace);
+            if (synced.unknown()) {
+                waitForConnection(call);
+            }
         }
     }
 
@@ -849,15 +935,16 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         if (code == Code.NONODE) {
             checkNamespaceExists(call);
         }
-        if (call.pin != null && readOrWait(call.pin.path, call.describe()).code() == Code.NONODE) {
-            call.pin = null; // the session that held it expired: pin again
-        }
     }
 
     private void checkNamespaceExists(Call call) {
         if (readOrWait(namespace, call.describe()).code() == Code.NONODE) {
-            throw new IllegalStateException("namespace " + namespace + " no longer exists (it was destroyed)");
+            throw destroyed();
         }
+    }
+
+    private IllegalStateException destroyed() {
+        return new IllegalStateException("namespace " + namespace + " no longer exists (it was destroyed)");
     }
 
     private void waitForConnection(Call call) {
@@ -897,21 +984,17 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         String during = "cancelling request " + requestNumber + " of process " + processId;
         List<Op> reads = List.of(Op.getData(processPath(processId)), Op.getData(entryPath(processId, requestNumber)));
-        boolean synced = false;
+        boolean linearizable = false;
         for (int inconsistent = 0, conflicts = 0, unknownCommits = 0; ; ) {
             checkCancelOpen(processId, requestNumber, caller);
-            List<OpResult> results = readAll(reads, null, during);
+            List<OpResult> results = readAll(reads, linearizable, null, during);
             ProcessState read = processOf(results.get(0), null, during);
             ProcessRecord process = read.record;
             Stat processStat = read.stat;
             if (requestNumber > process.issued) {
-                if (!synced) {
-                    // The server may lag the leader: another client may have issued the request already.
-                    synced = true;
-                    Session.Result sync = session.sync(processPath(processId));
-                    if (!sync.ok() && !sync.unknown() && sync.code() != Code.NONODE) {
-                        throw refused(sync.code(), during);
-                    }
+                if (!linearizable) {
+                    // The server may lag behind others: another client may have issued the request already.
+                    linearizable = true;
                     continue;
                 }
                 throw new IllegalArgumentException("requestNumber must be <= " + process.issued
@@ -1011,10 +1094,14 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * and the tag record — or what this client remembers of them ({@code remembered}: the entry is absent then).
      */
     private record State(ProcessRecord process, Stat processStat, LogEntry entry, boolean tagRead, TagRecord tag,
-            Stat tagStat, int guardVersion, boolean remembered) {
+            Stat tagStat, int guardVersion, boolean remembered, boolean linearizable) {
     }
 
-    private State readState(Call call) {
+    /**
+     * Reads the state of a call; {@code linearizable}: as of a point after the call began, whatever other clients
+     * wrote through other servers (for decisions that fail the call, which a lagging server must not cause).
+     */
+    private State readState(Call call, boolean linearizable) {
         boolean withTag = call.requestNumber > knownIssued.get(call.processId);
         List<Op> ops = new ArrayList<>(4);
         ops.add(Op.getData(processPath(call.processId)));
@@ -1023,8 +1110,9 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             // The guard before the tag record: a deletion of the record after this read changes the guard's version.
             ops.add(Op.getData(guardPath(call.name)));
             ops.add(Op.getData(tagPath(call.name)));
+            ops.add(Op.getData(layout.tagBucketPath(call.name))); // absent until a first record is created there
         }
-        List<OpResult> results = readAll(ops, call, null);
+        List<OpResult> results = readAll(ops, linearizable, call, null);
         ProcessState read = processOf(results.get(0), call, null);
         ProcessRecord process = read.record;
         Stat processStat = read.stat;
@@ -1048,9 +1136,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             } else {
                 checkMissing(results.get(3), call);
             }
+            call.tagBucketMissing = !(results.get(4) instanceof OpResult.GetDataResult);
             remember(call.name, tag, tagStat == null ? -1 : tagStat.getVersion(), guardVersion);
         }
-        return new State(process, processStat, entry, withTag, tag, tagStat, guardVersion, false);
+        return new State(process, processStat, entry, withTag, tag, tagStat, guardVersion, false, linearizable);
     }
 
     /** The version of the call's tag guard read in a multi; a missing guard means the namespace was destroyed. */
@@ -1130,7 +1219,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             return null;
         }
         return new State(process.record, versionOnly(process.version), null, true, tag.record,
-                versionOnly(tag.version), tag.guardVersion, true);
+                versionOnly(tag.version), tag.guardVersion, true, false);
     }
 
     /** A stat that carries a version only (null for −1: no node), as the plans read it from a remembered state. */
@@ -1170,15 +1259,17 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     private record ProcessState(ProcessRecord record, Stat stat) {
     }
 
-    private ProcessState readProcess(int processId) {
+    /**
+     * Reads a process record: {@code linearizable}, it shows every write committed before the call (by any client);
+     * otherwise it may lag behind other clients' writes.
+     */
+    private ProcessState readProcess(int processId, boolean linearizable) {
         if (closed) {
             throw new DataspaceClosedException(processId, 1, true);
         }
-        Session.Result read = readOrWait(processPath(processId), "reading process " + processId);
-        if (read.code() == Code.NONODE) {
-            return new ProcessState(ProcessRecord.INITIAL, null);
-        }
-        return new ProcessState(ProcessRecord.decode(read.data()), read.stat());
+        String during = "reading process " + processId;
+        return processOf(readAll(List.of(Op.getData(processPath(processId))), linearizable, null, during).get(0),
+                null, during);
     }
 
     /** Reads a node while planning: a missing node means the state moved on. */
@@ -1203,7 +1294,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         if (!TagNames.isHashed(name)) {
             return TagNames.unescape(name);
         }
-        Session.Result read = readOrWait(dictionaryPath + "/" + name, "looking up a tag");
+        Session.Result read = readOrWait(layout.dictionaryPath(name), "looking up a tag");
         return read.ok() ? Records.decodeTag(read.data()) : "<tag with SHA-256 " + name.substring(1) + ">";
     }
 
@@ -1227,6 +1318,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         /** Whether an operation on the tag record is conditional on its version, and whether it deletes the record. */
         boolean tagVersioned;
         boolean tagDeleted;
+        /** Whether the transaction creates the tag record (in a bucket that may not exist yet). */
+        boolean tagCreated;
         /** The tag record once committed (empty: absent) and its version (−1: absent); every plan decides it. */
         TagRecord tagAfter;
         int tagVersionAfter;
@@ -1324,6 +1417,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         } else {
             txn.add(Op.create(tagPath(call.name), EMPTY, Records.OPEN_ACL, CreateMode.PERSISTENT), 0);
             txn.add(Op.delete(tagPath(call.name), 0), 0);
+            txn.tagCreated = true;
             txn.decideTag(TagRecord.EMPTY, -1);
         }
         complete(txn, call, state, null, false);
@@ -1507,6 +1601,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         byte[] data = record.encode();
         if (stat == null) {
             txn.add(Op.create(tagPath(name), data, Records.OPEN_ACL, CreateMode.PERSISTENT), data.length);
+            txn.tagCreated = true;
             txn.decideTag(record, 0);
         } else {
             txn.add(Op.setData(tagPath(name), data, stat.getVersion()), data.length);
@@ -1550,7 +1645,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             }
         }
         for (String shaHex : changed) {
-            Session.Result reference = readForPlan(blobsPath + "/" + shaHex, call);
+            Session.Result reference = readForPlan(layout.referencePath(shaHex), call);
             long count = Records.decodeCount(reference.data()) + txn.blobDeltas.get(shaHex);
             if (count < 0) {
                 // Planning reads are not one snapshot: the count was read after a commit that the records read
@@ -1559,20 +1654,26 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             }
             Stat stat = reference.stat();
             if (count == 0 && stat.getNumChildren() == 0) {
-                txn.add(Op.delete(blobsPath + "/" + shaHex, stat.getVersion()), 0);
+                txn.add(Op.delete(layout.referencePath(shaHex), stat.getVersion()), 0);
                 txn.orphanedBlobs.add(blobKey(shaHex, stat.getCzxid()));
             } else {
-                txn.add(Op.setData(blobsPath + "/" + shaHex, Records.encodeCount(count), stat.getVersion()), 8);
+                txn.add(Op.setData(layout.referencePath(shaHex), Records.encodeCount(count), stat.getVersion()), 8);
             }
         }
         if (call.pin != null && txn.blobDeltas.containsKey(call.pin.shaHex)) {
             txn.add(Op.delete(call.pin.path, -1), 0);
         }
-        if (TagNames.isHashed(call.name) && !knownDictionary.contains(call.name)) {
-            Session.Result created = session.create(dictionaryPath + "/" + call.name, Records.encodeTag(call.tag),
+        if (txn.tagCreated && call.tagBucketMissing) {
+            createBucket(layout.tagBucketPath(call.name), call);
+            call.tagBucketMissing = false;
+        }
+        while (TagNames.isHashed(call.name) && !knownDictionary.contains(call.name)) {
+            Session.Result created = session.create(layout.dictionaryPath(call.name), Records.encodeTag(call.tag),
                     CreateMode.PERSISTENT);
             if (created.ok() || created.code() == Code.NODEEXISTS) {
                 knownDictionary.add(call.name);
+            } else if (created.code() == Code.NONODE) {
+                createBucket(layout.dictionaryBucketPath(call.name), call);
             } else {
                 if (created.unknown()) {
                     waitForConnection(call);
@@ -1878,8 +1979,14 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     // ---- blobs ----------------------------------------------------------------------------------------------------
 
-    /** A blob a put has stored and pins with an ephemeral child of its reference node until its commit. */
-    private record Pin(String shaHex, byte[] sha256, long incarnation, String path, int length) {
+    /**
+     * A blob a put has stored and pins with an ephemeral child of its reference node until its commit; {@code attempt}
+     * is the turn of the request loop that last took or checked the pin.
+     */
+    private record Pin(String shaHex, byte[] sha256, long incarnation, String path, int length, int attempt) {
+        Pin checkedIn(int turn) {
+            return new Pin(shaHex, sha256, incarnation, path, length, turn);
+        }
     }
 
     /**
@@ -1889,13 +1996,20 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * protects.
      */
     private Value pinnedValue(Call call) {
+        if (call.pin != null && call.pin.attempt != call.attempt) {
+            call.pin = checkPin(call, call.pin);
+        }
         if (call.pin == null) {
             byte[] sha = TagNames.sha256().digest(call.owned);
             String shaHex = HEX.formatHex(sha);
-            String reference = blobsPath + "/" + shaHex;
+            String reference = layout.referencePath(shaHex);
             String pinPath = reference + "/" + HEX.formatHex(call.token);
             while (true) {
                 Session.Result created = session.create(reference, Records.encodeCount(0), CreateMode.PERSISTENT);
+                if (created.code() == Code.NONODE) {
+                    createBucket(layout.referenceBucketPath(shaHex), call);
+                    continue;
+                }
                 if (!created.ok() && created.code() != Code.NODEEXISTS) {
                     expectUnknown(created, call);
                     continue;
@@ -1915,7 +2029,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                     }
                     continue;
                 }
-                call.pin = new Pin(shaHex, sha, read.stat().getCzxid(), pinPath, call.owned.length);
+                call.pin = new Pin(shaHex, sha, read.stat().getCzxid(), pinPath, call.owned.length, call.attempt);
                 break;
             }
             String key = blobKey(shaHex, call.pin.incarnation);
@@ -1928,6 +2042,38 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             }
         }
         return Value.blob(call.pin.sha256, call.pin.incarnation, call.pin.length);
+    }
+
+    /**
+     * Checks, in a later turn of the request loop, that a put's pin still holds its blob: the pin's session may have
+     * expired meanwhile (the ensemble deleted the pin with it), and then any client collecting garbage may have deleted
+     * the unreferenced blob and its reference node. Returns the pin, taken again if only the pin went (its blob is
+     * there: a blob is deleted only after its reference node, which is still the same incarnation); or null when the
+     * reference node went too, after deleting the blob this put may have stored after the collection — the put then
+     * pins and stores its value anew, under the new incarnation. The commit deletes the pin, so a pin that vanishes
+     * after this check makes the commit fail and the next turn check again.
+     */
+    private Pin checkPin(Call call, Pin pin) {
+        String reference = layout.referencePath(pin.shaHex);
+        while (true) {
+            // Linearizable: a server lagging behind must not make a live reference look deleted.
+            List<OpResult> read = readAll(List.of(Op.getData(reference), Op.getData(pin.path)), true, call, null);
+            if (!(read.get(0) instanceof OpResult.GetDataResult found)
+                    || found.getStat().getCzxid() != pin.incarnation) {
+                deleteBlob(blobKey(pin.shaHex, pin.incarnation));
+                return null;
+            }
+            if (read.get(1) instanceof OpResult.GetDataResult) {
+                return pin.checkedIn(call.attempt);
+            }
+            Session.Result pinned = session.create(pin.path, EMPTY, CreateMode.EPHEMERAL);
+            if (pinned.ok() || pinned.code() == Code.NODEEXISTS) {
+                return pin.checkedIn(call.attempt);
+            }
+            if (pinned.code() != Code.NONODE) {
+                expectUnknown(pinned, call); // NONODE: the reference went meanwhile; read again
+            }
+        }
     }
 
     private void expectUnknown(Session.Result result, Call call) {
@@ -1944,10 +2090,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         }
         try {
             session.delete(pin.path, -1);
-            Session.Result reference = session.getData(blobsPath + "/" + pin.shaHex);
+            Session.Result reference = session.getData(layout.referencePath(pin.shaHex));
             if (reference.ok() && Records.decodeCount(reference.data()) == 0
                     && reference.stat().getNumChildren() == 0
-                    && session.delete(blobsPath + "/" + pin.shaHex, reference.stat().getVersion()).ok()) {
+                    && session.delete(layout.referencePath(pin.shaHex), reference.stat().getVersion()).ok()) {
                 deleteBlob(blobKey(pin.shaHex, reference.stat().getCzxid()));
             }
         } catch (RuntimeException ex) {
@@ -1991,44 +2137,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             throw new DataspaceClosedException(0, 1, true);
         }
         String during = "collecting garbage in " + namespace;
-        int removed = 0;
-        Session.Result references;
-        while ((references = session.getChildren(blobsPath)).unknown()) {
-            waitForConnection(during);
-        }
-        if (!references.ok()) {
-            throw refused(references.code(), during);
-        }
-        for (String shaHex : references.children()) {
-            Session.Result reference = readOrWait(blobsPath + "/" + shaHex, during);
-            if (reference.ok() && Records.decodeCount(reference.data()) == 0
-                    && reference.stat().getNumChildren() == 0
-                    && session.delete(blobsPath + "/" + shaHex, reference.stat().getVersion()).ok()) {
-                deleteBlob(blobKey(shaHex, reference.stat().getCzxid()));
-                removed++;
-            }
-        }
-        List<String> keys;
-        try {
-            keys = blobStore.keys();
-        } catch (IOException | RuntimeException ex) {
-            throw new BlobStoreException("(all)", "listing " + blobStore + " failed", ex);
-        }
-        for (String key : keys) {
-            if (!key.startsWith(blobPrefix)) {
-                continue;
-            }
-            String[] parts = key.substring(blobPrefix.length()).split("-");
-            if (parts.length != 2) {
-                continue;
-            }
-            Session.Result reference = readOrWait(blobsPath + "/" + parts[0], during);
-            if (reference.code() == Code.NONODE
-                    || Long.toHexString(reference.stat().getCzxid()).compareTo(parts[1]) != 0) {
-                deleteBlob(key);
-                removed++;
-            }
-        }
+        int removed = new GarbageCollector(session, layout, listing, blobStore, blobsInZooKeeper, blobPrefix,
+                ops -> readAll(ops, true, null, during), this::deleteBlob).collect();
         if (removed > 0) {
             LOG.info("removed {} orphaned blobs from namespace {}", removed, namespace);
         }
@@ -2045,10 +2155,9 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         String during = "destroying namespace " + namespace;
         Session.Result root = readOrWait(namespace, during);
         if (root.ok()) {
-            Header header = Header.decodeOrNull(root.data());
+            Header header = Header.decodeOrNull(root.data(), namespace);
             if (header != null) {
-                Session.Result marked;
-                while ((marked = session.setData(namespace, header.beingDestroyed().encode(), -1)).unknown()) {
+                while (session.setData(namespace, header.beingDestroyed().encode(), -1).unknown()) {
                     waitForConnection(during);
                 }
                 deleteTree(header);
@@ -2057,8 +2166,14 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         close();
     }
 
-    /** Deletes the blobs of the namespace's store, then every znode under it, then the namespace itself. */
+    /**
+     * Deletes the namespace's blobs from an external store, then every znode under the namespace and the namespace
+     * itself: the tag guards first, so that every other client's commit fails from then on; then each process's read
+     * log by the numbers its record names (a log is never listed whole); then the rest, bucket by bucket
+     * ({@link Eraser}). A destroy cut short leaves the header marked, and the next client that connects finishes it.
+     */
     private void deleteTree(Header header) {
+        String during = "destroying namespace " + namespace;
         if (!header.blobsInZooKeeper()) {
             String prefix = Long.toHexString(header.namespaceId()) + "-";
             try {
@@ -2071,45 +2186,38 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 throw new BlobStoreException(prefix + "*", "deleting the namespace's blobs failed", ex);
             }
         }
-        deleteRecursively(namespace, "destroying namespace " + namespace);
+        Eraser eraser = new Eraser(session, listing, this::waitForConnection);
+        eraser.erase(List.of(layout.guards), Layout.MAX_TAG_NAME, during);
+        deleteLogs(during);
+        eraser.erase(List.of(layout.processes, layout.tags, layout.dictionary, layout.references, layout.store),
+                Layout.MAX_TAG_NAME, during);
+        eraser.erase(List.of(namespace), Layout.MAX_TAG_NAME, during);
+        LOG.info("destroyed dataspace namespace {}: {} znodes deleted", namespace, eraser.deleted());
     }
 
-    private void deleteRecursively(String path, String during) {
-        while (true) {
-            Session.Result children = session.getChildren(path);
-            if (children.code() == Code.NONODE) {
-                return;
-            }
-            if (children.unknown()) {
-                waitForConnection(during);
+    /** Deletes the read-log entries of every process, pipelined, from the window its record names. */
+    private void deleteLogs(String during) {
+        List<String> processes = listing.children(layout.processes, 10, during);
+        for (String process : processes == null ? List.<String>of() : processes) {
+            Session.Result read = readOrWait(layout.processes + "/" + process, during);
+            if (!read.ok()) {
                 continue;
             }
-            if (!children.ok()) {
-                throw refused(children.code(), during);
+            ProcessRecord record;
+            try {
+                record = ProcessRecord.decode(read.data());
+            } catch (IllegalStateException corrupt) {
+                continue; // the eraser lists what is left
             }
-            List<String> leaves = new ArrayList<>();
-            for (String child : children.children()) {
-                String childPath = path + "/" + child;
-                Session.Result grandchildren = session.getChildren(childPath);
-                if (grandchildren.ok() && !grandchildren.children().isEmpty()) {
-                    deleteRecursively(childPath, during);
-                } else {
-                    leaves.add(childPath);
+            List<CompletableFuture<Session.Result>> deletes = new ArrayList<>(Eraser.BATCH);
+            for (long entry = record.oldest; entry <= record.issued; entry++) {
+                deletes.add(session.deleteAsync(layout.processes + "/" + process + "/" + entry, -1));
+                if (deletes.size() == Eraser.BATCH || entry == record.issued) {
+                    for (CompletableFuture<Session.Result> delete : deletes) {
+                        session.await(delete); // any entry left (a lost reply) goes with the eraser's listing
+                    }
+                    deletes.clear();
                 }
-            }
-            List<CompletableFuture<Session.Result>> deletes = new ArrayList<>(leaves.size());
-            for (String leaf : leaves) {
-                deletes.add(session.deleteAsync(leaf, -1));
-            }
-            for (CompletableFuture<Session.Result> delete : deletes) {
-                session.await(delete);
-            }
-            Session.Result deleted = session.delete(path, -1);
-            if (deleted.ok() || deleted.code() == Code.NONODE) {
-                return;
-            }
-            if (deleted.unknown()) {
-                waitForConnection(during);
             }
         }
     }
@@ -2146,7 +2254,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
      * the request was not issued or its log entry was evicted.
      */
     OptionalLong issueZxid(int processId, long requestNumber) {
-        ProcessState process = readProcess(processId);
+        ProcessState process = readProcess(processId, false);
         if (process.record.pending() && process.record.issued == requestNumber) {
             return OptionalLong.of(process.stat.getMzxid());
         }

@@ -1,6 +1,7 @@
 package io.github.volpex.dataspace.zookeeper;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,29 +12,45 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 
 /**
- * The default blob store: each value in the ensemble itself, under {@code <namespace>/s/<key>}, cut into chunks of
- * {@value #CHUNK_BYTES} bytes ({@code …/<key>/0}, {@code …/<key>/1}, …) written and read pipelined. The key's node
- * is created empty first and receives its header (format byte, length as a long, chunk count as an int) only once
- * every chunk is stored: a key without a header is incomplete and reads as absent. Writes are idempotent (a chunk that
- * exists holds the same bytes), so a write interrupted by a connection loss is simply repeated.
+ * The default blob store: each value in the ensemble itself, under {@code <namespace>/s/<bucket>/<key>}, cut into
+ * chunks of {@value #CHUNK_BYTES} bytes ({@code …/<key>/0}, {@code …/<key>/1}, …) written and read pipelined. The
+ * bucket is one of {@value Layout#BLOB_BUCKETS}, named by the first two hex digits of the value's SHA-256 ({@link
+ * Layout#blobBucketOf(String)}), so that no znode has more children than one answer can list; a bucket is created by
+ * the first write into it. The key's node is created empty first and receives its header (format byte, length as a
+ * long, chunk count as an int) only once every chunk is stored: a key without a header is incomplete and reads as
+ * absent.
+ * Writes are idempotent (a chunk that exists holds the same bytes), so a write interrupted by a connection loss, or
+ * whose key a concurrent delete removed, is simply repeated.
  */
 final class ZooKeeperBlobStore implements BlobStore {
 
     /** Half of ZooKeeper's default request limit: one chunk per create. */
     static final int CHUNK_BYTES = 512 << 10;
+    /** The longest chunk name: values are shorter than 2 GiB, so they have at most 4,096 chunks. */
+    static final int MAX_CHUNK_NAME = 4;
 
     private final Session session;
     private final String root;
     private final long unavailableNanos;
+    private final Listing listing;
 
     ZooKeeperBlobStore(Session session, String root, long unavailableNanos) {
         this.session = session;
         this.root = root;
         this.unavailableNanos = unavailableNanos;
+        this.listing = new Listing(session, session.maxAnswerBytes(), during -> {
+            if (!session.awaitConnected(System.nanoTime() + unavailableNanos)) {
+                throw new UncheckedIOException(new IOException("ZooKeeper unreachable while " + during));
+            }
+        });
+    }
+
+    private String bucketPath(int bucket) {
+        return root + "/" + Layout.blobBucketName(bucket);
     }
 
     private String path(String key) {
-        return root + "/" + key;
+        return bucketPath(Layout.blobBucketOf(key)) + "/" + key;
     }
 
     @Override
@@ -44,25 +61,38 @@ final class ZooKeeperBlobStore implements BlobStore {
             out.writeLong(data.length);
             out.writeInt(chunks);
         });
+        String path = path(key);
         while (true) {
-            Session.Result created = session.create(path(key), new byte[0], CreateMode.PERSISTENT);
+            Session.Result created = session.create(path, new byte[0], CreateMode.PERSISTENT);
+            if (created.code() == Code.NONODE) {
+                Session.Result bucket = session.create(bucketPath(Layout.blobBucketOf(key)), new byte[0],
+                        CreateMode.PERSISTENT);
+                if (bucket.code() == Code.NONODE) {
+                    throw new IOException("blob store " + root + " no longer exists (its namespace was destroyed)");
+                }
+                retry(bucket, key, Code.NODEEXISTS);
+                continue;
+            }
             if (retry(created, key, Code.NODEEXISTS)) {
                 continue;
             }
             List<CompletableFuture<Session.Result>> writes = new ArrayList<>(chunks);
             for (int i = 0; i < chunks; i++) {
                 int from = i * CHUNK_BYTES;
-                writes.add(session.createAsync(path(key) + "/" + i,
+                writes.add(session.createAsync(path + "/" + i,
                         Arrays.copyOfRange(data, from, Math.min(data.length, from + CHUNK_BYTES))));
             }
             boolean again = false;
             for (CompletableFuture<Session.Result> write : writes) {
-                again |= retry(session.await(write), key, Code.NODEEXISTS);
+                Session.Result written = session.await(write);
+                // NONODE: a delete removed the key meanwhile; write it again.
+                again |= written.code() == Code.NONODE || retry(written, key, Code.NODEEXISTS);
             }
             if (again) {
                 continue;
             }
-            if (!retry(session.setData(path(key), header, -1), key, null)) {
+            Session.Result completed = session.setData(path, header, -1);
+            if (completed.code() != Code.NONODE && !retry(completed, key, null)) {
                 return;
             }
         }
@@ -70,8 +100,9 @@ final class ZooKeeperBlobStore implements BlobStore {
 
     @Override
     public Optional<byte[]> read(String key) throws IOException {
+        String path = path(key);
         while (true) {
-            Session.Result head = session.getData(path(key));
+            Session.Result head = session.getData(path);
             if (head.code() == Code.NONODE) {
                 return Optional.empty();
             }
@@ -93,7 +124,7 @@ final class ZooKeeperBlobStore implements BlobStore {
             }
             List<CompletableFuture<Session.Result>> reads = new ArrayList<>(chunks);
             for (int i = 0; i < chunks; i++) {
-                reads.add(session.getDataAsync(path(key) + "/" + i));
+                reads.add(session.getDataAsync(path + "/" + i));
             }
             byte[] value = new byte[(int) length];
             int filled = 0;
@@ -125,17 +156,15 @@ final class ZooKeeperBlobStore implements BlobStore {
 
     @Override
     public void delete(String key) throws IOException {
+        String path = path(key);
         while (true) {
-            Session.Result children = session.getChildren(path(key));
-            if (children.code() == Code.NONODE) {
+            List<String> chunks = list(path, MAX_CHUNK_NAME, "deleting blob " + key);
+            if (chunks == null) {
                 return;
             }
-            if (retry(children, key, null)) {
-                continue;
-            }
             List<CompletableFuture<Session.Result>> deletes = new ArrayList<>();
-            for (String chunk : children.children()) {
-                deletes.add(session.deleteAsync(path(key) + "/" + chunk, -1));
+            for (String chunk : chunks) {
+                deletes.add(session.deleteAsync(path + "/" + chunk, -1));
             }
             boolean again = false;
             for (CompletableFuture<Session.Result> delete : deletes) {
@@ -144,7 +173,7 @@ final class ZooKeeperBlobStore implements BlobStore {
             if (again) {
                 continue;
             }
-            Session.Result deleted = session.delete(path(key), -1);
+            Session.Result deleted = session.delete(path, -1);
             if (deleted.code() != Code.NONODE && deleted.code() != Code.NOTEMPTY && retry(deleted, key, null)) {
                 continue;
             }
@@ -154,13 +183,36 @@ final class ZooKeeperBlobStore implements BlobStore {
         }
     }
 
+    /**
+     * Lists every key, bucket by bucket ({@value Layout#BLOB_BUCKETS} listings, none of them of everything).
+     *
+     * @throws ListingTooLargeException if a bucket holds more keys than one answer can list
+     */
     @Override
     public List<String> keys() throws IOException {
-        while (true) {
-            Session.Result children = session.getChildren(root);
-            if (!retry(children, "(all)", null)) {
-                return children.children();
-            }
+        List<String> keys = new ArrayList<>();
+        for (int bucket = 0; bucket < Layout.BLOB_BUCKETS; bucket++) {
+            keys.addAll(keys(bucket));
+        }
+        return keys;
+    }
+
+    /**
+     * Lists the keys of one bucket ({@link Layout#blobBucketOf(String)}).
+     *
+     * @throws ListingTooLargeException if the bucket holds more keys than one answer can list
+     */
+    private List<String> keys(int bucket) throws IOException {
+        List<String> keys = list(bucketPath(bucket), Layout.MAX_STORE_KEY, "listing the blob store " + root);
+        return keys == null ? List.of() : keys;
+    }
+
+    /** Lists a znode's children (null if it does not exist), unwrapping a connection that did not come back. */
+    private List<String> list(String path, int maxNameBytes, String during) throws IOException {
+        try {
+            return listing.children(path, maxNameBytes, during);
+        } catch (UncheckedIOException unreachable) {
+            throw unreachable.getCause();
         }
     }
 
@@ -174,7 +226,7 @@ final class ZooKeeperBlobStore implements BlobStore {
         }
         if (result.unknown()) {
             if (!session.awaitConnected(System.nanoTime() + unavailableNanos)) {
-                throw new IOException("ZooKeeper unreachable while storing blob " + key);
+                throw new IOException("ZooKeeper unreachable while working on blob " + key);
             }
             return true;
         }

@@ -40,6 +40,12 @@ import org.apache.zookeeper.common.PathUtils;
  * ZooKeeper watch on the request's read-log entry wakes it, and the {@linkplain Builder#executor(Executor) executor}
  * reads its outcome.
  *
+ * <p>What one client reads of other clients' work is linearizable wherever it decides something: a restart
+ * ({@link #open(int, long)}), {@link io.github.volpex.dataspace.DataspaceServer#highWaterMark(int)}, {@link
+ * io.github.volpex.dataspace.DataspaceServer#oldestRetained(int)} and {@link
+ * io.github.volpex.dataspace.DataspaceServer#pendingRequest(int)} see every request completed before the call, through
+ * whichever server this client talks to (each costs one transaction of the ensemble's quorum).
+ *
  * <p>Thread-safe. The dataspace owns one ZooKeeper session (and the two threads of ZooKeeper's client); blocked
  * callers wait in their own threads, submitted requests in none. {@link #statistics()} counts the requests this
  * client handled.
@@ -99,23 +105,34 @@ public interface ZooKeeperDataspace extends Dataspace {
     /**
      * Removes blobs that no tuple or read-log entry refers to but that a crashed client left behind (a put that
      * stored its value and died before committing). Connecting does this too; a long-running client may call it
-     * now and then. Blobs of puts still in progress are kept: their writers pin them.
+     * now and then. Blobs of puts still in progress are kept: their writers pin them. It goes bucket by bucket, so
+     * its time grows with the number of blobs (reads are pipelined) and no listing holds more than one bucket; a
+     * collection cut short is simply run again.
      *
      * @return the number of blobs removed
      * @throws io.github.volpex.dataspace.DataspaceClosedException if this client is closed
      * @throws ZooKeeperUnavailableException                       if the ensemble cannot be reached
      * @throws BlobStoreException                                  if the blob store cannot be listed
+     * @throws ListingTooLargeException                            if a bucket has more children than one ZooKeeper
+     *                                                             answer can list (it names the znode and the
+     *                                                             remedy)
      */
     int collectGarbage();
 
     /**
      * Deletes the dataspace — every tuple, pending request, read log and blob under the namespace — and closes this
      * client. Call it once every replica of every process has finished: the other clients' requests fail from then
-     * on. A destroy interrupted by a crash is completed by the next client that connects to the namespace, which then
-     * starts a new, empty dataspace there.
+     * on. Its time grows with the number of znodes (deletes are pipelined), and it never lists more than one
+     * znode's children at a time. A destroy interrupted by a crash or a failure is completed by the next client that
+     * connects to the namespace, which then starts a new, empty dataspace there.
      *
      * @throws io.github.volpex.dataspace.DataspaceClosedException if this client is closed
      * @throws ZooKeeperUnavailableException                       if the ensemble cannot be reached
+     * @throws BlobStoreException                                  if an external blob store cannot be listed or
+     *                                                             changed
+     * @throws ListingTooLargeException                            if a znode of the namespace has more children than
+     *                                                             one ZooKeeper answer can list (it names the znode
+     *                                                             and the remedy); this client stays open
      */
     void destroy();
 
@@ -321,6 +338,10 @@ public interface ZooKeeperDataspace extends Dataspace {
          * @return the connected dataspace
          * @throws IllegalStateException         if the process count was not set, the namespace holds a dataspace
          *                                       with other settings, or its znode exists and is not a dataspace
+         * @throws NamespaceFormatException      if the namespace holds a dataspace of another format (an
+         *                                       {@code IllegalStateException} too)
+         * @throws ListingTooLargeException      if collecting garbage, or completing an interrupted destroy, meets a
+         *                                       znode with more children than one answer can list
          * @throws IllegalArgumentException      if the connect string or the namespace is malformed, the namespace
          *                                       lies inside another dataspace, or the options do not fit ZooKeeper's
          *                                       limits (the message names the option and the bound)

@@ -36,9 +36,9 @@ import org.slf4j.LoggerFactory;
  * sets it to {@code max(counter, highestSeen) + 1} conditionally on the version it read — a conditional write that
  * ZooKeeper's leader orders among all others, so two writers never receive the same epoch and a later acquisition
  * always receives a greater one. {@link #isCurrent} reads the counter and, when it still holds the epoch asked about,
- * confirms it with a version check that also goes through the leader: the answer is linearizable, never a lagging
- * server's. A writer whose session expired while it was paused gets a new session here and is told, at its next commit,
- * that it is no longer current. The counters are persistent: no epoch depends on a session.
+ * confirms it with a version check that also goes through the leader (and confirms a counter it found missing the same
+ * way): the answer is linearizable, never a lagging server's. A writer whose session expired while it was paused gets
+ * a new session here and is told, at its next commit, that it is no longer current. The counters are persistent: no epoch depends on a session.
  *
  * <p><b>Exactly once.</b> Every acquisition writes a random 16-byte token with its epoch (in a one-operation
  * {@code multi}, as the dataspace's writes are). When a write's outcome is unknown (a lost reply, a connection loss, a
@@ -247,6 +247,10 @@ public final class ZooKeeperEpochSource implements EpochSource, AutoCloseable {
         while (true) {
             Counter read = read(node, deadline, during);
             if (read == null) {
+                if (confirmed(node, -1, deadline, during)) {
+                    session.sync(node); // the counter exists: the server that answered had not yet seen its creation
+                    continue;
+                }
                 return false;
             }
             if (read.epoch() > epoch) {
@@ -259,9 +263,9 @@ public final class ZooKeeperEpochSource implements EpochSource, AutoCloseable {
     }
 
     /**
-     * Tells whether the counter still has the version read, as the ensemble's leader orders it (a one-operation
-     * {@code multi} of a version check): the server that answered a read may lag behind writes of other sessions.
-     * False if the counter changed or was deleted since.
+     * Tells whether the counter still has the version read (−1: any version, so whether it exists), as the ensemble's
+     * leader orders it (a one-operation {@code multi} of a version check): the server that answered a read may lag
+     * behind writes of other sessions. False if the counter changed or was deleted since (or does not exist).
      */
     private boolean confirmed(String node, int version, long deadline, String during) throws IOException {
         while (true) {

@@ -18,34 +18,44 @@
  *
  * <h2>Znode layout</h2>
  * <pre>
- * &lt;ns&gt;                  header: magic, format, process count, options, blob-store kind, namespace id, destroying
- * &lt;ns&gt;/p/&lt;pid&gt;            process record: high-water mark, read-log window (oldest, bytes), the pending request
- *                           (kind, tag name, issuing call's token), request numbers of retained entries holding blobs
- * &lt;ns&gt;/p/&lt;pid&gt;/&lt;r&gt;        read-log entry of request r (immutable): kind, tag name, stored flag, value or
- *                           "cancelled", issuing token, issue zxid
- * &lt;ns&gt;/t/&lt;name&gt;           tag record: the current value (or none) and the FIFO queue of waiting (pid, r, READ|GET);
- *                           deleted when both are empty
- * &lt;ns&gt;/b/&lt;sha256&gt;         blob reference: how many tag records and log entries refer to the blob
- * &lt;ns&gt;/b/&lt;sha256&gt;/&lt;token&gt; pin: an ephemeral child held by a put between storing its blob and committing
- * &lt;ns&gt;/n/&lt;name&gt;           dictionary: the tag of a hashed name
- * &lt;ns&gt;/s/&lt;key&gt;/&lt;i&gt;        the default blob store's chunks
- * &lt;ns&gt;/g/&lt;id&gt;-&lt;k&gt;         tag guard k (two hex digits, 64 of them; id: the namespace id in hex), no data: its
- *                           version counts the deletions of tag records whose name's {@code hashCode} is k modulo 64
- * &lt;path&gt;/&lt;job name&gt;     {@link io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource}'s epoch counter of a job, under
- *                           a path of its own (magic "VPZE", format, {@code long} epoch, the 16-byte token of the
- *                           acquisition that set it)
+ * &lt;ns&gt;                      header: magic, format, process count, options, blob-store kind, namespace id, destroying
+ * &lt;ns&gt;/p/&lt;pid&gt;                process record: high-water mark, read-log window (oldest, bytes), the pending request
+ *                               (kind, tag name, issuing call's token), request numbers of retained entries holding
+ *                               blobs
+ * &lt;ns&gt;/p/&lt;pid&gt;/&lt;r&gt;            read-log entry of request r (immutable): kind, tag name, stored flag, value or
+ *                               "cancelled", issuing token, issue zxid
+ * &lt;ns&gt;/t/&lt;hhh&gt;/&lt;name&gt;         tag record: the current value (or none) and the FIFO queue of waiting (pid, r, READ|GET);
+ *                               deleted when both are empty. hhh: the first three hex digits of the SHA-256 of the
+ *                               name's characters (4,096 buckets)
+ * &lt;ns&gt;/b/&lt;hh&gt;/&lt;sha256&gt;         blob reference: how many tag records and log entries refer to the blob. hh: the first
+ *                               two hex digits of the SHA-256 (256 buckets)
+ * &lt;ns&gt;/b/&lt;hh&gt;/&lt;sha256&gt;/&lt;token&gt; pin: an ephemeral child held by a put between storing its blob and committing
+ * &lt;ns&gt;/n/&lt;hhh&gt;/&lt;name&gt;         dictionary: the tag of a hashed name (buckets as for tag records)
+ * &lt;ns&gt;/s/&lt;hh&gt;/&lt;key&gt;/&lt;i&gt;        the default blob store's chunks (buckets as for blob references)
+ * &lt;ns&gt;/g/&lt;id&gt;-&lt;k&gt;             tag guard k (two hex digits, 64 of them; id: the namespace id in hex), no data: its
+ *                               version counts the deletions of tag records whose name's {@code hashCode} is k modulo
+ *                               64
+ * &lt;path&gt;/&lt;job name&gt;         {@link io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource}'s epoch counter of a job,
+ *                               under a path of its own (magic "VPZE", format, {@code long} epoch, the 16-byte token
+ *                               of the acquisition that set it)
  * </pre>
  * A process record is created by the process's first request; until then the process is at request 0. A tag's name is
  * its escaped form ({@code [A-Za-z0-9_-]} kept, any other UTF-16 unit as {@code %} and four hex digits), or
  * {@code ~} and the SHA-256 of the tag when that would exceed 200 characters: any Java string is a tag, including
- * {@code /}, non-ASCII text and lone surrogates. Every record is binary, big-endian, and starts with a format byte (1;
- * the header's is 2):
+ * {@code /}, non-ASCII text and lone surrogates. The buckets ({@code hhh}, {@code hh}) keep every znode's children few
+ * enough for one ZooKeeper answer (below: how large a namespace can grow); a bucket is created by the first request
+ * that finds it missing — the read before a commit that creates a tag record reads the bucket too, and a commit on a
+ * remembered state that fails with {@code NONODE} on the record's create creates the bucket and commits again — and
+ * stays until the namespace is destroyed. Every record is binary, big-endian, and starts with
+ * a format byte (1; the header's is 3, which names this layout: a namespace of another format is refused with {@link
+ * io.github.volpex.dataspace.zookeeper.NamespaceFormatException}, never read or converted):
  * <ul>
- *   <li>header: {@code int} magic {@code 0x56505A44} ("VPZD"), format (2), {@code int} process count, {@code int}
+ *   <li>header: {@code int} magic {@code 0x56505A44} ("VPZD"), format (3), {@code int} process count, {@code int}
  *       read-log capacity, {@code long} read-log budget (−1: none), {@code int} max tag length, {@code int} max data
  *       bytes, {@code boolean} blobs in ZooKeeper, {@code long} namespace id, {@code boolean} destroying;</li>
  *   <li>process record: format, {@code long} high-water mark, {@code long} oldest retained, {@code long} log data
- *       bytes (kept for a byte budget only, 0 without one), {@code byte} pending kind (0: none, else 1 + {@link io.github.volpex.dataspace.Operation} ordinal) and,
+ *       bytes (kept for a byte budget only, 0 without one), {@code byte} pending kind (0: none, else 1 +
+ *       {@link io.github.volpex.dataspace.Operation} ordinal) and,
  *       if pending, the name ({@code short} length, ASCII) and the 16-byte token, then {@code int} n and n
  *       {@code long} request numbers of entries holding blobs;</li>
  *   <li>log entry: format, {@code byte} kind, {@code byte} flags (1: stored, 2: has a value, 4: cancelled — a read
@@ -60,8 +70,8 @@
  *
  * <h2>One request, one transaction</h2>
  * A call of (process p, request r) first reads, in one read-only {@code multi}, p's record, the entry
- * {@code p/r} and — when r may lead, that is when this client has not seen p at r or beyond — the tag's guard and
- * then the tag record (or it commits on what it remembers without reading: below). Then:
+ * {@code p/r} and — when r may lead, that is when this client has not seen p at r or beyond — the tag's guard, then the
+ * tag record and its bucket (or it commits on what it remembers without reading: below). Then:
  * <ul>
  *   <li><b>The entry exists:</b> the request was executed; it is answered from the entry (single put, identical
  *       get), after checking that the kind and tag match (else {@link
@@ -133,6 +143,33 @@
  * order (the paper's atomicity rule); the transactions are linearizable, since ZooKeeper serializes every write through
  * the leader and each transaction checks the versions of everything its outcome depends on.
  *
+ * <h2>Reads that depend on other clients' writes</h2>
+ * ZooKeeper orders every write through its leader, but a server answers reads from its own copy, which may lag behind
+ * other servers' (a follower applies a commit a little after the leader, and the leader a little after a follower
+ * that was quicker); a client sees its own writes in order, not necessarily other clients'. A request's outcome is
+ * decided by its versioned transaction, so a stale read only costs it a retry. Where the dataspace decides from a read
+ * alone, that read is linearizable: a {@code check} of the namespace's znode — a transaction the ensemble's quorum
+ * commits — then the reads on the same session, which its server answers only after applying that check, so they see
+ * every write committed before the call began. ZooKeeper's {@code sync} would not be enough: it is not a quorum
+ * operation, and a leader that has lost its quorum without noticing yet still answers it. Linearizable are:
+ * <ul>
+ *   <li>{@link io.github.volpex.dataspace.Dataspace#open(int, long)}: a restart right after another client completed
+ *       request {@code savedRequestNumber} sees it completed (a lagging read would refuse the checkpoint, or show a
+ *       completed get still pending, open the handle one request early and hand the process the consumed tuple
+ *       again);</li>
+ *   <li>{@link io.github.volpex.dataspace.DataspaceServer#highWaterMark(int)}, {@link
+ *       io.github.volpex.dataspace.DataspaceServer#oldestRetained(int)} and {@link
+ *       io.github.volpex.dataspace.DataspaceServer#pendingRequest(int)}: each answers as the process is at some
+ *       instant during the call;</li>
+ *   <li>a request or a cancel that would fail because its number lies beyond the process's high-water mark, or
+ *       because its process still has a request pending, reads again linearizably before it fails;</li>
+ *   <li>a put's check that its blob pin still holds (below), and garbage collection's check that a blob's reference
+ *       node is gone before it deletes the blob.</li>
+ * </ul>
+ * Each costs one quorum transaction, spent only where such a decision is taken. From its second conflict in a row, a
+ * request also brings its server up to date ({@code sync}) before reading again, so that a lagging server does not
+ * make it conflict over and over.
+ *
  * <h2>Waiting and waking</h2>
  * A pending request has its place in the tag record's FIFO queue, and the put that serves it (or the cancel that ends
  * it) writes its outcome into the process's read log. A waiting call — the one that made it pending, or any replica or
@@ -141,6 +178,17 @@
  * to read again and set its watch anew (watches do not survive an expired session). A timeout, an interrupt or closing
  * the replica ends the wait but not the request: it stays pending, and the retry or another replica receives its
  * result. Waiting holds no thread but the caller's and no server resource but one watch.
+ *
+ * <p>A served waiter's outcome is never visible before the put that decided it, nor the put without it: the put's
+ * one transaction writes the waiter's log entry, the waiter's process record and the tag record's new state together
+ * (a cancel likewise writes the entry "cancelled" with the tag record's shorter queue), so every server applies all of
+ * them at one zxid or none. A client that returns the outcome read it from that entry; another process that looks at
+ * the tag meanwhile — a {@code tryRead} through a server that has not applied the put yet — commits a {@code check} of
+ * the version (or absence) it read, which fails, and reads again. So a waiting read or get takes effect at the zxid of
+ * the transaction that served it, between the call's invocation and its response, and each tag's history is
+ * linearizable. The testkit's {@code LinearizabilityChecker} judges this on histories of random replicated programs
+ * with a ZooKeeper session per replica, some sessions bound to one server, through leader failovers and expired
+ * sessions.
  *
  * <p>A request {@linkplain io.github.volpex.dataspace.DataspaceServer#submit(io.github.volpex.dataspace.Request)
  * submitted} runs the same loop, on the submitting thread, up to the point where a blocking call would park: there it
@@ -168,8 +216,11 @@
  *       it reads again.</li>
  *   <li><b>Session expiry.</b> No dataspace state depends on a session: records, entries, queues and blobs are
  *       persistent. The client opens a new session and carries on; waiting calls set their watches again. Only a
- *       put's pin is ephemeral: if it vanished, the put pins (and if need be stores) its blob again before
- *       committing.</li>
+ *       put's pin is ephemeral, and it may vanish while the put stores its blob; a client collecting garbage may then
+ *       delete the unpinned reference node and blob. A put's commit deletes its pin, so it fails if the pin is gone,
+ *       and every later turn of the put's loop checks the pin (a linearizable read of the reference node and the
+ *       pin): a pin that vanished is taken again, and when the reference node is gone too, the put deletes the blob
+ *       it stored under the dead incarnation and pins and stores its value anew.</li>
  *   <li><b>Leader failover.</b> ZooKeeper commits a transaction on a quorum or not at all, and the new leader's
  *       history contains every committed one, so a failover is a connection loss with an unknown outcome, handled as
  *       above.</li>
@@ -186,10 +237,46 @@
  * blob before its commit, pinned by an ephemeral child of the reference node so that no one deletes it meanwhile: a
  * put that fails or loses the race leaves nothing visible, and a crashed put leaves a blob that no record refers to,
  * which {@link io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace#collectGarbage()} (also run on connect)
- * removes. Every blob read is verified against its SHA-256 and length ({@link
+ * removes. Garbage collection goes bucket by bucket: it deletes each reference node whose count is 0 and that no put
+ * pins (at the version read, so a put that pins it meanwhile makes the delete fail), then its blob; then it lists the
+ * store (the default store bucket by bucket, another through {@link
+ * io.github.volpex.dataspace.zookeeper.BlobStore#keys()}) and deletes each blob of this namespace whose incarnation's
+ * reference node a linearizable read shows gone. Its reads are pipelined and its time grows with the number of blobs;
+ * a collection cut short is simply run again. Every blob read is verified against its SHA-256 and length ({@link
  * io.github.volpex.dataspace.zookeeper.BlobStoreException} otherwise). Reference counts change in the transactions
  * that add or drop references, so a blob is deleted exactly when the last tuple or read-log entry that refers to it
  * goes.
+ *
+ * <h2>How large a namespace can grow, and destroying it</h2>
+ * Requests never list a znode's children; garbage collection and {@code destroy()} do. A ZooKeeper client refuses an
+ * answer as large as its {@code jute.maxbuffer} (1 MiB − 1 by default) and drops its connection instead, so a znode
+ * with too many children can be listed by no client with that setting (Curator's tech note 4 warns of it). The
+ * buckets keep every listing well below: at the default {@code jute.maxbuffer}, a tag bucket lists 5,139 names of the
+ * longest escaped form (200 characters) and 15,196 hashed ones, so a namespace holds about 2·10⁷ tags of the longest
+ * names (4,096 buckets, less the spread of a uniform hash) before its fullest bucket would no longer list; a reference
+ * bucket lists 15,419 and a store bucket 10,082 blobs (256 buckets each: about 3.9·10⁶ and 2.6·10⁶ blobs). A process's
+ * read log (at most 65,536 entries) lists while its request numbers stay below 10¹¹, and is never listed whole anyway
+ * (below); a reference has a pin per put of that value in flight; a blob has at most 4,096 chunks. Every listing goes
+ * through one bounded call: when an answer cannot fit — a znode that outgrew these bounds, or children the dataspace
+ * did not create — the operation fails with {@link io.github.volpex.dataspace.zookeeper.ListingTooLargeException},
+ * naming the znode and the {@code jute.maxbuffer} that lists it, instead of retrying forever.
+ *
+ * <p>The limit that comes first is memory: ZooKeeper keeps every znode in the memory of every server, each costing its
+ * path, its data and about a hundred bytes of bookkeeping, and a server restarts by reading all of it. A tag record
+ * is its value (inline up to the inline limit) and a few dozen bytes; a blob in the default store costs three znodes
+ * and its bytes; each retained read-log entry holds its value inline or a blob reference. Measured with values of a
+ * few bytes: 10⁵ tags and 2·10⁴ blobs are 1.7·10⁵ znodes and 13 MB of paths and data (ZooKeeper's approximate data
+ * size), 10⁶ tags and 10⁵ blobs 1.3·10⁶ znodes and 92 MB, with the largest listing answer 40 KB. Size the servers'
+ * heaps (and {@code initLimit}, {@code syncLimit}, for a follower catching up) for the namespace you expect, and give
+ * large values a blob store of their own.
+ *
+ * <p>{@link io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace#destroy()} marks the header "destroying",
+ * deletes the tag guards (from then on every other client's commit fails), deletes each process's read log by the
+ * request numbers its record names, then everything else bucket by bucket: each znode is deleted without looking, and
+ * only one that still has children is listed and emptied first; deletes are pipelined a thousand at a time. Its time
+ * grows with the number of znodes, and no step lists more than one znode's children. A destroy cut short — a crash, an
+ * ensemble out of reach, a listing too large — leaves the header marked, and the next client that connects finishes
+ * it.
  *
  * <h2>Why the plain ZooKeeper client, not Curator</h2>
  * Curator's value is its retry policies, its connection-state handling and its recipes. The recipes do not fit (a

@@ -2,6 +2,7 @@ package io.github.volpex.dataspace.zookeeper;
 
 import static io.github.volpex.dataspace.zookeeper.Utf8.bytes;
 import static io.github.volpex.dataspace.zookeeper.Utf8.text;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -228,7 +229,12 @@ class BadInputTest {
         // A put that stored its blob, then died before committing: its pin went with its session.
         ZooKeeper zooKeeper = ensemble.inspector().zooKeeper();
         String orphan = "ab".repeat(32);
-        String reference = zooKeeper.create(namespace + "/b/" + orphan, Records.encodeCount(0),
+        Layout layout = new Layout(namespace);
+        if (zooKeeper.exists(layout.referenceBucketPath(orphan), false) == null) {
+            zooKeeper.create(layout.referenceBucketPath(orphan), new byte[0], ZooDefs.Ids.OPEN_ACL_UNSAFE,
+                    CreateMode.PERSISTENT);
+        }
+        String reference = zooKeeper.create(layout.referencePath(orphan), Records.encodeCount(0),
                 ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
         long incarnation = zooKeeper.exists(reference, false).getCzxid();
         String prefix = key.substring(0, key.indexOf('-') + 1);
@@ -255,7 +261,7 @@ class BadInputTest {
             dataspace.open(0).put("x", bytes("old run"));
         }
         ZooKeeper zooKeeper = ensemble.inspector().zooKeeper();
-        Header header = Header.decodeOrNull(zooKeeper.getData(namespace, false, null));
+        Header header = Header.decodeOrNull(zooKeeper.getData(namespace, false, null), namespace);
         zooKeeper.setData(namespace, header.beingDestroyed().encode(), -1);
         zooKeeper.delete(namespace + "/p/0/1", -1); // the crash came midway
         try (ZooKeeperDataspace fresh = connect(namespace, 2)) {
@@ -309,6 +315,26 @@ class BadInputTest {
             assertTrue(refused.getMessage().startsWith("namespace must"), refused.getMessage());
         }
         ensemble.inspector().zooKeeper().delete(occupied, -1);
+    }
+
+    @Test
+    void a_namespace_of_another_format_is_refused_naming_its_format_and_left_as_it_is() throws Exception {
+        String namespace = ensemble.freshNamespace();
+        connect(namespace, 1).close();
+        ZooKeeper zooKeeper = ensemble.inspector().zooKeeper();
+        byte[] header = zooKeeper.getData(namespace, false, null);
+        header[4] = 2; // the format byte follows the magic: format 2 kept tag records under one znode
+        zooKeeper.setData(namespace, header, -1);
+        NamespaceFormatException refused = assertThrows(NamespaceFormatException.class, () -> connect(namespace, 1));
+        assertEquals(namespace, refused.namespace());
+        assertEquals(2, refused.format());
+        assertEquals(Records.HEADER_FORMAT, refused.supportedFormat());
+        assertTrue(refused.getMessage().startsWith("namespace " + namespace + " holds a dataspace of format 2 "),
+                refused.getMessage());
+        assertTrue(refused.getMessage().contains("this library reads format 3 only and changed nothing there"),
+                refused.getMessage());
+        assertArrayEquals(header, zooKeeper.getData(namespace, false, null), "the header is as it was");
+        assertEquals(6, zooKeeper.exists(namespace, false).getNumChildren(), "nothing was deleted");
     }
 
     @Test

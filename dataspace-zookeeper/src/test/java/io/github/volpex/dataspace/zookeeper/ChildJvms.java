@@ -17,9 +17,14 @@ final class ChildJvms {
 
     /** Starts {@code main} with {@code args}; its standard error goes to {@code log}. */
     static Process start(Path log, Class<?> main, String... args) throws IOException {
+        return start("warn", log, main, args);
+    }
+
+    /** Starts {@code main} with {@code args}, logging at {@code logLevel}; its standard error goes to {@code log}. */
+    static Process start(String logLevel, Path log, Class<?> main, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx96m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", System.getProperty("java.class.path"),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=" + logLevel, "-cp", System.getProperty("java.class.path"),
                 main.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectError(log.toFile()).start();

@@ -68,13 +68,15 @@ class LargeValueTest {
             NamespaceInspector.Snapshot snapshot = ensemble.inspector().check(namespace);
             assertEquals(List.of(2L), new ArrayList<>(snapshot.blobs().values()), "stored once, logged twice");
             String key = ensemble.inspector().onlyStoreKey(namespace);
-            assertEquals(128, ensemble.inspector().zooKeeper().getChildren(namespace + "/s/" + key, false).size(),
+            assertEquals(128, ensemble.inspector().zooKeeper().getChildren(NamespaceInspector.storePath(namespace,
+                    key), false).size(),
                     "chunks of 512 KiB");
             leader.put("small-1", new byte[1]);
             leader.put("small-2", new byte[1]);
             snapshot = ensemble.inspector().check(namespace);
             assertTrue(snapshot.blobs().isEmpty(), "evicted from the log: no reference, no blob");
-            assertTrue(ensemble.inspector().zooKeeper().getChildren(namespace + "/s", false).isEmpty());
+            assertEquals(null, ensemble.inspector().zooKeeper().exists(NamespaceInspector.storePath(namespace, key),
+                    false), "the blob is deleted");
         }
     }
 

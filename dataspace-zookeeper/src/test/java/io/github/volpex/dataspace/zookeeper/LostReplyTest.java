@@ -197,7 +197,7 @@ class LostReplyTest {
         NamespaceInspector.Snapshot snapshot = ensemble.inspector().check(namespace);
         assertEquals(1, snapshot.blobs().size());
         assertEquals(1L, snapshot.blobs().values().iterator().next(), "one reference: the tuple");
-        String reference = namespace + "/b/" + snapshot.value("x").shaHex();
+        String reference = new Layout(namespace).referencePath(snapshot.value("x").shaHex());
         assertTrue(ensemble.inspector().zooKeeper().getChildren(reference, false).isEmpty(),
                 "the pin went with the commit");
         assertArrayEquals(value, direct.open(1).get("x"));

@@ -18,6 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
@@ -51,9 +54,135 @@ final class NamespaceInspector implements AutoCloseable {
     /** Returns the one blob key of a namespace's ZooKeeper store, asserting that it holds exactly one. */
     String onlyStoreKey(String namespace) throws Exception {
         zooKeeper.sync(namespace);
-        List<String> keys = zooKeeper.getChildren(namespace + "/s", false);
+        List<String> keys = new ArrayList<>(bucketed(namespace + "/s").keySet());
         assertEquals(1, keys.size(), keys.toString());
         return keys.get(0);
+    }
+
+    /** Returns the path of a key in a namespace's ZooKeeper store. */
+    static String storePath(String namespace, String key) {
+        return namespace + "/s/" + Layout.blobBucketName(Layout.blobBucketOf(key)) + "/" + key;
+    }
+
+    /**
+     * Reads a directory spread over buckets: every child of every bucket, by name, with its bucket's path. Asserts
+     * that bucket names are hex digits.
+     */
+    private Map<String, String> bucketed(String directory) throws Exception {
+        Map<String, String> children = new HashMap<>();
+        List<CompletableFuture<List<String>>> listings = new ArrayList<>();
+        List<String> buckets = zooKeeper.getChildren(directory, false);
+        for (String bucket : buckets) {
+            assertTrue(bucket.matches("[0-9a-f]{2,3}"), "a bucket of " + directory + ": " + bucket);
+            CompletableFuture<List<String>> listed = new CompletableFuture<>();
+            zooKeeper.getChildren(directory + "/" + bucket, false, (rc, p, ctx, names) -> {
+                if (rc == 0) {
+                    listed.complete(names);
+                } else {
+                    listed.completeExceptionally(new AssertionError("listing " + p + ": "
+                            + KeeperException.Code.get(rc)));
+                }
+            }, null);
+            listings.add(listed);
+        }
+        for (int i = 0; i < buckets.size(); i++) {
+            String bucketPath = directory + "/" + buckets.get(i);
+            for (String child : listings.get(i).get(60, TimeUnit.SECONDS)) {
+                assertEquals(null, children.put(child, bucketPath), "in one bucket only: " + child);
+            }
+        }
+        return children;
+    }
+
+    /** A znode's data and stat, read by {@link #read(List)}. */
+    private record Read(byte[] data, Stat stat) {
+    }
+
+    /** Reads znodes that must exist, pipelined. */
+    private Map<String, Read> read(List<String> paths) throws Exception {
+        Map<String, Read> reads = new HashMap<>();
+        for (int from = 0; from < paths.size(); from += 1_000) {
+            List<String> some = paths.subList(from, Math.min(paths.size(), from + 1_000));
+            List<CompletableFuture<Read>> answers = new ArrayList<>();
+            for (String path : some) {
+                CompletableFuture<Read> answer = new CompletableFuture<>();
+                zooKeeper.getData(path, false, (rc, p, ctx, data, stat) -> {
+                    if (rc == 0) {
+                        answer.complete(new Read(data, stat));
+                    } else {
+                        answer.completeExceptionally(new AssertionError("reading " + p + ": "
+                                + KeeperException.Code.get(rc)));
+                    }
+                }, null);
+                answers.add(answer);
+            }
+            for (int i = 0; i < some.size(); i++) {
+                reads.put(some.get(i), answers.get(i).get(60, TimeUnit.SECONDS));
+            }
+        }
+        return reads;
+    }
+
+    /**
+     * What walking a whole subtree found: znodes, the most children one listing returned (and where), the largest
+     * listing's answer in bytes, and ZooKeeper's approximate data size of the subtree (its paths and data, in bytes).
+     */
+    record Walk(long znodes, int maxChildren, String fullest, long largestAnswerBytes, long dataBytes) {
+    }
+
+    /** A listing's children and the listed znode's stat. */
+    private record Listed(List<String> children, Stat stat) {
+    }
+
+    /**
+     * Lists every znode of a subtree with this client's default {@code jute.maxbuffer}, pipelining the listings of
+     * siblings; a listing that fails fails the walk.
+     */
+    Walk walk(String root) throws Exception {
+        zooKeeper.sync(root);
+        long znodes = 0;
+        int maxChildren = 0;
+        String fullest = root;
+        long largestAnswer = 0;
+        long dataBytes = 0;
+        List<String> level = List.of(root);
+        while (!level.isEmpty()) {
+            List<String> next = new ArrayList<>();
+            for (int from = 0; from < level.size(); from += 256) {
+                List<String> some = level.subList(from, Math.min(level.size(), from + 256));
+                List<CompletableFuture<Listed>> answers = new ArrayList<>();
+                for (String path : some) {
+                    CompletableFuture<Listed> answer = new CompletableFuture<>();
+                    zooKeeper.getChildren(path, false, (rc, p, ctx, children, stat) -> {
+                        if (rc == 0) {
+                            answer.complete(new Listed(children, stat));
+                        } else {
+                            answer.completeExceptionally(new AssertionError("listing " + p + " failed: "
+                                    + KeeperException.Code.get(rc)));
+                        }
+                    }, null);
+                    answers.add(answer);
+                }
+                for (int i = 0; i < some.size(); i++) {
+                    Listed listed = answers.get(i).get(60, TimeUnit.SECONDS);
+                    String path = some.get(i);
+                    znodes++;
+                    dataBytes += path.length() + listed.stat().getDataLength();
+                    long answerBytes = Layout.LISTING_BYTES;
+                    for (String child : listed.children()) {
+                        answerBytes += Layout.CHILD_BYTES + child.length();
+                        next.add(path + "/" + child);
+                    }
+                    largestAnswer = Math.max(largestAnswer, answerBytes);
+                    if (listed.children().size() > maxChildren) {
+                        maxChildren = listed.children().size();
+                        fullest = path;
+                    }
+                }
+            }
+            level = next;
+        }
+        return new Walk(znodes, maxChildren, fullest, largestAnswer, dataBytes);
     }
 
     /**
@@ -63,7 +192,7 @@ final class NamespaceInspector implements AutoCloseable {
     Snapshot check(String namespace) throws Exception {
         // The inspector's server may lag behind the writes other sessions made through other servers: catch it up.
         zooKeeper.sync(namespace);
-        Header header = Header.decodeOrNull(zooKeeper.getData(namespace, false, null));
+        Header header = Header.decodeOrNull(zooKeeper.getData(namespace, false, null), namespace);
         assertNotNull(header, namespace + " holds a header");
         assertFalse(header.destroying());
         List<String> guards = zooKeeper.getChildren(namespace + "/g", false);
@@ -95,12 +224,17 @@ final class NamespaceInspector implements AutoCloseable {
             }
             long bytes = 0;
             List<Long> blobEntries = new ArrayList<>();
+            List<String> entryPaths = new ArrayList<>();
             for (long entry : entries) {
-                LogEntry logged = LogEntry.decode(zooKeeper.getData(path + "/" + entry, false, null));
-                bytes += logged.dataBytes();
-                if (logged.value != null && logged.value.isBlob()) {
+                entryPaths.add(path + "/" + entry);
+            }
+            Map<String, Read> logged = read(entryPaths);
+            for (long entry : entries) {
+                LogEntry logEntry = LogEntry.decode(logged.get(path + "/" + entry).data());
+                bytes += logEntry.dataBytes();
+                if (logEntry.value != null && logEntry.value.isBlob()) {
                     blobEntries.add(entry);
-                    references.merge(logged.value.shaHex() + "-" + Long.toHexString(logged.value.incarnation), 1,
+                    references.merge(logEntry.value.shaHex() + "-" + Long.toHexString(logEntry.value.incarnation), 1,
                             Integer::sum);
                 }
             }
@@ -121,8 +255,13 @@ final class NamespaceInspector implements AutoCloseable {
         }
         Set<String> queued = new HashSet<>();
         Map<String, TagRecord> tags = new HashMap<>();
-        for (String name : zooKeeper.getChildren(namespace + "/t", false)) {
-            TagRecord tag = TagRecord.decode(zooKeeper.getData(namespace + "/t/" + name, false, null));
+        Layout layout = new Layout(namespace);
+        Map<String, String> tagBuckets = bucketed(namespace + "/t");
+        Map<String, Read> tagRecords = read(tagBuckets.keySet().stream().map(layout::tagPath).toList());
+        for (Map.Entry<String, String> child : tagBuckets.entrySet()) {
+            String name = child.getKey();
+            assertEquals(layout.tagBucketPath(name), child.getValue(), "the bucket of " + name);
+            TagRecord tag = TagRecord.decode(tagRecords.get(layout.tagPath(name)).data());
             tags.put(name, tag);
             assertFalse(tag.isEmpty(), "an empty tag record is deleted: " + name);
             assertTrue(tag.value == null || tag.waiters.isEmpty(), "a present value has no waiters: " + name);
@@ -136,11 +275,26 @@ final class NamespaceInspector implements AutoCloseable {
             }
         }
         assertEquals(pending, queued, "pending requests are exactly the queued waiters");
+        Map<String, String> dictionaryBuckets = bucketed(namespace + "/n");
+        Map<String, Read> dictionary = read(dictionaryBuckets.keySet().stream().map(layout::dictionaryPath).toList());
+        for (Map.Entry<String, String> child : dictionaryBuckets.entrySet()) {
+            assertEquals(layout.dictionaryBucketPath(child.getKey()), child.getValue(), "the bucket of "
+                    + child.getKey());
+            assertTrue(TagNames.isHashed(child.getKey()), "only hashed names are in the dictionary");
+            assertEquals(child.getKey(), TagNames.name(Records.decodeTag(dictionary.get(
+                    layout.dictionaryPath(child.getKey())).data())), "a dictionary entry's tag has its name");
+        }
         Map<String, Long> counts = new HashMap<>();
         Set<String> pinned = new HashSet<>();
-        for (String shaHex : zooKeeper.getChildren(namespace + "/b", false)) {
-            Stat stat = new Stat();
-            long count = Records.decodeCount(zooKeeper.getData(namespace + "/b/" + shaHex, false, stat));
+        Map<String, String> referenceBuckets = bucketed(namespace + "/b");
+        Map<String, Read> referenceNodes = read(referenceBuckets.keySet().stream().map(layout::referencePath)
+                .toList());
+        for (Map.Entry<String, String> child : referenceBuckets.entrySet()) {
+            String shaHex = child.getKey();
+            assertEquals(layout.referenceBucketPath(shaHex), child.getValue(), "the bucket of " + shaHex);
+            Read reference = referenceNodes.get(layout.referencePath(shaHex));
+            Stat stat = reference.stat();
+            long count = Records.decodeCount(reference.data());
             String key = shaHex + "-" + Long.toHexString(stat.getCzxid());
             if (count == 0 && stat.getNumChildren() > 0) {
                 pinned.add(key); // a put in flight, or one whose expired session the ensemble has not yet closed
@@ -154,7 +308,9 @@ final class NamespaceInspector implements AutoCloseable {
         if (header.blobsInZooKeeper()) {
             Set<String> stored = new HashSet<>();
             String prefix = Long.toHexString(header.namespaceId()) + "-";
-            for (String key : zooKeeper.getChildren(namespace + "/s", false)) {
+            for (Map.Entry<String, String> child : bucketed(namespace + "/s").entrySet()) {
+                String key = child.getKey();
+                assertEquals(storePath(namespace, key), child.getValue() + "/" + key, "the bucket of " + key);
                 assertTrue(key.startsWith(prefix), "blob key " + key);
                 stored.add(key.substring(prefix.length()));
             }

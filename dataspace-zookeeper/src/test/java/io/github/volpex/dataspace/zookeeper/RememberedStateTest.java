@@ -88,7 +88,7 @@ class RememberedStateTest {
         writer.put("t", bytes("a1"));
         long unread = first.committedUnread();
         long tried = first.triedUnread();
-        String tagPath = namespace + "/t/t";
+        String tagPath = new Layout(namespace).tagPath("t");
         assertEquals(1, ensemble.inspector().zooKeeper().exists(tagPath, false).getVersion());
 
         // Another client takes the value (deleting the record), then two waiters create it again up to version 1.

@@ -387,6 +387,32 @@ class ZooKeeperEpochSourceTest {
         }
     }
 
+    /**
+     * A counter another session has just created through the leader is current to a source reading through a
+     * follower: a follower that has not yet applied the creation shows no counter, which must not be taken for "no
+     * epoch is current".
+     */
+    @Test
+    void a_counter_another_session_just_created_is_current_not_missing_as_a_lagging_server_saw_it() throws Exception {
+        int leader = ensemble.leader();
+        int follower = (leader + 1) % ensemble.serverCount();
+        String path = freshPath();
+        try (ZooKeeperEpochSource source = ZooKeeperEpochSource.connect(ensemble.connectString(follower), path)) {
+            source.acquire("seed", -1); // creates the path
+            ZooKeeper raw = Sessions.connect(ensemble.connectString(leader));
+            try {
+                for (int round = 0; round < 300; round++) {
+                    String job = "job-" + round;
+                    raw.create(source.counterPath(job), ZooKeeperEpochSource.encode(round, new byte[16]),
+                            ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+                    assertTrue(source.isCurrent(job, round), "round " + round);
+                }
+            } finally {
+                raw.close();
+            }
+        }
+    }
+
     @Test
     void an_unreachable_ensemble_fails_the_call_within_the_timeout_and_an_interrupt_ends_the_wait() throws Exception {
         try (EmbeddedZooKeeper single = EmbeddedZooKeeper.start(1);

@@ -1,0 +1,414 @@
+package io.github.volpex.dataspace.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.volpex.dataspace.Dataspace;
+import io.github.volpex.dataspace.DataspaceOptions;
+import io.github.volpex.dataspace.DataspaceServer;
+import io.github.volpex.dataspace.DataspaceStatistics;
+import io.github.volpex.dataspace.Replica;
+import io.github.volpex.testkit.ConcurrentReplicatedRun;
+import io.github.volpex.testkit.LinearizabilityChecker;
+import io.github.volpex.testkit.ProgramStep;
+import io.github.volpex.testkit.ReplicatedPrograms;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.SplittableRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.jqwik.api.Example;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * Random replicated programs on a 3-server ensemble with every replica on a ZooKeeper client — a session — of its own,
+ * some clients connected to every server and some to one server only, while the leader is stopped and restarted and
+ * sessions are expired at the ensemble; replicas also join late, pause, die, restart from saved request numbers
+ * (through a new client), time out and retry, and the middleware cancels waiting requests
+ * ({@link ConcurrentReplicatedRun}). Every run's history is judged by the testkit's {@link LinearizabilityChecker}:
+ * each tag's calls must be linearizable, and every replica of a request must receive the same outcome. The namespace's
+ * invariants are checked after each run.
+ *
+ * <p>{@value #DEFAULT_RUNS} runs by default; {@code -Dvolpex.zookeeper.history.runs=N} sets another number (the Maven
+ * profile {@code linearizability} runs 100). Each run
+ * draws a new seed, named in the failure message with the property that repeats its programs and choices
+ * ({@code -Dvolpex.zookeeper.history.seed=<seed>}); the threads' interleaving and the faults' timing are the machine's.
+ * The counts of the runs are written to {@code target/zookeeper-history.txt}.
+ */
+class ZooKeeperHistoryTest {
+
+    private static final int DEFAULT_RUNS = 4;
+    private static TestEnsemble ensemble;
+
+    @BeforeContainer
+    static void start() throws Exception {
+        ensemble = TestEnsemble.start(3, "/history");
+    }
+
+    @AfterContainer
+    static void stop() throws Exception {
+        Closing.all(ensemble);
+    }
+
+    /** What the runs did, summed. */
+    private static final class Counts {
+        int runs;
+        int calls;
+        int tags;
+        int restarts;
+        int lateJoiners;
+        int timeouts;
+        int cancels;
+        int evictions;
+        int clients;
+        int leaderKills;
+        int expiries;
+        long states;
+    }
+
+    // A jqwik example, so that the programs can be drawn from the kit's arbitrary; each run stops itself after 60 s.
+    @Example
+    void replicas_on_sessions_of_their_own_through_failovers_and_expiries_leave_linearizable_histories()
+            throws Exception {
+        Long fixed = Long.getLong("volpex.zookeeper.history.seed");
+        int runs = fixed != null ? 1 : Integer.getInteger("volpex.zookeeper.history.runs", DEFAULT_RUNS);
+        SplittableRandom seeds = new SplittableRandom();
+        Counts counts = new Counts();
+        for (int i = 0; i < runs; i++) {
+            long seed = fixed != null ? fixed : seeds.nextLong();
+            try {
+                runOnce(seed, counts);
+            } catch (AssertionError | RuntimeException failure) {
+                throw new AssertionError("run " + (i + 1) + " of " + runs + " failed: seed " + seed
+                        + " (repeat its programs and choices with -Dvolpex.zookeeper.history.seed=" + seed + ")",
+                        failure);
+            }
+        }
+        String summary = String.format("ZooKeeper dataspace histories: %d runs, %,d calls on %d tags judged "
+                + "linearizable (%,d configurations explored); %d clients (sessions), %d leader kills, %d session "
+                + "expiries, %d restarts, %d late joiners, %d timeouts, %d cancels, %d evictions%n", counts.runs,
+                counts.calls, counts.tags, counts.states, counts.clients, counts.leaderKills, counts.expiries,
+                counts.restarts, counts.lateJoiners, counts.timeouts, counts.cancels, counts.evictions);
+        Files.writeString(Path.of("target", "zookeeper-history.txt"), summary);
+        if (runs >= DEFAULT_RUNS) {
+            assertTrue(counts.leaderKills > 0 && counts.expiries > 0, "the runs did not try every kind of fault: "
+                    + summary);
+        }
+    }
+
+    private static void runOnce(long seed, Counts counts) throws Exception {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<List<ProgramStep>> programs = ReplicatedPrograms.programs(2, 5, 10).generator(1_000)
+                .next(new Random(random.nextLong())).value();
+        DataspaceOptions options = random.nextInt(3) == 0
+                ? DataspaceOptions.builder().readLogCapacity(1 + random.nextInt(4)).build()
+                : DataspaceOptions.defaults();
+        String namespace = ensemble.freshNamespace();
+        ConcurrentReplicatedRun run;
+        Chaos chaos;
+        try (SessionPerReplica dataspace = new SessionPerReplica(namespace, programs.size() + 1, options,
+                random.nextLong())) {
+            run = ConcurrentReplicatedRun.of(dataspace, programs, random.nextLong()).maxReplicasPerProcess(3);
+            chaos = new Chaos(dataspace, random.nextLong());
+            chaos.start();
+            try {
+                run.execute();
+            } finally {
+                chaos.stop();
+            }
+            counts.clients += dataspace.clientsOpened.get();
+        }
+        LinearizabilityChecker.Result result = LinearizabilityChecker.create().check(run.history());
+        assertTrue(result.isLinearizable(), () -> "seed " + seed + ": " + result);
+        try (ZooKeeperDataspace observer = ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
+                .processCount(programs.size() + 1).options(options).connect()) {
+            observer.collectGarbage(); // blobs of puts whose clients were closed before their commit
+        }
+        ensemble.inspector().check(namespace);
+        counts.runs++;
+        counts.calls += run.history().size();
+        counts.tags += (int) programs.stream().flatMap(List::stream).map(ProgramStep::tag).distinct().count();
+        counts.states += result.statesExplored();
+        counts.restarts += run.restarts();
+        counts.lateJoiners += run.lateJoiners();
+        counts.timeouts += run.timeouts();
+        counts.cancels += run.cancels();
+        counts.evictions += run.evictions();
+        counts.leaderKills += chaos.leaderKills.get();
+        counts.expiries += chaos.expiries.get();
+    }
+
+    /**
+     * A dataspace whose every replica is opened on a new client — a session of its own — connected to every server or,
+     * now and then, to one server only; closing the replica closes its client. The middleware's requests go through
+     * one more client of their own.
+     */
+    private static final class SessionPerReplica implements Dataspace {
+        final String namespace;
+        final int processCount;
+        final DataspaceOptions options;
+        final SplittableRandom random;
+        final ZooKeeperDataspace middleware;
+        final List<ZkDataspace> clients = new CopyOnWriteArrayList<>();
+        final AtomicInteger clientsOpened = new AtomicInteger();
+
+        SessionPerReplica(String namespace, int processCount, DataspaceOptions options, long seed) {
+            this.namespace = namespace;
+            this.processCount = processCount;
+            this.options = options;
+            this.random = new SplittableRandom(seed);
+            this.middleware = client(ensemble.connectString());
+        }
+
+        private ZkDataspace client(String connectString) {
+            ZkDataspace client = (ZkDataspace) ZooKeeperDataspace.builder(connectString, namespace)
+                    .processCount(processCount).options(options).inlineLimitBytes(random.nextInt(3) == 0 ? 0 : 1024)
+                    .connectionLossTimeout(Duration.ofSeconds(60)).connect();
+            clients.add(client);
+            clientsOpened.incrementAndGet();
+            return client;
+        }
+
+        @Override
+        public Replica open(int processId) {
+            return open(processId, 0);
+        }
+
+        @Override
+        public Replica open(int processId, long savedRequestNumber) {
+            String connectString;
+            synchronized (random) {
+                int choice = random.nextInt(2 * ensemble.servers().serverCount());
+                connectString = choice < ensemble.servers().serverCount()
+                        ? ensemble.servers().connectString(choice) : ensemble.connectString();
+            }
+            ZkDataspace client = client(connectString);
+            try {
+                return new OwnClientReplica(client.open(processId, savedRequestNumber), client, clients);
+            } catch (RuntimeException | Error failed) {
+                client.close();
+                clients.remove(client);
+                throw failed;
+            }
+        }
+
+        @Override
+        public int processCount() {
+            return processCount;
+        }
+
+        @Override
+        public DataspaceOptions options() {
+            return options;
+        }
+
+        @Override
+        public DataspaceServer server() {
+            return middleware.server();
+        }
+
+        @Override
+        public DataspaceStatistics statistics() {
+            return middleware.statistics();
+        }
+
+        @Override
+        public boolean isClosed() {
+            return middleware.isClosed();
+        }
+
+        @Override
+        public void close() {
+            for (ZkDataspace client : clients) {
+                client.close();
+            }
+            clients.clear();
+        }
+    }
+
+    /** A replica that closes its own client when it is closed. */
+    private record OwnClientReplica(Replica replica, ZkDataspace client, List<ZkDataspace> clients)
+            implements Replica {
+        @Override
+        public int processId() {
+            return replica.processId();
+        }
+
+        @Override
+        public int processCount() {
+            return replica.processCount();
+        }
+
+        @Override
+        public long requestNumber() {
+            return replica.requestNumber();
+        }
+
+        @Override
+        public void put(String tag, byte[] data) {
+            replica.put(tag, data);
+        }
+
+        @Override
+        public boolean putIfAbsent(String tag, byte[] data) {
+            return replica.putIfAbsent(tag, data);
+        }
+
+        @Override
+        public byte[] read(String tag) throws InterruptedException {
+            return replica.read(tag);
+        }
+
+        @Override
+        public byte[] read(String tag, Duration timeout) throws InterruptedException {
+            return replica.read(tag, timeout);
+        }
+
+        @Override
+        public byte[] get(String tag) throws InterruptedException {
+            return replica.get(tag);
+        }
+
+        @Override
+        public byte[] get(String tag, Duration timeout) throws InterruptedException {
+            return replica.get(tag, timeout);
+        }
+
+        @Override
+        public Optional<byte[]> tryRead(String tag) {
+            return replica.tryRead(tag);
+        }
+
+        @Override
+        public Optional<byte[]> tryGet(String tag) {
+            return replica.tryGet(tag);
+        }
+
+        @Override
+        public Optional<byte[]> cancelPending() {
+            return replica.cancelPending();
+        }
+
+        @Override
+        public boolean isClosed() {
+            return replica.isClosed();
+        }
+
+        @Override
+        public void close() {
+            replica.close();
+            client.close();
+            clients.remove(client);
+        }
+    }
+
+    /**
+     * Faults while a run executes, one at a time every 100–400 ms: the leader stopped and, 0.2–0.8 s later, restarted
+     * (a third of the time), or the session of a random open client expired at the ensemble.
+     */
+    private static final class Chaos {
+        final SessionPerReplica dataspace;
+        final SplittableRandom random;
+        final AtomicBoolean stopped = new AtomicBoolean();
+        final AtomicInteger leaderKills = new AtomicInteger();
+        final AtomicInteger expiries = new AtomicInteger();
+        final List<Throwable> failures = new ArrayList<>();
+        Thread thread;
+
+        Chaos(SessionPerReplica dataspace, long seed) {
+            this.dataspace = dataspace;
+            this.random = new SplittableRandom(seed);
+        }
+
+        void start() {
+            thread = new Thread(this::run, "chaos");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        private void run() {
+            try {
+                while (!stopped.get()) {
+                    Thread.sleep(100 + random.nextInt(300));
+                    if (stopped.get()) {
+                        return;
+                    }
+                    if (random.nextInt(3) == 0) {
+                        int leader = ensemble.servers().leader();
+                        if (leader >= 0) {
+                            ensemble.servers().stop(leader);
+                            leaderKills.incrementAndGet();
+                            Thread.sleep(200 + random.nextInt(600));
+                            ensemble.servers().restart(leader);
+                        }
+                    } else {
+                        List<ZkDataspace> open = new ArrayList<>(dataspace.clients);
+                        if (!open.isEmpty() && expire(open.get(random.nextInt(open.size())))) {
+                            expiries.incrementAndGet();
+                        }
+                    }
+                }
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException | Error failure) {
+                synchronized (failures) {
+                    failures.add(failure);
+                }
+            }
+        }
+
+        /** Expires a client's session by taking it over and closing it; false if the session was over already. */
+        private static boolean expire(ZkDataspace client) throws InterruptedException {
+            if (client.isClosed()) {
+                return false;
+            }
+            long sessionId = client.session().sessionId();
+            byte[] password = client.session().sessionPassword();
+            CountDownLatch decided = new CountDownLatch(1);
+            AtomicBoolean connected = new AtomicBoolean();
+            Watcher watcher = event -> {
+                if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                    connected.set(true);
+                    decided.countDown();
+                } else if (event.getState() == Watcher.Event.KeeperState.Expired) {
+                    decided.countDown();
+                }
+            };
+            try {
+                ZooKeeper takeover = new ZooKeeper(ensemble.connectString(), 10_000, watcher, sessionId, password);
+                try {
+                    decided.await(10, TimeUnit.SECONDS);
+                } finally {
+                    takeover.close();
+                }
+            } catch (IOException ex) {
+                throw new IllegalStateException(ex);
+            }
+            return connected.get();
+        }
+
+        void stop() throws InterruptedException {
+            stopped.set(true);
+            thread.join(TimeUnit.SECONDS.toMillis(120)); // the fault in progress ends first
+            for (int server = 0; server < ensemble.servers().serverCount(); server++) {
+                ensemble.servers().restart(server); // a leader stopped when the interrupt came
+            }
+            synchronized (failures) {
+                if (!failures.isEmpty()) {
+                    throw new AssertionError("the faults could not be injected", failures.get(0));
+                }
+            }
+        }
+    }
+}
