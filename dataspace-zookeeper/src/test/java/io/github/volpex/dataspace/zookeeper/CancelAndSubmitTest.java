@@ -15,6 +15,7 @@ import io.github.volpex.dataspace.Operation;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.dataspace.Reply;
 import io.github.volpex.dataspace.Request;
+import io.github.volpex.testsupport.SearchDepth;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -152,7 +153,8 @@ class CancelAndSubmitTest {
         ExecutorService putter = Executors.newSingleThreadExecutor();
         int[] outcomes = new int[2];
         try {
-            for (int round = 1; round <= 12; round++) {
+            int rounds = SearchDepth.rounds(12);
+            for (int round = 1; round <= rounds; round++) {
                 String where = "seed " + seed + " (replay with -Dvolpex.zookeeper.seed=" + seed + "), round " + round;
                 long request = round;
                 String tag = "t" + round;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.dataspace.Operation;
 import io.github.volpex.testkit.ProgramStep;
+import io.github.volpex.testsupport.SearchDepth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -55,38 +56,36 @@ class EnsembleFailoverTest {
 
     @Test
     void a_leader_failover_and_an_expired_session_lose_duplicate_and_diverge_nothing() throws Exception {
-        long seed = Long.getLong("volpex.zookeeper.seed", System.nanoTime());
+        SearchDepth.eachSeed("volpex.zookeeper.seed", 1, this::failoverAndExpiry);
+    }
+
+    private void failoverAndExpiry(long seed) throws Exception {
         String namespace = ensemble.freshNamespace();
         List<List<ProgramStep>> programs = ring();
         int[] leaders = new int[2];
         int[] expiries = new int[1];
         try (ZkDataspace observer = connect(namespace)) {
             ConcurrentRun run = new ConcurrentRun(process -> connect(namespace), observer, programs, seed);
-            try {
-                run.executeAndCheck(disrupted -> {
-                    disrupted.awaitProgress(disrupted.totalSteps() / 5);
-                    leaders[0] = ensemble.servers().leader();
-                    assertTrue(leaders[0] >= 0, "a server leads");
-                    ensemble.servers().stop(leaders[0]);
-                    disrupted.awaitProgress(disrupted.progress() + 10);
-                    leaders[1] = ensemble.servers().leader();
-                    ensemble.servers().restart(leaders[0]);
-                    disrupted.awaitProgress(disrupted.totalSteps() * 3 / 5);
-                    ZkDataspace victim = disrupted.survivorClient(1);
-                    Sessions.expire(ensemble.connectString(), victim);
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                    while (victim.session().expiries() == 0) {
-                        assertTrue(System.nanoTime() - deadline < 0, "the victim saw its session expire");
-                        Thread.sleep(10);
-                    }
-                    expiries[0] = victim.session().expiries();
-                });
-            } catch (AssertionError failure) {
-                throw new AssertionError("seed " + seed + " (replay with -Dvolpex.zookeeper.seed=" + seed + ")",
-                        failure);
-            }
-            assertNotEquals(leaders[0], leaders[1], "seed " + seed + ": another server took the lead");
-            assertTrue(expiries[0] >= 1, "seed " + seed + ": the session expired");
+            run.executeAndCheck(disrupted -> {
+                disrupted.awaitProgress(disrupted.totalSteps() / 5);
+                leaders[0] = ensemble.servers().leader();
+                assertTrue(leaders[0] >= 0, "a server leads");
+                ensemble.servers().stop(leaders[0]);
+                disrupted.awaitProgress(disrupted.progress() + 10);
+                leaders[1] = ensemble.servers().leader();
+                ensemble.servers().restart(leaders[0]);
+                disrupted.awaitProgress(disrupted.totalSteps() * 3 / 5);
+                ZkDataspace victim = disrupted.survivorClient(1);
+                Sessions.expire(ensemble.connectString(), victim);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (victim.session().expiries() == 0) {
+                    assertTrue(System.nanoTime() - deadline < 0, "the victim saw its session expire");
+                    Thread.sleep(10);
+                }
+                expiries[0] = victim.session().expiries();
+            });
+            assertNotEquals(leaders[0], leaders[1], "another server took the lead");
+            assertTrue(expiries[0] >= 1, "the session expired");
             observer.collectGarbage(); // blobs of puts killed before their commit
             ensemble.inspector().check(namespace);
         }

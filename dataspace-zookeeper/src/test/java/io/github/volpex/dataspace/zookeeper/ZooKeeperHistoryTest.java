@@ -11,6 +11,7 @@ import io.github.volpex.testkit.ConcurrentReplicatedRun;
 import io.github.volpex.testkit.LinearizabilityChecker;
 import io.github.volpex.testkit.ProgramStep;
 import io.github.volpex.testkit.ReplicatedPrograms;
+import io.github.volpex.testsupport.SearchDepth;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,8 +41,8 @@ import org.apache.zookeeper.ZooKeeper;
  * each tag's calls must be linearizable, and every replica of a request must receive the same outcome. The namespace's
  * invariants are checked after each run.
  *
- * <p>{@value #DEFAULT_RUNS} runs by default; {@code -Dvolpex.zookeeper.history.runs=N} sets another number (the Maven
- * profile {@code linearizability} runs 100). Each run
+ * <p>{@value #DEFAULT_RUNS} runs in an ordinary build, times the search factor (the Maven profile
+ * {@code linearizability} runs 100, {@code -Pdeep-search} 400). Each run
  * draws a new seed, named in the failure message with the property that repeats its programs and choices
  * ({@code -Dvolpex.zookeeper.history.seed=<seed>}); the threads' interleaving and the faults' timing are the machine's.
  * The counts of the runs are written to {@code target/zookeeper-history.txt}.
@@ -81,27 +82,15 @@ class ZooKeeperHistoryTest {
     @Example
     void replicas_on_sessions_of_their_own_through_failovers_and_expiries_leave_linearizable_histories()
             throws Exception {
-        Long fixed = Long.getLong("volpex.zookeeper.history.seed");
-        int runs = fixed != null ? 1 : Integer.getInteger("volpex.zookeeper.history.runs", DEFAULT_RUNS);
-        SplittableRandom seeds = new SplittableRandom();
         Counts counts = new Counts();
-        for (int i = 0; i < runs; i++) {
-            long seed = fixed != null ? fixed : seeds.nextLong();
-            try {
-                runOnce(seed, counts);
-            } catch (AssertionError | RuntimeException failure) {
-                throw new AssertionError("run " + (i + 1) + " of " + runs + " failed: seed " + seed
-                        + " (repeat its programs and choices with -Dvolpex.zookeeper.history.seed=" + seed + ")",
-                        failure);
-            }
-        }
+        SearchDepth.eachSeed("volpex.zookeeper.history.seed", DEFAULT_RUNS, seed -> runOnce(seed, counts));
         String summary = String.format("ZooKeeper dataspace histories: %d runs, %,d calls on %d tags judged "
                 + "linearizable (%,d configurations explored); %d clients (sessions), %d leader kills, %d session "
                 + "expiries, %d restarts, %d late joiners, %d timeouts, %d cancels, %d evictions%n", counts.runs,
                 counts.calls, counts.tags, counts.states, counts.clients, counts.leaderKills, counts.expiries,
                 counts.restarts, counts.lateJoiners, counts.timeouts, counts.cancels, counts.evictions);
         Files.writeString(Path.of("target", "zookeeper-history.txt"), summary);
-        if (runs >= DEFAULT_RUNS) {
+        if (counts.runs >= DEFAULT_RUNS) {
             assertTrue(counts.leaderKills > 0 && counts.expiries > 0, "the runs did not try every kind of fault: "
                     + summary);
         }
