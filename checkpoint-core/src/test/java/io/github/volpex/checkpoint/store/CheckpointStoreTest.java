@@ -354,8 +354,10 @@ class CheckpointStoreTest {
     @Test
     void collects_garbage_left_by_a_crashed_commit_only_when_the_newest_checkpoint_is_there() throws Exception {
         List<FragmentRepository> repos = Stores.inMemory(3);
-        CheckpointStore store = ephemeral(repos).build();
+        // Epochs that read as times, so that there is room below the first one.
+        CheckpointStore store = ephemeral(repos).epochs(EpochSource.clock(new Stores.ManualClock())).build();
         FragmentIndex first = store.commit("job", Stores.data(1, 100));
+        assertTrue(first.epoch() > 0);
         // An older leftover, and a newer one (a commit still running, or crashed before its commit point).
         String older = StoreKeys.fragmentKey("job", new CheckpointId(first.epoch() - 1, 7, 5), 1);
         String newer = StoreKeys.fragmentKey("job", new CheckpointId(first.epoch(), 9, 5), 1);

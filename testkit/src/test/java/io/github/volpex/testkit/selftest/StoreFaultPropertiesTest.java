@@ -34,7 +34,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -99,18 +98,7 @@ class StoreFaultPropertiesTest {
         private final SplittableRandom random;
         private final List<FaultyRepository> repositories = new ArrayList<>();
         /** A monotone epoch counter outside the processes, as a coordination service keeps. */
-        private final AtomicLong epochCounter = new AtomicLong();
-        private final EpochSource epochs = new EpochSource() {
-            @Override
-            public long acquire(String jobId, long highestSeen) {
-                return epochCounter.updateAndGet(e -> Math.max(e, highestSeen) + 1);
-            }
-
-            @Override
-            public boolean isCurrent(String jobId, long epoch) {
-                return epochCounter.get() == epoch;
-            }
-        };
+        private final EpochSource epochs = new CounterEpochs();
         /** The bytes of every commit attempted, by their digest. */
         private final Map<Sha256, byte[]> attempted = new HashMap<>();
         private CheckpointStore store;
