@@ -75,6 +75,7 @@ class StoreFaultPropertiesTest {
     private static final boolean FULL = "full".equals(System.getProperty("volpex.scale"));
     private static final int MAX_OPERATIONS = FULL ? 400 : 40;
     private static final int REPAIR_CYCLES = FULL ? 300 : 30;
+    private static final int GENERATIONS = FULL ? 200 : 20;
 
     /** The store configurations, with how many repositories each gets. */
     enum Mode {
@@ -101,19 +102,19 @@ class StoreFaultPropertiesTest {
         CLOCK
     }
 
-    @Property(tries = 200)
+    @Property(tries = 300)
     void ephemeral(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs, @ForAll long seed)
             throws IOException {
         new World(Mode.EPHEMERAL, epochs, seed).run(operations);
     }
 
-    @Property(tries = 200)
+    @Property(tries = 300)
     void perennial_systematic(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs,
                               @ForAll long seed) throws IOException {
         new World(Mode.SYSTEMATIC, epochs, seed).run(operations);
     }
 
-    @Property(tries = 200)
+    @Property(tries = 300)
     void perennial_rabin(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs, @ForAll long seed)
             throws IOException {
         new World(Mode.RABIN, epochs, seed).run(operations);
@@ -135,6 +136,18 @@ class StoreFaultPropertiesTest {
     void damage_within_k_per_repair_cycle_never_accumulates_rabin(@ForAll Epochs epochs, @ForAll long seed)
             throws IOException {
         new World(Mode.RABIN, epochs, seed).repairCycles(REPAIR_CYCLES);
+    }
+
+    @Property(tries = 40)
+    void successive_writers_with_clocks_that_step_ephemeral(@ForAll Epochs epochs, @ForAll long seed)
+            throws IOException {
+        new World(Mode.EPHEMERAL, epochs, seed).successiveWriters(GENERATIONS);
+    }
+
+    @Property(tries = 40)
+    void successive_writers_with_clocks_that_step_systematic(@ForAll Epochs epochs, @ForAll long seed)
+            throws IOException {
+        new World(Mode.SYSTEMATIC, epochs, seed).successiveWriters(GENERATIONS);
     }
 
     @Provide
@@ -162,6 +175,46 @@ class StoreFaultPropertiesTest {
             }
         }
         return 0;
+    }
+
+    /**
+     * Faults aimed at a commit's clean-up: marker writes whose replies are lost or that fail, listings of one
+     * checkpoint that fail (so a commit cannot count its markers and gives up), and deletes of markers that fail or
+     * vanish; everything else succeeds. Optionally a crash at a given call.
+     */
+    private static final class CleanUpFaults implements FaultSchedule {
+        private final SplittableRandom random;
+        private final long crashAt;
+        private long calls;
+
+        CleanUpFaults(SplittableRandom random, long crashAt) {
+            this.random = random;
+            this.crashAt = crashAt;
+        }
+
+        @Override
+        public synchronized Fault next(String repositoryId, RepositoryCall call, String key) {
+            if (calls >= crashAt) {
+                return Fault.CRASH_BEFORE;
+            }
+            if (++calls == crashAt) {
+                return random.nextBoolean() ? Fault.CRASH_BEFORE : Fault.CRASH_AFTER;
+            }
+            double draw = random.nextDouble();
+            boolean marker = key.endsWith(".ok");
+            return switch (call) {
+                case PUT -> marker ? (draw < 0.4 ? Fault.REPLY_LOST : draw < 0.6 ? Fault.FAIL : Fault.NONE)
+                        : Fault.NONE;
+                case LIST -> key.length() > JOB.length() + 1 && draw < 0.6 ? Fault.FAIL : Fault.NONE;
+                case DELETE -> marker ? (draw < 0.5 ? Fault.FAIL : draw < 0.7 ? Fault.DROP : Fault.NONE) : Fault.NONE;
+                default -> Fault.NONE;
+            };
+        }
+
+        @Override
+        public String toString() {
+            return "clean-up faults" + (crashAt < Long.MAX_VALUE ? ", crash at call " + crashAt : "");
+        }
     }
 
     /** What really happened to the objects, in order: fed by the repositories behind the faults. */
@@ -257,8 +310,10 @@ class StoreFaultPropertiesTest {
         private void restart() {
             faults = FaultSchedule.none();
             repositories.forEach(r -> r.schedule(faults));
-            // A new host, whose clock is off by up to two hours either way.
-            clock.errorSeconds = random.nextLong(-7200, 7201);
+            // A new host, whose clock is off by up to two hours either way, or steps from the last host's by up to an
+            // hour either way.
+            clock.errorSeconds = random.nextBoolean() ? random.nextLong(-7200, 7201)
+                    : clock.errorSeconds + random.nextLong(-3600, 3601);
             CheckpointStore.Builder builder = mode.codec == null ? CheckpointStore.ephemeral(repositories)
                     : CheckpointStore.perennial(mode.codec, repositories);
             EpochSource epochs = switch (epochMode) {
@@ -306,7 +361,17 @@ class StoreFaultPropertiesTest {
                 FaultyRepository repository = pick();
                 damage(() -> wipe(repository));
                 history.add("wipe " + repository.id());
-            } else if (code < 91) {
+            } else if (code < 90) {
+                // A partition: about half the repositories become unreachable, the others reachable.
+                List<String> away = new ArrayList<>();
+                for (FaultyRepository repository : repositories) {
+                    repository.setReachable(random.nextBoolean());
+                    if (!repository.isReachable()) {
+                        away.add(repository.id());
+                    }
+                }
+                history.add("partition: " + away + " unreachable");
+            } else if (code < 92) {
                 long step = random.nextLong(-900, 901);
                 clock.errorSeconds += step;
                 history.add("clock steps " + step + " s");
@@ -359,25 +424,25 @@ class StoreFaultPropertiesTest {
         /** Gives the current process a new schedule: none, light, heavy, or failures aimed at clean-up. */
         private void setFaults() {
             int level = random.nextInt(4);
-            RandomFaults.Builder builder = RandomFaults.builder(new SplittableRandom(random.nextLong()))
-                    .timeout(Duration.ZERO);
-            double scale = level == 0 ? 0 : level == 1 ? 0.02 : 0.08;
-            for (Fault fault : List.of(Fault.FAIL, Fault.TIMEOUT, Fault.REPLY_LOST, Fault.DROP)) {
-                builder.probability(fault, scale);
-            }
+            SplittableRandom draws = new SplittableRandom(random.nextLong());
+            long crashAt = random.nextBoolean() ? 1 + random.nextInt(120) : Long.MAX_VALUE;
             if (level == 3) {
-                // Marker writes whose effect is not known, listings that fail, deletes that fail or vanish: a commit
-                // that cannot count its markers gives up, and its clean-up fails.
-                builder.probability(RepositoryCall.PUT, Fault.REPLY_LOST, 0.3)
-                        .probability(RepositoryCall.PUT, Fault.FAIL, 0.2)
-                        .probability(RepositoryCall.LIST, Fault.FAIL, 0.4)
-                        .probability(RepositoryCall.DELETE, Fault.FAIL, 0.4)
-                        .probability(RepositoryCall.DELETE, Fault.DROP, 0.2);
+                faults = new CleanUpFaults(draws, crashAt);
+            } else {
+                RandomFaults.Builder builder = RandomFaults.builder(draws).timeout(Duration.ZERO);
+                double scale = level == 0 ? 0 : level == 1 ? 0.02 : 0.08;
+                for (Fault fault : List.of(Fault.FAIL, Fault.TIMEOUT, Fault.REPLY_LOST, Fault.DROP)) {
+                    builder.probability(fault, scale);
+                }
+                if (level == 2) {
+                    builder.probability(RepositoryCall.DELETE, Fault.FAIL, 0.3)
+                            .probability(RepositoryCall.DELETE, Fault.DROP, 0.1);
+                }
+                if (crashAt < Long.MAX_VALUE) {
+                    builder.crashAtCall(crashAt);
+                }
+                faults = builder.build();
             }
-            if (random.nextBoolean()) {
-                builder.crashAtCall(1 + random.nextInt(120));
-            }
-            faults = builder.build();
             repositories.forEach(r -> r.schedule(faults));
             history.add("faults " + faults);
         }
@@ -481,6 +546,55 @@ class StoreFaultPropertiesTest {
             }
         }
 
+        // ----------------------------------------------------------------------------------- successive writers
+
+        /**
+         * One writer after another, each on a host whose clock is off or steps from the last one's, each starting
+         * while some repositories are unreachable — often exactly those the previous writer could reach — and
+         * committing a few checkpoints (under light faults, sometimes crashing). Then every repository comes back:
+         * recovery must give the last checkpoint whose commit returned, or one that reached its commit point after it.
+         */
+        void successiveWriters(int generations) throws IOException {
+            try {
+                Set<FaultyRepository> away = new HashSet<>();
+                for (int generation = 0; generation < generations; generation++) {
+                    clock.elapsedSeconds += 1 + random.nextInt(5);
+                    int dice = random.nextInt(4);
+                    Set<FaultyRepository> next = new HashSet<>();
+                    for (FaultyRepository repository : repositories) {
+                        boolean unreachable = dice == 0 ? false : dice == 1 ? !away.contains(repository)
+                                : random.nextInt(3) == 0;
+                        repository.setReachable(!unreachable);
+                        if (unreachable) {
+                            next.add(repository);
+                        }
+                    }
+                    away = next;
+                    history.add("generation " + generation + ": " + away.stream().map(FaultyRepository::id).sorted()
+                            .toList() + " unreachable");
+                    restart();
+                    checkRecovery("generation " + generation + " starts");
+                    if (random.nextInt(4) == 0) {
+                        setFaults();
+                    } else {
+                        lightFaults();
+                    }
+                    for (int commits = 1 + random.nextInt(3); commits > 0; commits--) {
+                        commit();
+                    }
+                    repositories.forEach(r -> r.setReachable(true));
+                    checkRecovery("generation " + generation + " ends");
+                    checkWhole("generation " + generation + " ends");
+                    if (random.nextInt(3) == 0) {
+                        storeCall("collect", () -> store.collectGarbage(JOB));
+                        checkRecovery("generation " + generation + " collected");
+                    }
+                }
+            } catch (AssertionError e) {
+                throw failure(e);
+            }
+        }
+
         // ---------------------------------------------------------------------------------------- repair cycles
 
         /**
@@ -507,9 +621,12 @@ class StoreFaultPropertiesTest {
                     repositories.forEach(r -> r.schedule(FaultSchedule.none()));
                     damageWithinK(cycle);
                     mustRecoverNewest("cycle " + cycle + " after damage");
+                    // A repair under light faults may leave work undone; a second one, without faults, must finish.
                     lightFaults();
                     storeCall("repair", () -> store.repair(JOB));
                     repositories.forEach(r -> r.schedule(FaultSchedule.none()));
+                    storeCall("repair", () -> store.repair(JOB));
+                    restored("cycle " + cycle);
                     mustRecoverNewest("cycle " + cycle + " after repair");
                     checkWhole("cycle " + cycle);
                 }
@@ -526,22 +643,30 @@ class StoreFaultPropertiesTest {
             repositories.forEach(r -> r.schedule(faults));
         }
 
-        /** Damages what at most k holders in all hold of the newest checkpoint, counting those still damaged. */
+        /**
+         * Damages what at most k holders in all hold of the newest checkpoint — fragments, index copies, markers, or
+         * everything on the repository — counting the fragments a repair may leave damaged (while at least the
+         * reconstruction threshold verify).
+         */
         private void damageWithinK(int cycle) throws IOException {
             Truth truth = new Truth();
             String newest = truth.newestCommitted();
             FragmentIndex index = truth.indexes.get(newest);
             List<String> intact = new ArrayList<>();
-            for (String holder : holders(index)) {
-                if (truth.intactOn(index, holder)) {
+            int badFragments = 0;
+            for (int i = 0; i < index.n(); i++) {
+                String holder = index.fragments().get(i).repositoryId();
+                if (!truth.intactFragment(index, i, false)) {
+                    badFragments++;
+                } else if (truth.intactOn(index, holder)) {
                     intact.add(holder);
                 }
             }
-            int budget = index.k() - (holders(index).size() - intact.size());
+            int budget = index.k() - badFragments;
             Collections.shuffle(intact, new java.util.Random(random.nextLong()));
             int count = budget <= 0 ? 0 : random.nextInt(budget + 1);
             List<String> done = new ArrayList<>();
-            for (String holder : intact.subList(0, count)) {
+            for (String holder : intact.subList(0, Math.min(count, intact.size()))) {
                 FaultyRepository repository = byId(holder);
                 int location = holders(index).indexOf(holder);
                 String fragment = index.fragmentKey(index.fragments().get(location).fragmentIndex());
@@ -556,9 +681,35 @@ class StoreFaultPropertiesTest {
                         default -> wipe(repository);
                     }
                 });
-                done.add(holder + ":" + kind);
+                done.add(holder + ":" + List.of("corrupt fragment", "lose fragment", "corrupt index copy",
+                        "lose index copy", "lose marker", "lose everything").get(kind));
             }
             history.add("cycle " + cycle + " damages " + done + " of " + newest);
+        }
+
+        /**
+         * After a repair without faults: every holder of the newest checkpoint holds an intact copy of its newest
+         * index and a marker, and at least the reconstruction threshold of its fragments verify.
+         */
+        private void restored(String when) throws IOException {
+            Truth truth = new Truth();
+            String newest = truth.newestCommitted();
+            FragmentIndex index = truth.indexes.get(newest);
+            int fragments = 0;
+            for (int i = 0; i < index.n(); i++) {
+                String holder = index.fragments().get(i).repositoryId();
+                FaultyRepository repository = byId(holder);
+                Optional<byte[]> copy = repository.delegate().get(index.indexKey());
+                assertTrue(copy.isPresent() && index.equals(parseOrNull(copy.get())), when + ": the index copy on "
+                        + holder + " was not restored: " + truth);
+                assertTrue(repository.delegate().get(index.markerKey()).isPresent(), when + ": the marker on "
+                        + holder + " was not restored");
+                if (truth.intactFragment(index, i, false)) {
+                    fragments++;
+                }
+            }
+            assertTrue(fragments >= store.reconstructionThreshold(), when + ": " + fragments + " fragments verify, "
+                    + "fewer than the threshold " + store.reconstructionThreshold());
         }
 
         private void mustRecoverNewest(String when) throws IOException {
