@@ -66,7 +66,8 @@ import net.jqwik.api.Provide;
  * copies and markers of at most {@code k} holders in all (counting those still damaged), then repairs under light
  * faults; recovery must return the newest checkpoint every time.
  *
- * <p>Sizes for CI; {@code -Pscale} runs ten times longer operation sequences and repair cycles (README, "Scale runs").
+ * <p>Sizes for CI; {@code -Pscale} runs ten times longer operation sequences, repair cycles and writer generations,
+ * and histories of 10,000 operations (some 2,800 commits) instead of 400 (README, "Scale runs").
  */
 class StoreFaultPropertiesTest {
 
@@ -76,6 +77,8 @@ class StoreFaultPropertiesTest {
     private static final int MAX_OPERATIONS = FULL ? 400 : 40;
     private static final int REPAIR_CYCLES = FULL ? 300 : 30;
     private static final int GENERATIONS = FULL ? 200 : 20;
+    /** The operations of one long history: under -Pscale, thousands of commits accumulate in it. */
+    private static final int LONG_HISTORY = FULL ? 10_000 : 400;
 
     /** The store configurations, with how many repositories each gets. */
     enum Mode {
@@ -118,6 +121,16 @@ class StoreFaultPropertiesTest {
     void perennial_rabin(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs, @ForAll long seed)
             throws IOException {
         new World(Mode.RABIN, epochs, seed).run(operations);
+    }
+
+    @Property(tries = 3)
+    void a_long_history(@ForAll Mode mode, @ForAll Epochs epochs, @ForAll long seed) throws IOException {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<Integer> operations = new ArrayList<>();
+        for (int i = 0; i < LONG_HISTORY; i++) {
+            operations.add(random.nextInt(100));
+        }
+        new World(mode, epochs, seed).run(operations);
     }
 
     @Property(tries = 15)
