@@ -243,17 +243,23 @@ public abstract class FragmentRepositoryContract {
             }
             out.commit();
         }
+        assertStreamsBack(repo, "big", length, written.digest(), 8191);
+    }
+
+    /** Reads {@code key} as a stream, {@code bufferBytes} at a time, and checks its length and SHA-256. */
+    private static void assertStreamsBack(FragmentRepository repo, String key, long length, byte[] sha256,
+                                          int bufferBytes) throws IOException {
         MessageDigest read = sha256();
         long readLength = 0;
-        try (InputStream in = repo.open("big").orElseThrow()) {
-            byte[] buffer = new byte[8191];
+        try (InputStream in = repo.open(key).orElseThrow()) {
+            byte[] buffer = new byte[bufferBytes];
             for (int n; (n = in.read(buffer)) >= 0; ) {
                 read.update(buffer, 0, n);
                 readLength += n;
             }
         }
-        assertEquals(length, readLength);
-        assertArrayEquals(written.digest(), read.digest());
+        assertEquals(length, readLength, key);
+        assertArrayEquals(sha256, read.digest(), key);
     }
 
     /**
@@ -282,17 +288,7 @@ public abstract class FragmentRepositoryContract {
             }
             out.commit();
         }
-        MessageDigest read = sha256();
-        long readLength = 0;
-        try (InputStream in = repo.open("streamed").orElseThrow()) {
-            byte[] buffer = new byte[65_536];
-            for (int n; (n = in.read(buffer)) >= 0; ) {
-                read.update(buffer, 0, n);
-                readLength += n;
-            }
-        }
-        assertEquals(length, readLength);
-        assertArrayEquals(written.digest(), read.digest());
+        assertStreamsBack(repo, "streamed", length, written.digest(), 65_536);
         byte[] streamed = repo.get("streamed").orElseThrow();
         assertEquals(length, streamed.length);
         assertEquals(List.of("streamed", "whole"), repo.list(""));
