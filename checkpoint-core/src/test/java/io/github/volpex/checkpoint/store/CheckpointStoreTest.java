@@ -147,6 +147,13 @@ class CheckpointStoreTest {
         assertEquals(failures, unreachable.failures());
         assertTrue(roundTrip(new RepositoriesUnreachableException("job", -1, 0, 0, List.of("r1"), null, List.of()))
                 .newestAvailable().isEmpty());
+        EpochUnavailableException epoch = roundTrip(new EpochUnavailableException("job", 7, List.of("r3"), "why",
+                failures));
+        assertEquals(List.of("r3"), epoch.unreachable());
+        assertEquals(failures, epoch.failures());
+        assertFalse(epoch.reachedCommitPoint());
+        assertThrows(NullPointerException.class, () -> new EpochUnavailableException("job", 7,
+                Arrays.asList("r1", null), "why", failures));
     }
 
     @SuppressWarnings("unchecked")
@@ -556,7 +563,8 @@ class CheckpointStoreTest {
         // Writers on hosts whose clocks are a century apart, the later writer's behind.
         InstantSource future = InstantSource.fixed(Instant.parse("2126-01-01T00:00:00Z"));
         InstantSource past = InstantSource.fixed(Instant.parse("1990-01-01T00:00:00Z"));
-        FragmentIndex first = ephemeral(all).clock(future).build().commit("job", Stores.data(1, 50));
+        CheckpointStore firstWriter = ephemeral(all).clock(future).build();
+        FragmentIndex first = firstWriter.commit("job", Stores.data(1, 50));
         assertEquals(0, first.epoch());
         CheckpointStore second = ephemeral(all).clock(past).build();
         // It cannot list r3: r3 may hold a checkpoint of any epoch, so no epoch is taken and nothing is written.
@@ -576,10 +584,41 @@ class CheckpointStoreTest {
         assertEquals(1, away.epoch());
         repos.get(3).reachable = true;
         assertArrayEquals(Stores.data(4, 50), ephemeral(all).build().recover("job").orElseThrow().toByteArray());
+        // Unfenced, the first writer, still alive, is told apart once it lists the second one's objects.
+        StaleWriterException stale = assertThrows(StaleWriterException.class,
+                () -> firstWriter.commit("job", Stores.data(9, 50)));
+        assertEquals(List.of(0L, 1L), List.of(stale.epoch(), stale.newerEpoch()));
         // And a fenced source is asked whatever the listing shows.
         repos.get(3).reachable = false;
         FragmentIndex fenced = ephemeral(all).epochs(new CounterEpochs()).build().commit("job", Stores.data(5, 50));
         assertTrue(fenced.epoch() > away.epoch());
+    }
+
+    @Test
+    void a_commit_without_an_epoch_is_refused_and_writes_nothing() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(3);
+        EpochSource unreachable = new EpochSource() {
+            @Override
+            public long acquire(String jobId, long highestSeen) throws IOException {
+                throw new IOException("the coordination service is down");
+            }
+
+            @Override
+            public boolean isCurrent(String jobId, long epoch) {
+                return true;
+            }
+        };
+        EpochUnavailableException down = assertThrows(EpochUnavailableException.class,
+                () -> ephemeral(repos).epochs(unreachable).build().commit("job", Stores.data(1, 20)));
+        assertEquals(List.of(), down.unreachable());
+        assertTrue(down.failures().toString().contains("the coordination service is down"), down.toString());
+        assertEquals(List.of(), Stores.everything(repos));
+        // An object of the greatest epoch there is (a foreign writer's, say) leaves no epoch above it.
+        repos.get(0).put(StoreKeys.markerKey("job", new CheckpointId(Long.MAX_VALUE, 0, 1)), new byte[0]);
+        EpochUnavailableException exhausted = assertThrows(EpochUnavailableException.class,
+                () -> ephemeral(repos).build().commit("job", Stores.data(2, 20)));
+        assertTrue(exhausted.failures().toString().contains("no epoch is left"), exhausted.toString());
+        assertEquals(1, Stores.everything(repos).size());
     }
 
     @Test
