@@ -67,7 +67,7 @@ import net.jqwik.api.Provide;
  * faults; recovery must return the newest checkpoint every time.
  *
  * <p>Sizes for CI; {@code -Pscale} runs ten times longer operation sequences, repair cycles and writer generations,
- * and histories of 10,000 operations (some 2,800 commits) instead of 400 (README, "Scale runs").
+ * and histories of 10,000 operations (some 2,800 commit attempts) instead of 400 (README, "Scale runs").
  */
 class StoreFaultPropertiesTest {
 

@@ -87,6 +87,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
     /** The smallest part S3 accepts (except the last): 5 MiB. */
     public static final int MIN_PART_BYTES = 5 << 20;
 
+    /** How many times {@link #get} asks for a value whose body does not arrive whole. */
+    static final int DOWNLOAD_ATTEMPTS = 3;
     /** The user metadata ({@code x-amz-meta-…}) that holds a whole upload's CRC32C, as 8 hexadecimal digits. */
     static final String CRC32C_METADATA = "volpex-crc32c";
     /**
@@ -187,15 +189,28 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         return "0".repeat(8 - digits.length()) + digits;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A body that does not arrive whole — cut short, failing on the way, or not matching its CRC32C — is asked for
+     * again, {@value #DOWNLOAD_ATTEMPTS} times in all: it may have been damaged on the way, or (on a server that
+     * reads an object's metadata and its body apart) replaced while it was read.
+     */
     @Override
     public Optional<byte[]> get(String key) throws IOException {
         String objectKey = objectKey(key);
-        Optional<InputStream> in = open(key, objectKey);
-        if (in.isEmpty()) {
-            return Optional.empty();
-        }
-        try (InputStream stream = in.get()) {
-            return Optional.of(stream.readAllBytes());
+        for (int attempt = 1; ; attempt++) {
+            Optional<InputStream> in = open(key, objectKey);
+            if (in.isEmpty()) {
+                return Optional.empty();
+            }
+            try (InputStream stream = in.get()) {
+                return Optional.of(stream.readAllBytes());
+            } catch (DamagedBodyException e) {
+                if (attempt == DOWNLOAD_ATTEMPTS) {
+                    throw e;
+                }
+            }
         }
     }
 
@@ -398,8 +413,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             int b;
             try {
                 b = super.read();
-            } catch (SdkException e) {
-                throw new IOException("reading " + key + " failed: " + e.getMessage(), e);
+            } catch (SdkException | IOException e) {
+                throw damaged(e);
             }
             if (b < 0) {
                 checkEnd();
@@ -415,8 +430,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             int n;
             try {
                 n = super.read(b, off, len);
-            } catch (SdkException e) {
-                throw new IOException("reading " + key + " failed: " + e.getMessage(), e);
+            } catch (SdkException | IOException e) {
+                throw damaged(e);
             }
             if (n < 0) {
                 checkEnd();
@@ -442,15 +457,33 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             return skipped;
         }
 
+        /** A failure while the body arrives, an interruption excepted (it is passed on as it is). */
+        private IOException damaged(Exception e) {
+            if (e instanceof InterruptedIOException interrupted) {
+                return interrupted;
+            }
+            return new DamagedBodyException("reading " + key + " failed after " + read + " bytes: " + e.getMessage(),
+                    e);
+        }
+
         private void checkEnd() throws IOException {
             if (expected >= 0 && read != expected) {
-                throw new IOException(key + " ended after " + read + " of " + expected + " bytes");
+                throw new DamagedBodyException(key + " ended after " + read + " of " + expected + " bytes", null);
             }
             if (expectedCrc != null && (int) crc.getValue() != expectedCrc) {
-                throw new IOException(key + ": the " + read + " bytes received do not match the CRC32C the value "
-                        + "was stored with (" + hex(expectedCrc) + ", received " + hex((int) crc.getValue())
-                        + "): they changed on the way");
+                throw new DamagedBodyException(key + ": the " + read + " bytes received do not match the CRC32C the "
+                        + "value was stored with (" + hex(expectedCrc) + ", received " + hex((int) crc.getValue())
+                        + "): they changed on the way", null);
             }
+        }
+    }
+
+    /** A body that did not arrive whole: cut short, failing on the way, or not matching its checksum. */
+    private static final class DamagedBodyException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        DamagedBodyException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 

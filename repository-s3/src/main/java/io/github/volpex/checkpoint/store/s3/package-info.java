@@ -27,8 +27,11 @@
  *       uploaded in parts, each with a CRC32C S3 checks on arrival; its metadata cannot hold the whole value's
  *       CRC32C (it is fixed before the first part is sent), so on download it is checked for its length only — by
  *       the repository; Amazon S3 returns a checksum of the part checksums, which the client does not check either.
- *       A body that ends before its announced length is an error. The checkpoint store checks every fragment
- *       against its SHA-256 anyway.</li>
+ *       A body that ends before its announced length is an error. {@code get} asks again for a body that does not
+ *       arrive whole, three times in all (a server that reads an object's metadata and its body apart may pair the
+ *       checksum of one version with the body of the next while the object is replaced: S3Proxy 4.1 does); a stream
+ *       from {@code open} reports the failure at its end. The checkpoint store checks every fragment against its
+ *       SHA-256 anyway.</li>
  *   <li><b>Deleting</b> answers whether the object existed from a {@code HeadObject} made just before the
  *       {@code DeleteObject} (S3 does not say): two concurrent deletes of one key may both answer {@code true}.</li>
  *   <li><b>Listing</b> follows continuation tokens to the end (S3 returns at most 1,000 keys a page) and returns the

@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -192,19 +193,25 @@ class S3RepositoryTest {
                     boolean serverReturnsChecksum = variant < 2;
                     String key = variant % 2 == 0 ? "k" : "streamed";
                     front.stripChecksums(!serverReturnsChecksum);
-                    front.flipNext(request -> request.startsWith("GET ") && request.endsWith("/flipped/" + key), 2);
+                    Predicate<String> download = request -> request.startsWith("GET ")
+                            && request.endsWith("/flipped/" + key);
                     // The client checks the checksum the server returns, if it does; the repository checks the
-                    // CRC32C it stored in the object's metadata, whatever the server returns.
-                    IOException get = assertThrows(IOException.class, () -> repository.get(key));
-                    assertTrue(serverReturnsChecksum ? get.getMessage().contains("checksum")
-                            : get.getMessage().contains("do not match the CRC32C the value was stored with"),
-                            get.getMessage());
-                    assertThrows(IOException.class, () -> {
+                    // CRC32C it stored in the object's metadata, whatever the server returns. A stream reports it at
+                    // its end; get asks again.
+                    front.flipNext(download, 1);
+                    IOException streamed = assertThrows(IOException.class, () -> {
                         try (InputStream in = repository.open(key).orElseThrow()) {
                             in.skip(10);
                             in.readAllBytes();
                         }
                     });
+                    assertTrue(serverReturnsChecksum ? streamed.getMessage().contains("checksum")
+                            : streamed.getMessage().contains("do not match the CRC32C the value was stored with"),
+                            streamed.getMessage());
+                    front.flipNext(download, S3Repository.DOWNLOAD_ATTEMPTS - 1);
+                    assertArrayEquals(value, repository.get(key).orElseThrow());
+                    front.flipNext(download, S3Repository.DOWNLOAD_ATTEMPTS);
+                    assertThrows(IOException.class, () -> repository.get(key));
                     assertArrayEquals(value, repository.get(key).orElseThrow());
                 }
             } finally {
