@@ -77,7 +77,7 @@ final class StoreContext {
      */
     record IndexCopies(Optional<FragmentIndex> best, Map<String, FragmentIndex> readable) {
 
-        /** The repositories whose copy is {@code index}, byte for byte. */
+        /** The repositories whose copy equals {@code index} (every field, the revision included). */
         Set<String> holding(FragmentIndex index) {
             Set<String> holding = new LinkedHashSet<>();
             readable.forEach((id, copy) -> {
