@@ -61,7 +61,7 @@ final class Committer {
             FragmentIndex committed = attempt.publish(index, state);
             state.lastCommitted = committed;
             // Committed and verified: what is older is no longer needed.
-            context.delete(view.keysOlderThan(id));
+            context.delete(jobId, view.keysOlderThan(id));
             return committed;
         }
     }
@@ -70,13 +70,20 @@ final class Committer {
     private long epoch(String jobId, JobState state, JobView view, long sequence, List<FragmentFailure> failures) {
         long highest = view.highestEpoch();
         if (state.epoch < 0) {
+            if (context.epochs.requiresCompleteListing() && !view.unreachable.isEmpty()) {
+                throw new EpochUnavailableException(jobId, sequence, List.copyOf(view.unreachable), "no epoch can "
+                        + "be taken while repositories " + view.unreachable + " do not answer: they may hold a "
+                        + "checkpoint of a greater epoch (" + context.epochs + " orders writers by what they list)",
+                        failures);
+            }
             long acquired;
             try {
                 acquired = context.epochs.acquire(jobId, highest);
             } catch (IOException e) {
                 failures.add(new FragmentFailure(-1, "epoch source", FragmentFailure.Reason.UNAVAILABLE,
                         String.valueOf(e.getMessage())));
-                throw new CommitFailedException(jobId, sequence, 0, false, "no epoch could be acquired", failures);
+                throw new EpochUnavailableException(jobId, sequence, List.of(), "no epoch could be acquired",
+                        failures);
             }
             if (acquired <= highest || acquired < 0) {
                 throw new IllegalStateException("the epoch source must return an epoch greater than " + highest
@@ -107,6 +114,8 @@ final class Committer {
         private final List<FragmentFailure> failures;
         /** Every repository this attempt wrote to or tried to. */
         private final Set<String> touched = new LinkedHashSet<>();
+        /** Every repository this attempt tried to store a commit marker on. */
+        private final Set<String> markersTried = new LinkedHashSet<>();
 
         Attempt(String jobId, CheckpointId id, Set<String> unreachable, Set<String> excluded,
                 List<FragmentFailure> failures) {
@@ -261,16 +270,17 @@ final class Committer {
                         lacking.add(holder);
                     }
                 }
+                markersTried.addAll(lacking);
                 context.putAll(lacking, index.markerKey(), MARKER, -1, failures);
                 listed = context.listCheckpoint(jobId, id, holders);
                 markers = StoreContext.countListing(listed, holders, index.markerKey());
             }
             if (markers < quorum) {
-                if (markers == 0) {
-                    abandon();
-                }
-                throw new CommitFailedException(jobId, id.sequence(), copies, markers > 0, "commit markers were "
-                        + "stored on " + markers + " repositories, " + quorum + " (k + 1) are needed", failures);
+                boolean mayCount = markers > 0 || abandon();
+                throw new CommitFailedException(jobId, id.sequence(), copies, mayCount, "commit markers were "
+                        + "listed on " + markers + " repositories, " + quorum + " (k + 1) are needed"
+                        + (markers == 0 && mayCount ? "; one may remain where its removal failed, so the checkpoint "
+                        + "was kept whole" : ""), failures);
             }
             // Durable. Markers on every other repository that answers make the commit visible to more readers.
             List<String> others = new ArrayList<>();
@@ -283,19 +293,26 @@ final class Committer {
             return index;
         }
 
-        /** Deletes what this attempt stored, best effort; the next successful commit deletes what remains. */
-        void abandon() {
+        /**
+         * Deletes what this attempt stored, best effort; the next successful commit deletes what remains. Returns
+         * whether a commit marker of it may remain, in which case its index copies and fragments are kept (see
+         * {@link StoreContext#delete}): the checkpoint then counts in full if a marker is found.
+         */
+        boolean abandon() {
             Map<String, List<String>> keys = new LinkedHashMap<>();
-            List<String> all = new ArrayList<>();
-            all.add(StoreKeys.markerKey(jobId, id));
-            all.add(StoreKeys.indexKey(jobId, id));
+            List<String> stored = new ArrayList<>();
+            stored.add(StoreKeys.indexKey(jobId, id));
             for (int i = 0; i < context.dispersal.n(); i++) {
-                all.add(StoreKeys.fragmentKey(jobId, id, i));
+                stored.add(StoreKeys.fragmentKey(jobId, id, i));
             }
             for (String repository : touched) {
+                List<String> all = new ArrayList<>(stored);
+                if (markersTried.contains(repository)) {
+                    all.add(0, StoreKeys.markerKey(jobId, id));
+                }
                 keys.put(repository, all);
             }
-            context.delete(keys);
+            return context.delete(jobId, keys).kept().contains(id);
         }
     }
 }
