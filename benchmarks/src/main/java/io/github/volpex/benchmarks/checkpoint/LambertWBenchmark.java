@@ -17,8 +17,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Lambert W, ns per call: ours beside mXparser's {@code SpecialFunctions.lambertW} on the same 1024 random arguments
- * of each distribution. A plain {@link Math#exp} loop over the same arguments is the baseline for scale.
+ * Lambert W, ns per call: ours beside its previous version ({@link LambertWPrevious}) and mXparser's
+ * {@code SpecialFunctions.lambertW} on the same 1024 random arguments of each distribution. A plain {@link Math#exp}
+ * loop over the same arguments is the baseline for scale.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -58,6 +59,27 @@ public class LambertWBenchmark {
         } else {
             for (double z : arguments) {
                 sum += LambertW.w0(z);
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * The previous version: {@code LambertWPrevious.w0} or {@code LambertWPrevious.wm1}.
+     *
+     * @return the sum of the results
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public double previous() {
+        double sum = 0;
+        if (distribution.lowerBranch()) {
+            for (double z : arguments) {
+                sum += LambertWPrevious.wm1(z);
+            }
+        } else {
+            for (double z : arguments) {
+                sum += LambertWPrevious.w0(z);
             }
         }
         return sum;

@@ -1,27 +1,60 @@
 package io.github.volpex.checkpoint.math;
 
+import static io.github.volpex.checkpoint.math.LambertWTables.BRANCH0;
+import static io.github.volpex.checkpoint.math.LambertWTables.BRANCHM1;
+import static io.github.volpex.checkpoint.math.LambertWTables.EXP2_1024;
+import static io.github.volpex.checkpoint.math.LambertWTables.EXP2_128;
+import static io.github.volpex.checkpoint.math.LambertWTables.EXP_256;
+import static io.github.volpex.checkpoint.math.LambertWTables.EXP_256_FIRST;
+import static io.github.volpex.checkpoint.math.LambertWTables.E_HI;
+import static io.github.volpex.checkpoint.math.LambertWTables.E_LO;
+import static io.github.volpex.checkpoint.math.LambertWTables.INV_E_HI;
+import static io.github.volpex.checkpoint.math.LambertWTables.INV_E_LO;
+import static io.github.volpex.checkpoint.math.LambertWTables.INV_LN2_1024;
+import static io.github.volpex.checkpoint.math.LambertWTables.INV_LN2_128;
+import static io.github.volpex.checkpoint.math.LambertWTables.LARGE0;
+import static io.github.volpex.checkpoint.math.LambertWTables.LARGEM1;
+import static io.github.volpex.checkpoint.math.LambertWTables.LN2;
+import static io.github.volpex.checkpoint.math.LambertWTables.LN2_1024_A;
+import static io.github.volpex.checkpoint.math.LambertWTables.LN2_1024_B;
+import static io.github.volpex.checkpoint.math.LambertWTables.LN2_1024_C;
+import static io.github.volpex.checkpoint.math.LambertWTables.LN2_128_HI;
+import static io.github.volpex.checkpoint.math.LambertWTables.LN2_128_LO;
+import static io.github.volpex.checkpoint.math.LambertWTables.LOG_128;
+import static io.github.volpex.checkpoint.math.LambertWTables.MIDDLE0;
+import static io.github.volpex.checkpoint.math.LambertWTables.MIDDLEM1;
+import static io.github.volpex.checkpoint.math.LambertWTables.SERIES_HI;
+import static io.github.volpex.checkpoint.math.LambertWTables.SERIES_LO;
+import static io.github.volpex.checkpoint.math.LambertWTables.THIRD_HI;
+import static io.github.volpex.checkpoint.math.LambertWTables.THIRD_LO;
+
 /**
  * The real branches of the Lambert W function, the inverse of {@code w ↦ w·e^w}: {@link #w0(double) W₀} on
  * {@code [−1/e, ∞)} with values in {@code [−1, ∞)}, and {@link #wm1(double) W₋₁} on {@code [−1/e, 0)} with values in
  * {@code (−∞, −1]}.
  *
- * <p><b>Accuracy.</b> Every result is within one ulp of the exact value and almost always the correctly rounded
- * double, including at the branch point {@code −1/e}, where implementations that first form {@code z + 1/e} in one
- * rounded double lose up to 10⁷ ulps. Callers that know the offset {@code d = z + 1/e} exactly use
- * {@link #onePlusW0(double)} and {@link #onePlusWm1(double)}, which return {@code 1 + W(−1/e + d)} to within two
- * ulps of that small quantity itself, without ever rounding {@code z}.
+ * <p><b>Accuracy.</b> Every result is the correctly rounded double (round to nearest) of the exact value, including
+ * at the branch point {@code −1/e}, where implementations that first form {@code z + 1/e} in one rounded double lose
+ * up to 10⁷ ulps. Callers that know the offset {@code d = z + 1/e} exactly use {@link #onePlusW0(double)} and
+ * {@link #onePlusWm1(double)}, which return {@code 1 + W(−1/e + d)} correctly rounded, without ever rounding
+ * {@code z}.
  *
  * <p><b>Method.</b> A starting value (a series in {@code p = √(2(1 + e·z))} near the branch point, a Taylor series
  * near 0, piecewise polynomials in {@code z + 1/e} in the middle range and in {@code ln|z|} for large {@code |W|})
- * is refined by one Halley step whose residual {@code w·e^w − z} is evaluated in double-double arithmetic with
- * {@link Math#fma}; the package documentation has the error analysis.
+ * is refined by one Newton step whose residual {@code w·e^w − z} is evaluated in double-double arithmetic from a
+ * table of {@code e^x}; a bound on the error of the step then decides whether the rounded result is certain. In the
+ * rare case that it is not (the exact value lies within about 10⁻⁴ ulp of a midpoint between two doubles: about one
+ * argument in 10⁴), a step twice as precise decides, and beyond that exact decimal arithmetic. The package
+ * documentation has the error analysis.
  *
  * <p><b>Special values.</b> NaN gives NaN; arguments below the domain give NaN; the double nearest {@code −1/e}
  * ({@code −0.36787944117144233}, a hair below the exact branch point) gives {@code −1} on both branches;
  * {@code W₀(±0) = ±0}; {@code W₀(+∞) = +∞}; {@code W₋₁(±0) = −∞}; {@code W₋₁} of a positive argument is NaN.
  *
- * <p>All methods are static, allocation-free, non-blocking and thread-safe. They rely on {@link Math#fma}, which the
- * JIT compiles to one instruction on every x86-64 processor since 2013 and on all AArch64 processors.
+ * <p>All methods are static, non-blocking and thread-safe, and allocate nothing except in the exact last resort
+ * (for arguments whose value lies within about 10⁻¹⁰ ulp of a midpoint; none of 1.8·10⁷ random arguments reached
+ * it). They rely on {@link Math#fma}, which the JIT compiles to one instruction on every x86-64 processor since
+ * 2013 and on all AArch64 processors.
  *
  * @since 0.1
  */
@@ -29,7 +62,7 @@ public final class LambertW {
 
     /** The double nearest −1/e; it lies just below the exact branch point. */
     private static final double BRANCH_POINT_DOUBLE = -0.36787944117144233;
-    /** Below this value of {@code 1 + e·z} ({@code |1 + W| ≲ 1/32}) the residual is taken from a series. */
+    /** Up to this value of {@code 1 + e·z} ({@code |1 + W| ≲ 1/32}) the residual is taken from a series. */
     private static final double SERIES_MAX_OFFSET = 0x1p-11;
     /** The same bound on a plain argument: {@code (2⁻¹¹ − 1)/e}. */
     private static final double SERIES_MAX_ARGUMENT = (SERIES_MAX_OFFSET - 1.0) * 0.36787944117144233;
@@ -37,251 +70,50 @@ public final class LambertW {
     private static final double TINY_OFFSET = 0x1p-120;
     /** {@code |z|} up to which W₀ is the Taylor series at 0. */
     private static final double TAYLOR_MAX = 0x1p-8;
-    /** W₀ above this argument starts from polynomials in ln z. */
+    /** Below this {@code |z|}, W₀(z) rounds to z itself. */
+    private static final double IDENTITY_MAX = 0x1p-54;
+    /** W₀ above this argument starts from ln z. */
     private static final double W0_MIDDLE_MAX = 3.0;
-    /** W₋₁ starts from polynomials in {@code d = z + 1/e} below this offset, in ln(−z) above it. */
+    /** W₋₁ starts from {@code d = z + 1/e} below this offset, from ln(−z) above it. */
     private static final double WM1_MIDDLE_MAX_OFFSET = 0.25;
+    /** Adding and subtracting this rounds a double of magnitude below 2⁵¹ to an integer. */
+    private static final double ROUNDER = 0x1.8p52;
 
-    private static final double INV_E_HI = 0.36787944117144233;
-    private static final double INV_E_LO = -1.2428753672788363e-17;
-    private static final double E_HI = 2.718281828459045;
-    private static final double E_LO = 1.4456468917292502e-16;
-    private static final double THIRD_HI = 0.3333333333333333;
-    private static final double THIRD_LO = 1.850371707708594e-17;
-    private static final double LN2_64_HI = 0x1.62e42fefa0000p-7; // 0.010830424696223417
-    private static final double LN2_64_LO = 2.572804622327669e-14;
-    private static final double INV_LN2_64 = 92.33248261689366;
+    // Bounds of the fast Newton steps (see the package documentation for their derivation).
+    /** The fast steps certify a result only if the correction is at most this fraction of the start. */
+    private static final double START_ERROR = 0x1p-36;
+    /** Largest distance, in units of 2⁻⁸, between the start and the table point of its exponential. */
+    private static final double MAX_REDUCED = 0x1p-8;
+    /** Middle range: error of the residual per unit of {@code |z|}. */
+    private static final double MIDDLE_RESIDUAL = 0x1.04p-67;
+    /** Middle range: the Newton and derivative terms per unit of {@code |w|}, given the start's bound. */
+    private static final double MIDDLE_STEP = 0x1.14p-68;
+    /** Large range: error of the residual per unit of {@code |z|}. */
+    private static final double LARGE_RESIDUAL = 0x1.48p-67;
+    /** Large range: relative error of the correction from the approximate derivative and the final roundings. */
+    private static final double LARGE_SLOPE = 0x1.8p-37;
+    /** Large range: the Newton term per unit of the squared correction. */
+    private static final double LARGE_NEWTON = 0.75;
+    /** Branch point series: error of the residual per unit of {@code x⁴}. */
+    private static final double SERIES_RESIDUAL = 0x1.4p-53;
+    /** Branch point series: relative error of {@code e·d}, and the absolute error of {@code 1 + e·z}. */
+    private static final double OFFSET_ERROR = 0x1p-104;
+    /** Branch point series: the Newton and derivative terms per unit of {@code |x|}, given the start's bound. */
+    private static final double SERIES_STEP = 0x1.48p-73;
+    /** The Taylor series at 0: error per unit of {@code |z|³}. */
+    private static final double TAYLOR_ERROR = 0x1.cp-50;
 
-    private static final double[] EXP2_HI = {
-            1.0, 1.0108892860517005, 1.0218971486541166, 1.0330248790212284,
-            1.0442737824274138, 1.0556451783605572, 1.0671404006768237, 1.0787607977571199,
-            1.0905077326652577, 1.102382583307841, 1.1143867425958924, 1.1265216186082418,
-            1.1387886347566916, 1.1511892299529827, 1.1637248587775775, 1.1763969916502812,
-            1.189207115002721, 1.202156731452703, 1.215247359980469, 1.22848053610687,
-            1.241857812073484, 1.255380757024691, 1.2690509571917332, 1.2828700160787783,
-            1.2968395546510096, 1.3109612115247644, 1.3252366431597413, 1.339667524053303,
-            1.3542555469368927, 1.3690024229745905, 1.383909881963832, 1.3989796725383112,
-            1.4142135623730951, 1.42961333839197, 1.4451808069770467, 1.460917794180647,
-            1.4768261459394993, 1.4929077282912648, 1.5091644275934228, 1.5255981507445384,
-            1.5422108254079407, 1.559004400237837, 1.5759808451078865, 1.593142151342267,
-            1.6104903319492543, 1.6280274218573478, 1.645755478153965, 1.6636765803267364,
-            1.681792830507429, 1.7001063537185235, 1.718619298122478, 1.7373338352737062,
-            1.7562521603732995, 1.7753764925265212, 1.7947090750031072, 1.8142521755003989,
-            1.8340080864093424, 1.8539791250833855, 1.8741676341103, 1.8945759815869656,
-            1.9152065613971474, 1.9360617934922943, 1.9571441241754002, 1.978456026387951
-    };
-    private static final double[] EXP2_LO = {
-            0.0, -1.5234778603368577e-17, 5.109225028973444e-17, 7.600838874027088e-18,
-            8.551889705537965e-17, 1.759325738772092e-18, -7.899853966841582e-17, -6.656660436056593e-17,
-            -3.046782079812471e-17, 5.2660368715706944e-17, 1.0410278456845571e-16, 5.165856758795457e-17,
-            8.912812676025408e-17, 3.250710218863827e-17, 3.8292048369240935e-17, 5.554203254218079e-17,
-            3.982015231465646e-17, 6.644981499252301e-17, -7.712630692681488e-17, -1.89878163130253e-17,
-            4.658027591836937e-17, -6.7113898212968784e-18, 2.667932131342186e-18, 1.713594918243561e-17,
-            2.5382502794888315e-17, -7.181536135519454e-17, -2.8587312100388614e-17, 8.927282594831732e-17,
-            7.70094837980299e-17, 9.593797919118849e-17, -6.770511658794786e-17, -9.614213209051323e-17,
-            -9.667293313452913e-17, -1.2031642489053655e-17, -3.0237581349939873e-17, -5.600377186075216e-17,
-            -3.483994556892796e-17, 1.4192920154284036e-17, -1.016455327754295e-16, -1.1024941712342561e-16,
-            7.949834809697621e-17, 3.7812070533575275e-17, -1.0136916471278304e-17, -1.0094406542311964e-16,
-            2.4707192569797888e-17, -6.712955084707084e-17, -1.0125679913674773e-16, 5.8909926967131e-17,
-            8.199010020581497e-17, -8.0237193703977e-18, -1.851380418263111e-17, 3.164389299292957e-17,
-            2.960140695448873e-17, 6.429731796556572e-17, 1.8227458427912087e-17, -9.969531538920349e-17,
-            3.283107224245627e-17, 9.761887490727594e-17, -6.122763413004143e-17, 3.4034035352165297e-17,
-            -1.0619946056195963e-16, 1.0332385960676326e-16, 8.960767791036668e-17, 4.0388753109278167e-17
-    };
-
-    // Starting polynomials, generated by checkpoint-core/tools/lambertw_fit.py.
-    // P0A: p in [0.0, 0.5], fits ratio, max relative error 3.4e-09
-    private static final double P0A_CENTRE = 0.25;
-    private static final double P0A0 = 0.9251228358486348;
-    private static final double P0A1 = -0.26952353061352896;
-    private static final double P0A2 = 0.10643692531336767;
-    private static final double P0A3 = -0.04752037123265124;
-    private static final double P0A4 = 0.02269017135610573;
-    private static final double P0A5 = -0.011644384801551666;
-    private static final double P0A6 = 0.0059779671129327;
-    // MIDDLE0_TABLE: d = z + 1/e in [2^-13, 2^2), two pieces per binade, fits e^-W, max relative error of W 3.3e-08
-    private static final double[] MIDDLE0_TABLE = {
-            2.641827589179487, -244.63674159520357, 419682.16599068383, -1376061490.459783, 5636920132626.234,
-            -2.697936634733459e+16, 1.3307755756659232e+20,
-            2.628207952454087, -204.98319796679672, 253204.2608226144, -593398364.4948733, 1736587525638.857,
-            -5813809870739763.0, 2.0448952676598632e+19,
-            2.611202338940687, -169.6569288491259, 148162.78849411695, -243124608.89756185, 498076451876.81573,
-            -1192058596763142.0, 2.940103356379519e+18,
-            2.592344407839242, -141.6657711397049, 89341.06429416321, -104820106.94093321, 153424473043.75818,
-            -256853820590202.66, 4.517490315963988e+17,
-            2.568889664231143, -116.74572357427887, 52236.27829277847, -42932724.07702549, 43995652918.37262,
-            -52658018133903.72, 6.494462888042533e+16,
-            2.5429984291701935, -97.01795032861925, 31465.714733083085, -18502081.123060297, 13548666613.340439,
-            -11344146644438.285, 9977339496045376.0,
-            2.5109686959385846, -79.4763051233365, 18370.29602766996, -7573405.625465695, 3883687669.6748085,
-            -2325059793937.7744, 1434068666949865.2,
-            2.4758328810092847, -65.6127430178108, 11044.98373117864, -3261097.387764711, 1195389108.4409444,
-            -500702827185.1702, 220249865610128.28,
-            2.4326858843638046, -53.31303000659807, 6431.111707681136, -1333222.9723240994, 342394035.32660365,
-            -102567929891.44574, 31643908186145.953,
-            2.3857576337420485, -43.621225472700885, 3853.7911534616123, -573167.6937904163, 105282157.27839656,
-            -22071803818.310425, 4857199409029.4,
-            2.3287011626245704, -35.05639852590564, 2233.5507448976728, -233779.54470277097, 30110961.568978205,
-            -4516626162.075854, 697272307504.7068,
-            2.2673529922655002, -28.342117912646643, 1330.8627755030557, -100202.86067394831, 9240735.507284207,
-            -970538911.6611178, 106906754935.98668,
-            2.1937477078369603, -22.447694493481688, 765.4020955086361, -40693.805899413754, 2635326.1042531766,
-            -198199386.49353412, 15322126326.515726,
-            2.1157947388480434, -17.865652728883074, 451.8839975472304, -17347.432527416353, 805773.7831662616,
-            -42470760.522284254, 2344017454.3738666,
-            2.0238695441158843, -13.88544515369034, 256.73951331495806, -6991.3643599118595, 228575.59275533975,
-            -8639514.257428009, 334902965.3243553,
-            1.9283909189854378, -10.831748845817678, 149.45134790671483, -2952.538397310173, 69420.7315945926,
-            -1841645.8065225137, 51018765.807936095,
-            1.8182359979028908, -8.221115813638981, 83.38962659231407, -1174.8594603544996, 19507.722459992237,
-            -371965.7344665434, 7246844.128851936,
-            1.7065643650164308, -6.256177862841557, 47.56850436916152, -488.7295482619645, 5856.609602695816,
-            -78551.55824501843, 1095475.523474303,
-            1.5811290028839269, -4.613675788237939, 25.88503496533843, -190.67679991444615, 1620.1891847550648,
-            -15670.143013481236, 153989.56245149436,
-            1.457611287342658, -3.4092223890974385, 14.371373319002803, -77.56573785902837, 477.5446570209723,
-            -3257.813075788011, 22969.123770090762,
-            1.3231541123400001, -2.4316425891925384, 7.57217840022913, -29.428064310307622, 128.99904331442187,
-            -637.1302730022386, 3173.272631970247,
-            1.1950923377426605, -1.7379978094924475, 4.065381159318244, -11.614204193243706, 37.02067758585409,
-            -129.3233089339342, 463.377042951205,
-            1.0604880600143511, -1.1948059691393713, 2.0611985060823708, -4.250151905811512, 9.677192566370834,
-            -24.573188549676175, 62.36116089335976,
-            0.9368571013491506, -0.8239590167245532, 1.0648129585158126, -1.6159879876970475, 2.6818407230908403,
-            -4.825666367057956, 8.83270246342887,
-            0.811646081507065, -0.5450277952488043, 0.5173906453197142, -0.566773157500041, 0.6729774461834082,
-            -0.8831189451002974, 1.1471788954465976,
-            0.7008737604743979, -0.3624126820389284, 0.25652791015813764, -0.2066483970650353, 0.17896100649032667,
-            -0.16647973480794812, 0.15624501587985504,
-            0.5927911008593216, -0.23074317287694093, 0.11930474090744544, -0.06923535227664498, 0.04289140053256737,
-            -0.029155158644925117, 0.0194370517117488,
-            0.5006172643799645, -0.14812678925789052, 0.056781464401968594, -0.0241718813441426, 0.01091136665612938,
-            -0.00525132975417815, 0.0025308112675575933,
-            0.4138222100435455, -0.09097776334018501, 0.025314117278879437, -0.007737412748309168,
-            0.0024943761390641707, -0.0008777228067572046, 0.00030038688965066724,
-            0.3422905619666208, -0.05654318200058156, 0.011594253777913179, -0.0025908494823935167,
-            0.0006073549938621887, -0.00015093470455649447, 3.7321724782552365e-05
-    };
-    // MIDDLEM1_TABLE: d = z + 1/e in [2^-13, 2^-2), two pieces per binade, fits e^-W, max relative error of W 7.4e-08
-    private static final double[] MIDDLEM1_TABLE = {
-            2.798496193645975, 269.29122135746684, -419602.73050583596, 1376585545.6286178, -5635711524348.518,
-            2.5852817343202236e+16, -1.3394375550341199e+20, 6.918954864312849e+23,
-            2.813620921632807, 229.64748271726154, -253124.39290427367, 593455896.1144084, -1736493613421.5452,
-            5690685222112334.0, -2.0516218082872648e+19, 7.558286436101183e+22,
-            2.832885288399451, 194.33581354448216, -148082.97075639214, 243217434.0799465, -497969637494.6241,
-            1142278937172572.8, -2.9592414530241587e+18, 7.643325541970256e+21,
-            2.8547569759227662, 166.36422799102104, -89261.02114767487, 104830473.34280089, -153416173099.11768,
-            251413544357330.28, -4.5323514326916736e+17, 8.349093308009677e+20,
-            2.882736828475546, 141.47349587450364, -52156.14385737744, 42949327.343499936, -43986213452.87875,
-            50458686900840.51, -6.536742107829175e+16, 8.442306572203798e+19,
-            2.914669907737231, 121.7849467141572, -31385.354854631478, 18504112.253112674, -13547932606.063976,
-            11103816656989.268, -1.0010166849268396e+16, 9.220752446834157e+18,
-            2.9557803767512816, 104.30224113418025, -18289.684361954838, 7576539.285712728, -3882853094.097681,
-            2227918623206.7593, -1443406553075135.5, 9.322102939014596e+17,
-            3.0030574932544365, 90.5176127271448, -10963.998075216386, 3261657.7236453863, -1195323624.0658388,
-            490090333376.40094, -220974752201028.4, 1.0179254784006304e+17,
-            3.0644889041304593, 78.33691461915296, -6349.592088053684, 1333979.795772545, -342319682.0626227,
-            98279832634.55562, -31850045929742.656, 1.028763459753444e+16,
-            3.1359325363751163, 68.80506208553952, -3771.5394582699496, 573472.7072118124, -105275708.54464895,
-            21603560176.43891, -4873195165827.436, 1122825846072670.0,
-            3.230056676574801, 60.4828130079528, -2150.1960954249853, 234123.1367321192, -30103718.743784204,
-            4327556331.432084, -701818447911.5818, 113401336708551.92,
-            3.3413857152842303, 54.09707938139227, -1246.002964796646, 100472.17991414337, -9239462.72091723,
-            949914434.3954709, -107259237551.3881, 12365419532103.555,
-            3.4911799333386453, 48.7066359601498, -678.2220733464671, 40978.34373292155, -2633951.697408372,
-            189884026.2981113, -15422186754.754843, 1247198615905.572,
-            3.673053400312003, 44.81819527585157, -361.47953396974367, 17630.76244758002, -804879.3413372946,
-            41567528.26704606, -2351756714.4683156, 135747011885.10443,
-            3.926065115973071, 41.927114834467524, -161.20487471139577, 7296.565551581769, -227597.3826969486,
-            8278015.108599389, -337088920.7863726, 13656264326.737608,
-            4.246598064206986, 40.4233560499386, -46.47464008935165, 3286.0594909857127, -68371.33062156133,
-            1805341.39619859, -51178268.68769313, 1481161899.6633496,
-            4.718228057408051, 40.37056755377918, 32.21810088038764, 1562.338982055, -18246.68334943189,
-            360158.3917585626, -7281907.164011929, 148311751.6971491,
-            5.362014611952605, 42.32226962677692, 88.18595020144528, 965.1792523754382, -4233.639899105931,
-            82283.99430037293, -1081075.1748318095, 16035483.574833805,
-            6.413985921493892, 47.92094395148193, 149.50576612378475, 854.511693264957, 820.2816338680149,
-            23823.693041879276, -123177.11937284317, 1698388.3818628872,
-            8.085015473803587, 59.96947814202365, 240.77388806101135, 1156.444598027292, 3959.1737150582658,
-            21156.412604645822, 49619.344392770705, 458498.1462258971,
-            11.56890490962927, 92.41015742821399, 483.32498491862384, 2552.0947887925445, 12493.349244474499,
-            62917.84496268986, 316347.0879682355, 1569914.180379513,
-            20.132367397827338, 202.42041784039748, 1527.0609857228599, 11092.474881775248, 78080.79745929764,
-            545474.6091344841, 4159325.579459919, 28629698.92006223
-    };
-    // LARGE0_TABLE: |ln|z|| in [2^0, 2^10), one row per binade, fits W/ln|z|, max relative error 2.4e-08
-    private static final double[] LARGE0_TABLE = {
-            0.8433064967991153, -0.09493848405817637, 0.04071755452945424, -0.014023449442141908, 0.004684624189473476,
-            -0.0015591055214249497, 0.0005006817528598046, -0.0001668801067089151, 7.702367362153258e-05,
-            -2.567485385232138e-05,
-            0.7359800188783372, -0.01590218145429666, 0.016447291393147597, -0.006715779985217258, 0.002352336973055551,
-            -0.0007880594978616935, 0.0002521083133174733, -8.365968443561897e-05, 3.8517597076624325e-05,
-            -1.2833188430399199e-05,
-            0.749444033063793, 0.02287581431587215, 0.0014000236786747863, -0.002058552237666906, 0.0009724523328694225,
-            -0.00037246244235917647, 0.0001266812599075981, -4.30510695372595e-05, 1.9771862038623746e-05,
-            -6.5456524589324494e-06,
-            0.810439346169704, 0.032107642095859125, -0.005447498527022933, 0.0006919617617519928,
-            3.0028296702015175e-05, -7.189650871236125e-05, 3.64308700813024e-05, -1.56639035142425e-05,
-            8.768974574444383e-06, -3.1327309409718777e-06,
-            0.8732293032180601, 0.02707605936439347, -0.00638582818748091, 0.0015312808491097377,
-            -0.00036074584049049414, 8.08589770415316e-05, -1.6769791488406785e-05, 2.6922788484463893e-06,
-            4.775592210206335e-07, -4.418385773087995e-07,
-            0.9210630368622829, 0.018939488227168202, -0.0050373895548542534, 0.0013881285234709695,
-            -0.0003887830674454797, 0.00010957843021833673, -3.0449513823003733e-05, 8.578733737990159e-06,
-            -2.945453363989512e-06, 8.078916724235785e-07,
-            0.952956641920167, 0.012076885980920932, -0.0034087975870366865, 0.0009962960365352577,
-            -0.0002967318049202354, 8.927239825783175e-05, -2.6389813668096612e-05, 8.031901478253553e-06,
-            -3.20396459410067e-06, 9.80843241083798e-07,
-            0.9727610486695403, 0.007304430125117761, -0.002133862211902127, 0.0006434556292664661,
-            -0.00019750622475424873, 6.120247315574261e-05, -1.8564615149988155e-05, 5.821870754730875e-06,
-            -2.445870542008164e-06, 7.734860653613329e-07,
-            0.9845440987237938, 0.004272610272746856, -0.0012761111458522649, 0.00039216832018097047,
-            -0.00012248616979048657, 3.857921920617845e-05, -1.186292505211263e-05, 3.777429138337107e-06,
-            -1.627405898287357e-06, 5.223833942899692e-07,
-            0.9913605300966838, 0.0024425873524951264, -0.0007408704299410567, 0.0002305765400815452,
-            -7.282618095917565e-05, 2.3172159461788403e-05, -7.184557410377395e-06, 2.3085054859101372e-06,
-            -1.0090248996928977e-06, 3.265858487668016e-07
-    };
-    // LARGEM1_TABLE: |ln|z|| in [2^1, 2^10), one row per binade, fits W/ln|z|, max relative error 8.7e-08
-    private static final double[] LARGEM1_TABLE = {
-            1.5017470826305557, -0.07215333624641097, 0.006620599675493589, 0.002527609778085045, -0.002403950579610122,
-            0.001348560798439105, -0.0005644244636337695, 0.0002606986061819157, -0.00022197657418866713,
-            9.704041972958703e-05,
-            1.3484528947424366, -0.06914114664693669, 0.015482592963572815, -0.0034374993162522745,
-            0.0006860563317001126, -9.608309321421858e-05, -1.7626321526520627e-06, 1.303314509757505e-05,
-            -1.6248969519440924e-05, 7.371596768414049e-06,
-            1.2239133361822168, -0.050283697605951846, 0.012942466854678654, -0.0034886074534646347,
-            0.0009581359334162328, -0.0002642735850079459, 7.184698741275516e-05, -1.949945704153335e-05,
-            5.915861612947489e-06, -1.4232236220171055e-06,
-            1.137797856353775, -0.033261791529077316, 0.009087359686933602, -0.002600572144206825,
-            0.0007629065116097911, -0.00022686762587684602, 6.648715877732147e-05, -2.006553551902761e-05,
-            7.896255620724464e-06, -2.3961588188269705e-06,
-            1.0822976521890464, -0.020890225800497774, 0.005915937773803038, -0.0017462446856383246,
-            0.0005274931227572711, -0.00016142451232515066, 4.851145633405253e-05, -1.5083882020039177e-05,
-            6.2682093921212525e-06, -1.970656274624466e-06,
-            1.048034003173869, -0.012664992619255756, 0.0036787208562977193, -0.0011082192797445842,
-            0.00034079364091232786, -0.00010599611160085675, 3.2283314841915514e-05, -1.0186248070495275e-05,
-            4.335166495554519e-06, -1.3824542179507226e-06,
-            1.0275242068044619, -0.007476521611968442, 0.002213877660414124, -0.0006770098011112171,
-            0.00021085304224199177, -6.631631759981421e-05, 2.037923107479454e-05, -6.490963122369462e-06,
-            2.8026688381174357e-06, -9.011541987624455e-07,
-            1.015536614180572, -0.004321898590366115, 0.0012992473333828572, -0.000401949021961384,
-            0.00012640490162598586, -4.0090440086803375e-05, 1.2401680058992777e-05, -3.977223593586182e-06,
-            1.7350131601803359e-06, -5.610769390875225e-07,
-            1.0086619981721519, -0.002456476013287738, 0.0007474376548087168, -0.0002333697792317654,
-            7.395136689305791e-05, -2.360814573805509e-05, 7.3405163455735605e-06, -2.366580979577232e-06,
-            1.0405244044253262e-06, -3.3795136126206177e-07
-    };
-    // PMA: p in [0.0, 0.5], fits ratio, max relative error 3.7e-09
-    private static final double PMA_CENTRE = 0.25;
-    private static final double PMA0 = -1.0943298799154209;
-    private static final double PMA1 = -0.4280533071279956;
-    private static final double PMA2 = -0.23441532495664003;
-    private static final double PMA3 = -0.14700481849169003;
-    private static final double PMA4 = -0.09903065091876152;
-    private static final double PMA5 = -0.06992871010525535;
-    private static final double PMA6 = -0.054835870876710074;
-    private static final double PMA7 = -0.04096252298034194;
+    // Bounds of the precise steps.
+    /** Precise steps: error of the residual per unit of {@code |z|}. */
+    private static final double PRECISE_RESIDUAL = 0x1.04p-86;
+    /** Precise steps: relative error of the correction from the approximate derivative and the roundings. */
+    private static final double PRECISE_SLOPE = 0x1p-48;
+    /** Precise steps: the Newton term per unit of the squared correction over {@code |1 + w| ≥ 2⁻⁶}. */
+    private static final double PRECISE_NEWTON = 34.0;
+    /** Precise series step: relative error of the residual. */
+    private static final double PRECISE_SERIES_RESIDUAL = 0x1p-90;
+    /** A precise step certifies a result only if the correction is at most this fraction of its start. */
+    private static final double PRECISE_START_ERROR = 0x1p-40;
 
     private LambertW() {
     }
@@ -290,32 +122,23 @@ public final class LambertW {
      * Returns the principal branch {@code W₀(z)}: the solution {@code w ≥ −1} of {@code w·e^w = z}.
      *
      * @param z the argument; the domain is {@code [−1/e, +∞]}
-     * @return {@code W₀(z)} in {@code [−1, +∞]}; NaN if {@code z} is NaN or below the domain (the double nearest
-     *     {@code −1/e} gives {@code −1}); {@code ±0} for {@code ±0}; {@code +∞} for {@code +∞}
+     * @return {@code W₀(z)} in {@code [−1, +∞]}, correctly rounded; NaN if {@code z} is NaN or below the domain (the
+     *     double nearest {@code −1/e} gives {@code −1}); {@code ±0} for {@code ±0}; {@code +∞} for {@code +∞}
      */
     public static double w0(double z) {
         if (!(z > BRANCH_POINT_DOUBLE)) {
             return z == BRANCH_POINT_DOUBLE ? -1.0 : Double.NaN;
         }
-        if (Math.abs(z) <= TAYLOR_MAX) {
-            return nearZero(z);
-        }
-        if (z > W0_MIDDLE_MAX) {
-            if (z == Double.POSITIVE_INFINITY) {
-                return z;
-            }
-            double w = startLarge(z, false);
-            return w + halleyStep(w, z, 0.0);
-        }
-        return fromPlainArgument(z, false);
+        double y = fastW0(z);
+        return y == y ? y : slowW0(z);
     }
 
     /**
      * Returns the lower branch {@code W₋₁(z)}: the solution {@code w ≤ −1} of {@code w·e^w = z}.
      *
      * @param z the argument; the domain is {@code [−1/e, 0]}
-     * @return {@code W₋₁(z)} in {@code [−∞, −1]}; NaN if {@code z} is NaN, below the domain or positive (the double
-     *     nearest {@code −1/e} gives {@code −1}); {@code −∞} for {@code ±0}
+     * @return {@code W₋₁(z)} in {@code [−∞, −1]}, correctly rounded; NaN if {@code z} is NaN, below the domain or
+     *     positive (the double nearest {@code −1/e} gives {@code −1}); {@code −∞} for {@code ±0}
      */
     public static double wm1(double z) {
         if (!(z > BRANCH_POINT_DOUBLE)) {
@@ -324,7 +147,8 @@ public final class LambertW {
         if (z >= 0.0) {
             return z == 0.0 ? Double.NEGATIVE_INFINITY : Double.NaN;
         }
-        return fromPlainArgument(z, true);
+        double y = fastWm1(z);
+        return y == y ? y : slowWm1(z);
     }
 
     /**
@@ -335,8 +159,8 @@ public final class LambertW {
      * here, where {@code w0(d − 1/e) + 1} would keep none.
      *
      * @param d the offset {@code z + 1/e}; the domain is {@code [0, +∞]}
-     * @return {@code 1 + W₀(−1/e + d)} in {@code [0, +∞]}, within two ulps of the exact value; NaN if {@code d} is
-     *     NaN or negative; {@code 0} for {@code ±0}; {@code +∞} for {@code +∞}
+     * @return {@code 1 + W₀(−1/e + d)} in {@code [0, +∞]}, correctly rounded; NaN if {@code d} is NaN or negative;
+     *     {@code 0} for {@code ±0}; {@code +∞} for {@code +∞}
      */
     public static double onePlusW0(double d) {
         if (!(d > 0.0)) {
@@ -345,7 +169,8 @@ public final class LambertW {
         if (d == Double.POSITIVE_INFINITY) {
             return d;
         }
-        return fromOffset(d, false);
+        double y = fastOffset(d, false);
+        return y == y ? y : slowOffset(d, false);
     }
 
     /**
@@ -355,8 +180,8 @@ public final class LambertW {
      * {@code −√(2e·d)} near the branch point.
      *
      * @param d the offset {@code z + 1/e}; the domain is {@code [0, 1/e)}
-     * @return {@code 1 + W₋₁(−1/e + d)} in {@code (−∞, 0]}, within two ulps of the exact value; NaN if {@code d} is
-     *     NaN, negative or at least {@code 1/e} (then {@code z ≥ 0}); {@code 0} for {@code ±0}
+     * @return {@code 1 + W₋₁(−1/e + d)} in {@code (−∞, 0]}, correctly rounded; NaN if {@code d} is NaN, negative or
+     *     at least {@code 1/e} (then {@code z ≥ 0}); {@code 0} for {@code ±0}
      */
     public static double onePlusWm1(double d) {
         if (!(d > 0.0)) {
@@ -366,30 +191,121 @@ public final class LambertW {
             // INV_E_HI exceeds 1/e, so d − 1/e > 0 here.
             return Double.NaN;
         }
-        return fromOffset(d, true);
+        double y = fastOffset(d, true);
+        return y == y ? y : slowOffset(d, true);
     }
 
-    /**
-     * W of a plain argument {@code z} (on the lower branch, or on the principal branch for {@code 2⁻⁸ < |z| ≤ 3}):
-     * {@code 1 + e·z} is formed as a double-double; {@code 1 + hi} is exact whenever the series branch is taken.
-     */
-    private static double fromPlainArgument(double z, boolean lower) {
-        if (z <= SERIES_MAX_ARGUMENT) {
-            double hi = E_HI * z;
-            double lo = Math.fma(E_HI, z, -hi) + E_LO * z;
-            double offset = 1.0 + hi;
-            double sum = offset + lo;
-            double err = twoSumError(offset, lo, sum);
-            double x = startNearBranch(Math.sqrt(2.0 * sum), lower);
-            return minusOnePlus(x, seriesStep(x, sum, err));
+    // ---------------------------------------------------------------------------------------------------------
+    // The three levels: fast (certified or NaN), precise (certified or NaN), exact.
+
+    /** W₀ for {@code z > −1/e} (double), by the fast steps: the correctly rounded value, or NaN if not certain. */
+    static double fastW0(double z) {
+        if (Math.abs(z) <= TAYLOR_MAX) {
+            return taylor(z);
         }
-        // Away from the branch point d = z + 1/e only seeds the start: one rounding is harmless.
-        double w = start(z + INV_E_HI, z, lower);
-        return w + halleyStep(w, z, 0.0);
+        if (z > W0_MIDDLE_MAX) {
+            return z == Double.POSITIVE_INFINITY ? z : large(z, 0.0, false, false, false);
+        }
+        if (z <= SERIES_MAX_ARGUMENT) {
+            return seriesPlain(z, false, false);
+        }
+        return middle(z + INV_E_HI, z, 0.0, false, false, false);
     }
 
-    /** {@code 1 + W(−1/e + d)} for a finite offset {@code 0 < d} ({@code d < 1/e} on the lower branch). */
-    private static double fromOffset(double d, boolean lower) {
+    /** W₋₁ for {@code −1/e < z < 0} (doubles), by the fast steps, or NaN. */
+    static double fastWm1(double z) {
+        if (z <= SERIES_MAX_ARGUMENT) {
+            return seriesPlain(z, true, false);
+        }
+        double d = z + INV_E_HI;
+        return d < WM1_MIDDLE_MAX_OFFSET ? middle(d, z, 0.0, true, false, false) : large(z, 0.0, true, false, false);
+    }
+
+    /** {@code 1 + W(−1/e + d)} for a finite offset {@code 0 < d} ({@code d < 1/e} on the lower branch), or NaN. */
+    static double fastOffset(double d, boolean lower) {
+        return offset(d, lower, false);
+    }
+
+    /** W₀ when the fast steps declined: the precise steps, then exact arithmetic. */
+    static double slowW0(double z) {
+        double y = preciseW0(z);
+        return y == y ? y : LambertWExact.w0(z, startW0(z));
+    }
+
+    /** W₋₁ when the fast steps declined. */
+    static double slowWm1(double z) {
+        double y = preciseWm1(z);
+        return y == y ? y : LambertWExact.wm1(z, startWm1(z));
+    }
+
+    /** {@code 1 + W(−1/e + d)} when the fast steps declined. */
+    static double slowOffset(double d, boolean lower) {
+        double y = preciseOffset(d, lower);
+        return y == y ? y : LambertWExact.onePlus(d, lower, startOffset(d, lower));
+    }
+
+    /** W₀ by the precise steps, or NaN if they cannot certify it. */
+    static double preciseW0(double z) {
+        if (Math.abs(z) <= TAYLOR_MAX) {
+            return Math.abs(z) < IDENTITY_MAX ? z : precise(nearZero(z), z, 0.0, false, false);
+        }
+        if (z > W0_MIDDLE_MAX) {
+            return large(z, 0.0, false, false, true);
+        }
+        if (z <= SERIES_MAX_ARGUMENT) {
+            return seriesPlain(z, false, true);
+        }
+        return middle(z + INV_E_HI, z, 0.0, false, false, true);
+    }
+
+    /** W₋₁ by the precise steps, or NaN. */
+    static double preciseWm1(double z) {
+        if (z <= SERIES_MAX_ARGUMENT) {
+            return seriesPlain(z, true, true);
+        }
+        double d = z + INV_E_HI;
+        return d < WM1_MIDDLE_MAX_OFFSET ? middle(d, z, 0.0, true, false, true) : large(z, 0.0, true, false, true);
+    }
+
+    /** {@code 1 + W(−1/e + d)} by the precise steps, or NaN. */
+    static double preciseOffset(double d, boolean lower) {
+        return d < TINY_OFFSET ? Double.NaN : offset(d, lower, true);
+    }
+
+    /** A start for W₀ accurate to about 10⁻¹¹ (for the exact last resort). */
+    private static double startW0(double z) {
+        if (Math.abs(z) <= TAYLOR_MAX) {
+            return nearZero(z);
+        }
+        if (z <= SERIES_MAX_ARGUMENT) {
+            return startNearBranch(Math.sqrt(2.0 * (1.0 + E_HI * z)), false) - 1.0;
+        }
+        return z > W0_MIDDLE_MAX ? startLarge(z, false) : startMiddle(z + INV_E_HI, z, false);
+    }
+
+    /** A start for W₋₁ (for the exact last resort). */
+    private static double startWm1(double z) {
+        if (z <= SERIES_MAX_ARGUMENT) {
+            return startNearBranch(Math.sqrt(2.0 * (1.0 + E_HI * z)), true) - 1.0;
+        }
+        double d = z + INV_E_HI;
+        return d < WM1_MIDDLE_MAX_OFFSET ? startMiddle(d, z, true) : startLarge(z, true);
+    }
+
+    /** A start for {@code 1 + W(−1/e + d)} (for the exact last resort). */
+    private static double startOffset(double d, boolean lower) {
+        if (E_HI * d <= SERIES_MAX_OFFSET) {
+            return startNearBranch(Math.sqrt(2.0 * E_HI * d), lower);
+        }
+        double z = d - INV_E_HI;
+        if (lower) {
+            return 1.0 + (d < WM1_MIDDLE_MAX_OFFSET ? startMiddle(d, z, true) : startLarge(z, true));
+        }
+        return 1.0 + (z > W0_MIDDLE_MAX ? startLarge(z, false) : startMiddle(d, z, false));
+    }
+
+    /** The offset entry points: {@code 1 + W(−1/e + d)}, by the fast or the precise steps; NaN if not certain. */
+    private static double offset(double d, boolean lower, boolean precise) {
         if (d < TINY_OFFSET) {
             return nearBranchPoint(d, lower);
         }
@@ -397,201 +313,100 @@ public final class LambertW {
         if (hi <= SERIES_MAX_OFFSET) {
             double lo = Math.fma(E_HI, d, -hi) + E_LO * d;
             double x = startNearBranch(Math.sqrt(2.0 * hi), lower);
-            return x + seriesStep(x, hi, lo);
+            return precise ? preciseSeries(x, hi, lo, 0.0, false) : series(x, hi, lo, 0.0, false);
         }
         // z = d − 1/e as a normalised double-double.
         double zh = d - INV_E_HI;
         double zl = twoSumError(d, -INV_E_HI, zh) - INV_E_LO;
         double z = zh + zl;
         zl = zl - (z - zh);
-        double w = start(d, z, lower);
-        return onePlus(w, halleyStep(w, z, zl));
+        if (lower ? d < WM1_MIDDLE_MAX_OFFSET : z <= W0_MIDDLE_MAX) {
+            return middle(d, z, zl, lower, true, precise);
+        }
+        return large(z, zl, lower, true, precise);
     }
 
     // ---------------------------------------------------------------------------------------------------------
-    // Starting values
+    // Near zero and near the branch point
 
-    /** W₀ for {@code |z| ≤ 2⁻⁸}: Σ (−n)ⁿ⁻¹/n! zⁿ to z¹¹, the leading z − z² carried in double-double. */
-    private static double nearZero(double z) {
-        if (z == 0.0) {
+    /**
+     * W₀ for {@code |z| ≤ 2⁻⁸} from its Taylor series, certified (or NaN): Σ (−n)ⁿ⁻¹/n! zⁿ to z¹¹, the leading
+     * {@code z − z²} carried in double-double; below 2⁻⁵⁴ the result is z itself.
+     */
+    private static double taylor(double z) {
+        if (Math.abs(z) < IDENTITY_MAX) {
             return z;
         }
         double sq = z * z;
-        double sqErr = Math.fma(z, z, -sq);
-        double q = 1.5 + z * (-8.0 / 3 + z * (125.0 / 24 + z * (-54.0 / 5 + z * (16807.0 / 720
+        double cube = z * sq;
+        double s = z - sq;
+        double tail = ((z - s) - sq - Math.fma(z, z, -sq)) + cube * taylorRest(z);
+        double bound = Math.fma(TAYLOR_ERROR, Math.abs(cube), 0x1p-103 * Math.abs(z));
+        return certify(s, tail, bound);
+    }
+
+    /** W₀ for {@code |z| ≤ 2⁻⁸} from the same series, uncertified (a start for the precise step). */
+    private static double nearZero(double z) {
+        double sq = z * z;
+        double s = z - sq;
+        return s + (((z - s) - sq - Math.fma(z, z, -sq)) + z * sq * taylorRest(z));
+    }
+
+    /** {@code Σ_{n≥3} (−n)ⁿ⁻¹/n! zⁿ⁻³} to n = 11. */
+    private static double taylorRest(double z) {
+        return 1.5 + z * (-8.0 / 3 + z * (125.0 / 24 + z * (-54.0 / 5 + z * (16807.0 / 720
                 + z * (-16384.0 / 315 + z * (531441.0 / 4480 + z * (-156250.0 / 567
                 + z * (2357947691.0 / 3628800))))))));
-        double s = z - sq;
-        double err = (z - s) - sq;
-        return s + (err - sqErr + z * sq * q);
     }
 
-    /** {@code 1 + W} for {@code p ≤ 1/2} on either branch. */
+    /**
+     * W of a plain argument {@code z} with {@code 1 + e·z ≤ 2⁻¹¹}: {@code 1 + e·z} is formed as a double-double
+     * ({@code 1 + hi} is exact by Sterbenz's lemma), the start is taken from {@code p = √(2(1 + e·z))}, and the
+     * series step refines {@code x = 1 + W}; the result {@code x − 1} is rounded once.
+     */
+    private static double seriesPlain(double z, boolean lower, boolean precise) {
+        double hi = E_HI * z;
+        double lo = Math.fma(E_HI, z, -hi) + E_LO * z;
+        double offset = 1.0 + hi;
+        double sum = offset + lo;
+        double err = twoSumError(offset, lo, sum);
+        double x = startNearBranch(Math.sqrt(2.0 * sum), lower);
+        return precise ? preciseSeries(x, sum, err, OFFSET_ERROR, true) : series(x, sum, err, OFFSET_ERROR, true);
+    }
+
+    /** {@code 1 + W} for {@code p ≤ 2⁻⁵} on either branch, to about 10⁻¹⁴. */
     private static double startNearBranch(double p, boolean lower) {
-        return lower ? startNearBranchM1(p) : startNearBranch0(p);
+        double[] c = lower ? BRANCHM1 : BRANCH0;
+        double p2 = p * p;
+        return p * ((c[0] + p * c[1]) + p2 * (c[2] + p * c[3]) + (p2 * p2) * (c[4] + p * c[5]));
     }
 
     /**
-     * W to about 10⁻⁷ away from the branch point (and from 0 on the principal branch), from {@code z} and an
-     * approximation {@code d} of {@code z + 1/e}.
+     * One Newton step for {@code x = 1 + W} near the branch point, solving {@code G(x) = (x − 1)e^x + 1 = e·d} with
+     * {@code G(x) = x²/2 + x³/3 + Σ_{n≥4} (n − 1)xⁿ/n!} so that nothing cancels; {@code e·d = edh + edl} to within
+     * {@code 2⁻¹⁰⁴·e·d + edError}. Returns the certified {@code x} (or {@code x − 1} when {@code minusOne}), or NaN.
      */
-    private static double start(double d, double z, boolean lower) {
-        if (lower) {
-            return d < WM1_MIDDLE_MAX_OFFSET ? startMiddle(d, z, MIDDLEM1_TABLE, true) : startLarge(z, true);
+    private static double series(double x, double edh, double edl, double edError, boolean minusOne) {
+        double ex = 1.0 + x * (1.0 + x * (0.5 + x * (1.0 / 6 + x * (1.0 / 24 + x * (1.0 / 120)))));
+        double inverse = 1.0 / (x * ex);
+        double delta = -seriesResidual(x, edh, edl) * inverse;
+        double ax = Math.abs(x);
+        if (!(Math.abs(delta) <= START_ERROR * ax & ax <= 0x1.04p-5)) {
+            return Double.NaN;
         }
-        return z > W0_MIDDLE_MAX ? startLarge(z, false) : startMiddle(d, z, MIDDLE0_TABLE, false);
-    }
-
-    /**
-     * W in the middle range from {@code d = z + 1/e} in {@code [2⁻¹³, 4)} without a square root: the exponent and
-     * leading mantissa bit of {@code d} select a piece ({@code [1, 1.5)·2ᵏ} or {@code [1.5, 2)·2ᵏ}) and its centre,
-     * and the piece's polynomial approximates {@code e^−W = W/z}, so {@code W = z·q} keeps its relative accuracy where
-     * it vanishes. Degree 6 on the principal branch, 7 on the lower one.
-     */
-    private static double startMiddle(double d, double z, double[] table, boolean lower) {
-        long bits = Double.doubleToRawLongBits(d);
-        int piece = (int) (bits >>> 51) - 2 * (1023 - 13);
-        double u = d - Double.longBitsToDouble((bits & 0xFFF8_0000_0000_0000L) | 0x0004_0000_0000_0000L);
-        double u2 = u * u;
-        double q;
-        if (lower) {
-            int at = 8 * piece;
-            q = (table[at] + u * table[at + 1]) + u2 * (table[at + 2] + u * table[at + 3])
-                    + (u2 * u2) * ((table[at + 4] + u * table[at + 5]) + u2 * (table[at + 6] + u * table[at + 7]));
-        } else {
-            int at = 7 * piece;
-            q = (table[at] + u * table[at + 1]) + u2 * (table[at + 2] + u * table[at + 3])
-                    + (u2 * u2) * (table[at + 4] + u * table[at + 5] + u2 * table[at + 6]);
+        double sq = x * x;
+        double bound = Math.fma(SERIES_RESIDUAL, sq * sq, Math.fma(OFFSET_ERROR, edh, edError)) * Math.abs(inverse)
+                + SERIES_STEP * ax;
+        if (minusOne) {
+            double s = x - 1.0;
+            double tail = (x - (s + 1.0)) + delta;
+            return certify(s, tail, bound + 0x1p-52 * Math.abs(tail));
         }
-        return z * q;
+        return certify(x, delta, bound);
     }
 
-    /** {@code 1 + W₀} for {@code p ≤ 1/2}. */
-    private static double startNearBranch0(double p) {
-        double u = p - P0A_CENTRE;
-        double u2 = u * u;
-        return p * ((P0A0 + u * P0A1) + u2 * (P0A2 + u * P0A3) + (u2 * u2) * (P0A4 + u * P0A5 + u2 * P0A6));
-    }
-
-    /** {@code 1 + W₋₁} for {@code p ≤ 1/2}. */
-    private static double startNearBranchM1(double p) {
-        double u = p - PMA_CENTRE;
-        double u2 = u * u;
-        return p * ((PMA0 + u * PMA1) + u2 * (PMA2 + u * PMA3)
-                + (u2 * u2) * ((PMA4 + u * PMA5) + u2 * (PMA6 + u * PMA7)));
-    }
-
-    /**
-     * W to about 10⁻⁷ for large {@code |W|} (W₀ above {@code z = 3}, W₋₁ above {@code z = −0.08}): with
-     * {@code L = ln|z|} in the binade {@code [2ᵏ, 2ᵏ⁺¹)} of {@code |L|}, a degree-9 polynomial of {@code W/L} in
-     * {@code v = |L|·2¹⁻ᵏ − 3 ∈ [−1, 1)}, one row of the table per binade.
-     */
-    private static double startLarge(double z, boolean lower) {
-        double l = Math.log(Math.abs(z));
-        double s = Math.abs(l);
-        int k = Math.getExponent(s);
-        double[] table = lower ? LARGEM1_TABLE : LARGE0_TABLE;
-        int at = 10 * (lower ? k - 1 : k);
-        double v = s * Double.longBitsToDouble((long) (1023 + 1 - k) << 52) - 3.0;
-        double v2 = v * v;
-        double v4 = v2 * v2;
-        double h = (table[at] + v * table[at + 1]) + v2 * (table[at + 2] + v * table[at + 3])
-                + v4 * ((table[at + 4] + v * table[at + 5]) + v2 * (table[at + 6] + v * table[at + 7])
-                + v4 * (table[at + 8] + v * table[at + 9]));
-        return l * h;
-    }
-
-    /**
-     * {@code 1 + W = ±p − p²/3} with {@code p = √(2e·d)}, for {@code d < 2⁻¹²⁰} where the next term is 2⁻¹¹⁵ times
-     * smaller; {@code p} is the square root of a double-double, corrected once, and {@code d} is scaled by 2⁶⁰⁰ so
-     * that subnormal offsets keep their digits.
-     */
-    private static double nearBranchPoint(double d, boolean lower) {
-        double scaled = d * 0x1p600;
-        double hi = 2.0 * E_HI * scaled;
-        double lo = 2.0 * (Math.fma(E_HI, scaled, -0.5 * hi) + E_LO * scaled);
-        double root = Math.sqrt(hi);
-        double correction = (Math.fma(-root, root, hi) + lo) / (2.0 * root);
-        // p²/3 in the scaled units of root (2³⁰⁰ p): root² · 2⁻³⁰⁰ / 3.
-        double square = root * root * 0x1p-300 / 3.0;
-        double x = lower ? -(root + (correction + square)) : root + (correction - square);
-        return x * 0x1p-300;
-    }
-
-    // ---------------------------------------------------------------------------------------------------------
-    // Refinement
-
-    /**
-     * One Halley step for {@code f(w) = w·e^w − (zh + zl)} from {@code w}, returning the correction. The residual is
-     * evaluated in double-double with {@code e^w = 2^m·(eh + el)} to about 2⁻⁷⁴ relative, and scaled by {@code 2^−m}
-     * so that neither {@code e^w} nor the residual overflows or underflows.
-     */
-    private static double halleyStep(double w, double zh, double zl) {
-        double k = Math.rint(w * INV_LN2_64);
-        int n = (int) k;
-        double rHi = w - k * LN2_64_HI;
-        double t = k * LN2_64_LO;
-        double r = rHi - t;
-        double rErr = twoSumError(rHi, -t, r);
-        // e^r − 1 = r + r²/2 + r³·P(r), with r²/2 in double-double.
-        double sq = r * r;
-        double half = 0.5 * sq;
-        double poly = (1.0 / 6 + r * (1.0 / 24)) + sq * (1.0 / 120 + r * (1.0 / 720))
-                + (sq * sq) * (1.0 / 5040 + r * (1.0 / 40320));
-        double small = 0.5 * Math.fma(r, r, -sq) + r * sq * poly + rErr * (1.0 + r);
-        return halleyFinish(w, zh, zl, n, r, half, small);
-    }
-
-    /**
-     * The rest of {@link #halleyStep}, split off so that each part stays small enough for the JIT to inline: given
-     * {@code e^r − 1 = r + half + small}, forms {@code e^w = 2^m·2^{j/64}·e^r} and the residual, and returns the
-     * Halley correction.
-     */
-    private static double halleyFinish(double w, double zh, double zl, int n, double r, double half, double small) {
-        int j = n & 63;
-        int m = n >> 6;
-        double th = EXP2_HI[j];
-        double tl = EXP2_LO[j];
-        // e^w·2^−m to double precision, for the derivatives: its reciprocal is under way while the residual is formed.
-        double e = th + th * (r + (half + small));
-        double onePlusW = 1.0 + w;
-        double inverse = 1.0 / (e * onePlusW);
-        // e^w·2^−m = eh + el to about 2^−77.
-        double a1 = th * r;
-        double a2 = Math.fma(th, r, -a1);
-        double b1 = th * half;
-        double b2 = Math.fma(th, half, -b1);
-        double h1 = th + a1;
-        double l1 = a1 - (h1 - th);
-        double eh = h1 + b1;
-        double l2 = b1 - (eh - h1);
-        double el = l1 + l2 + a2 + b2 + th * small + tl * (1.0 + r + half);
-        // f·2^−m = w·(eh + el) − (zh + zl)·2^−m
-        double zsh;
-        double zsl;
-        if (m > -1000 && m < 1000) {
-            double scale = Double.longBitsToDouble((long) (1023 - m) << 52);
-            zsh = zh * scale;
-            zsl = zl * scale;
-        } else {
-            zsh = timesPowerOfTwo(zh, -m);
-            zsl = timesPowerOfTwo(zl, -m);
-        }
-        double p1 = w * eh;
-        double p2 = Math.fma(w, eh, -p1);
-        double f = (p1 - zsh) + (p2 + w * el - zsl);
-        // Halley: δ = −g / (1 − g·f''/(2f')) with g = f/f' and f''/f' = (2 + w)/(1 + w); since |g| ≲ 10⁻⁷,
-        // −g(1 + g·f''/(2f')) is the same to O(g³).
-        double g = f * inverse;
-        return -g * (1.0 + 0.5 * g * (2.0 + w) * (e * inverse));
-    }
-
-    /**
-     * One Halley step for {@code x = 1 + W} near the branch point, solving {@code G(x) = (x − 1)e^x + 1 = e·d} with
-     * {@code G(x) = x²/2 + x³/3 + Σ_{n≥4} (n − 1)xⁿ/n!} so that nothing cancels; {@code e·d = edh + edl}. Valid for
-     * {@code |x| ≤ 0.032}; returns the correction to {@code x}.
-     */
-    private static double seriesStep(double x, double edh, double edl) {
+    /** {@code G(x) − e·d} for {@code |x| ≤ 2⁻⁵}, with {@code x²/2 + x³/3} in double-double. */
+    private static double seriesResidual(double x, double edh, double edl) {
         double sq = x * x;
         double sqErr = Math.fma(x, x, -sq);
         double c1 = x * THIRD_HI;
@@ -602,33 +417,329 @@ public final class LambertW {
                 + x * (1.0 / 45360 + x * (1.0 / 403200 + x * (1.0 / 3991680)))))));
         // Both sums of the leading terms are exact (Sterbenz): they cancel to the size of the next term.
         double lead = (0.5 * sq - edh) + e1;
-        double g = lead + (0.5 * sqErr + e2 + sq * sq * rest - edl);
-        double ex = 1.0 + x * (1.0 + x * (0.5 + x * (1.0 / 6 + x * (1.0 / 24 + x * (1.0 / 120)))));
-        double g1 = x * ex;
-        double g2 = (1.0 + x) * ex;
-        return -2.0 * g * g1 / (2.0 * g1 * g1 - g * g2);
+        return lead + (0.5 * sqErr + e2 + (sq * sq) * rest - edl);
+    }
+
+    /**
+     * Two precise Newton steps for {@code x = 1 + W} near the branch point: {@code G(x)/x²} summed by Horner's rule
+     * in double-double to about 2⁻⁹⁰. Returns the certified {@code x} (or {@code x − 1}), or NaN.
+     */
+    private static double preciseSeries(double x, double edh, double edl, double edError, boolean minusOne) {
+        double x1 = x + preciseSeriesCorrection(x, edh, edl);
+        double delta = preciseSeriesCorrection(x1, edh, edl);
+        if (!(Math.abs(delta) <= PRECISE_START_ERROR * Math.abs(x1) & Math.abs(x1) <= 0x1.04p-5)) {
+            return Double.NaN;
+        }
+        double slope = 1.0 / Math.abs(x1 * Math.exp(x1));
+        double bound = 1.01 * (PRECISE_SERIES_RESIDUAL * edh + edError) * slope
+                + Math.abs(delta) * (PRECISE_SLOPE + 0.6 * Math.abs(delta / x1));
+        if (minusOne) {
+            double s = x1 - 1.0;
+            double tail = (x1 - (s + 1.0)) + delta;
+            return certify(s, tail, bound + 0x1p-52 * Math.abs(tail));
+        }
+        return certify(x1, delta, bound);
+    }
+
+    /** The Newton correction {@code −(G(x) − e·d)/G'(x)} with {@code G} to about 2⁻⁹⁰. */
+    private static double preciseSeriesCorrection(double x, double edh, double edl) {
+        // Horner's rule: the coefficients of x⁶ to x¹⁰ in double, then those of x⁵ to x⁰ in double-double.
+        double hh = 1.0 / 5760 + x * (1.0 / 45360 + x * (1.0 / 403200 + x * (1.0 / 3991680
+                + x * (11.0 / 479001600))));
+        double hl = 0.0;
+        for (int k = SERIES_HI.length - 1; k >= 0; k--) {
+            double ph = hh * x;
+            double pl = Math.fma(hh, x, -ph) + hl * x;
+            double sh = ph + SERIES_HI[k];
+            double sl = twoSumError(ph, SERIES_HI[k], sh) + pl + SERIES_LO[k];
+            hh = sh + sl;
+            hl = sl - (hh - sh);
+        }
+        double sq = x * x;
+        double sqErr = Math.fma(x, x, -sq);
+        double gh = sq * hh;
+        double gl = Math.fma(sq, hh, -gh) + sq * hl + sqErr * hh;
+        double residual = (gh - edh) + (gl - edl);
+        return -residual / (x * Math.exp(x));
+    }
+
+    /**
+     * {@code 1 + W = ±p − p²/3} with {@code p = √(2e·d)}, for {@code d < 2⁻¹²⁰} where the next term is 2⁻¹¹⁵ times
+     * smaller; {@code p} is the square root of a double-double, corrected once, and {@code d} is scaled by 2⁶⁰⁰ so
+     * that subnormal offsets keep their digits. Certified to 2⁻¹⁰⁰ relative, or NaN.
+     */
+    private static double nearBranchPoint(double d, boolean lower) {
+        double scaled = d * 0x1p600;
+        double hi = 2.0 * E_HI * scaled;
+        double lo = 2.0 * (Math.fma(E_HI, scaled, -0.5 * hi) + E_LO * scaled);
+        double root = Math.sqrt(hi);
+        double correction = (Math.fma(-root, root, hi) + lo) / (2.0 * root);
+        // p²/3 in the scaled units of root (2³⁰⁰ p): root² · 2⁻³⁰⁰ / 3.
+        double square = root * root * 0x1p-300 / 3.0;
+        double head = lower ? -root : root;
+        double tail = lower ? -(correction + square) : correction - square;
+        return certify(head, tail, 0x1p-100 * root) * 0x1p-300;
     }
 
     // ---------------------------------------------------------------------------------------------------------
-    // Exact arithmetic helpers
+    // The middle range
+
+    /**
+     * W (or {@code 1 + W}) in the middle range from {@code d = z + 1/e} in {@code [2⁻¹³, 4)} and {@code z = zh + zl}:
+     * the exponent and three leading mantissa bits of {@code d} select a piece and its centre, and the piece's
+     * polynomial approximates {@code e^−W = W/z}, so {@code W = z·q} keeps its relative accuracy where it vanishes
+     * (degree 6 on the principal branch, 7 on the lower one). Its first three terms give the estimate that picks
+     * the exponential's table point while the rest is evaluated. Then one fast Newton step (or the precise steps).
+     */
+    private static double middle(double d, double zh, double zl, boolean lower, boolean onePlus, boolean precise) {
+        double w = startMiddle(d, zh, lower);
+        return precise ? precise(w, zh, zl, lower, onePlus)
+                : middleStep(w, estimateMiddle(d, zh, lower), zh, zl, lower, onePlus);
+    }
+
+    /** The start of {@link #middle}: {@code z·q(u)}. */
+    private static double startMiddle(double d, double z, boolean lower) {
+        long bits = Double.doubleToRawLongBits(d);
+        double u = d - Double.longBitsToDouble((bits & 0xFFFE_0000_0000_0000L) | 0x0001_0000_0000_0000L);
+        double u2 = u * u;
+        double[] t = lower ? MIDDLEM1 : MIDDLE0;
+        int at = (lower ? 8 : 7) * ((int) (bits >>> 49) - 8 * (1023 - 13));
+        double high = lower ? t[at + 6] + u * t[at + 7] : t[at + 6];
+        return z * ((t[at] + u * t[at + 1]) + u2 * (t[at + 2] + u * t[at + 3])
+                + (u2 * u2) * ((t[at + 4] + u * t[at + 5]) + u2 * high));
+    }
+
+    /** The first three terms of {@link #startMiddle}, which pick the exponential's table point. */
+    private static double estimateMiddle(double d, double z, boolean lower) {
+        long bits = Double.doubleToRawLongBits(d);
+        double u = d - Double.longBitsToDouble((bits & 0xFFFE_0000_0000_0000L) | 0x0001_0000_0000_0000L);
+        double[] t = lower ? MIDDLEM1 : MIDDLE0;
+        int at = (lower ? 8 : 7) * ((int) (bits >>> 49) - 8 * (1023 - 13));
+        return z * Math.fma(u, Math.fma(u, t[at + 2], t[at + 1]), t[at]);
+    }
+
+    /**
+     * One Newton step in the middle range for {@code f(w) = w·e^w − (zh + zl)}, certified or NaN: {@code e^w} is
+     * {@code e^{j/256}·e^r} with the table point {@code j/256} taken from {@code estimate} and {@code r = w − j/256}
+     * exact (see {@link #correction}).
+     */
+    private static double middleStep(double w, double estimate, double zh, double zl, boolean lower,
+            boolean onePlus) {
+        double big = Math.fma(estimate, 256.0, ROUNDER);
+        int j = (int) Double.doubleToRawLongBits(big);
+        double jd = big - ROUNDER;
+        double r = w - jd * 0x1p-8;
+        int at = 2 * (j - EXP_256_FIRST);
+        double eh = EXP_256[at];
+        double inverse = 1.0 / (eh * (1.0 + w));
+        double delta = correction(w, r, 0.0, eh, EXP_256[at + 1], zh, zl, inverse);
+        double aw = Math.abs(w);
+        boolean side = lower ? w <= -1.0 - 0x1p-6 : w >= -1.0 + 0x1p-6 & (aw >= 0x1p-9 | jd == 0.0);
+        if (!(Math.abs(delta) <= START_ERROR * aw & Math.abs(r) <= MAX_REDUCED & side)) {
+            return Double.NaN;
+        }
+        double bound = Math.fma(MIDDLE_RESIDUAL, Math.abs(zh * inverse), MIDDLE_STEP * aw);
+        return onePlus ? certifyOnePlus(w, delta, bound) : certify(w, delta, bound);
+    }
+
+    /**
+     * The Newton correction {@code −f(w)/f'(w)} for {@code f(w) = w·e^w − z}, with everything scaled by
+     * {@code 2^−m}: {@code e^w·2^−m = (th + tl)·e^{r + rErr}} ({@code |r| ≤ 2⁻⁸}, {@code th + tl} a double-double
+     * table value) and {@code z·2^−m = zs + zsl}. The residual is evaluated in double-double: {@code w·th = p + pe}
+     * and {@code p·r = q + qe} split exactly by {@link Math#fma}, {@code p − zs} exact by Sterbenz's lemma near the
+     * root, and {@code e^r − 1 − r = r²·P(r)} with P of degree 5. The derivative's reciprocal is
+     * {@code e^{−r}·inverse} with {@code inverse = 1/(th·(1 + w))} and {@code e^{−r}} from four terms, so the
+     * division starts as soon as the table value is known.
+     */
+    private static double correction(double w, double r, double rErr, double th, double tl, double zs,
+            double zsl, double inverse) {
+        double r2 = r * r;
+        double expMinusR = 1.0 - r + r2 * Math.fma(r, -1.0 / 6, 0.5);
+        double poly = Math.fma(r, 1.0 / 6, 0.5)
+                + r2 * (Math.fma(r, 1.0 / 120, 1.0 / 24) + r2 * Math.fma(r, 1.0 / 5040, 1.0 / 720));
+        double p = w * th;
+        double pe = Math.fma(w, th, -p);
+        double q = p * r;
+        double qe = Math.fma(p, r, -q);
+        double small = Math.fma(p * r2, poly, (Math.fma(p, rErr, qe) - zsl) + (pe + w * tl) * (1.0 + r));
+        double f = ((p - zs) + q) + small;
+        return -f * (inverse * expMinusR);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Large |W|
+
+    /**
+     * W (or {@code 1 + W}) for large {@code |W|} (W₀ above {@code z = 3}, W₋₁ above {@code z = −0.118}): with
+     * {@code L = ln|z|} in {@code [2ᵏ(1 + i/8), 2ᵏ(1 + (i + 1)/8))}, a degree-7 polynomial of {@code W/L} in
+     * {@code |L|} minus the piece's centre; {@code L} comes from a table logarithm accurate to about 10⁻¹⁵. Then one
+     * fast Newton step (or the precise steps).
+     */
+    private static double large(double zh, double zl, boolean lower, boolean onePlus, boolean precise) {
+        double w = startLarge(zh, lower);
+        return precise ? precise(w, zh, zl, lower, onePlus)
+                : largeStep(w, estimateLarge(zh, lower), zh, zl, lower, onePlus);
+    }
+
+    /** The start of {@link #large}: {@code L·h(u)}. */
+    private static double startLarge(double z, boolean lower) {
+        double l = logAbs(z, lower);
+        double s = Math.abs(l);
+        long bits = Double.doubleToRawLongBits(s);
+        double u = s - Double.longBitsToDouble((bits & 0xFFFE_0000_0000_0000L) | 0x0001_0000_0000_0000L);
+        double u2 = u * u;
+        double[] t = lower ? LARGEM1 : LARGE0;
+        int at = 8 * ((int) (bits >>> 49) - 8 * (lower ? 1024 : 1023));
+        return l * ((t[at] + u * t[at + 1]) + u2 * (t[at + 2] + u * t[at + 3])
+                + (u2 * u2) * ((t[at + 4] + u * t[at + 5]) + u2 * (t[at + 6] + u * t[at + 7])));
+    }
+
+    /** The first three terms of {@link #startLarge}, which pick the exponential's table point. */
+    private static double estimateLarge(double z, boolean lower) {
+        double l = logAbs(z, lower);
+        double s = Math.abs(l);
+        long bits = Double.doubleToRawLongBits(s);
+        double u = s - Double.longBitsToDouble((bits & 0xFFFE_0000_0000_0000L) | 0x0001_0000_0000_0000L);
+        double[] t = lower ? LARGEM1 : LARGE0;
+        int at = 8 * ((int) (bits >>> 49) - 8 * (lower ? 1024 : 1023));
+        return l * Math.fma(u, Math.fma(u, t[at + 2], t[at + 1]), t[at]);
+    }
+
+    /**
+     * {@code ln z} ({@code ln(−z)} when {@code negative}) to about 10⁻¹⁵ absolute for the start: {@code ln m} of
+     * the mantissa from a 128-entry table of {@code ln(1/c)} and four terms of {@code ln(1 + y)},
+     * {@code |y| ≤ 2⁻⁸}. Negative arguments are scaled by 2⁶⁴ first, so that subnormals are normal.
+     */
+    private static double logAbs(double z, boolean negative) {
+        double a = negative ? -z * 0x1p64 : z;
+        long bits = Double.doubleToRawLongBits(a);
+        int exponent = (int) (bits >>> 52) - (negative ? 1023 + 64 : 1023);
+        int i = 2 * ((int) (bits >>> 45) & 127);
+        double m = Double.longBitsToDouble((bits & 0x000F_FFFF_FFFF_FFFFL) | 0x3FF0_0000_0000_0000L);
+        double y = Math.fma(m, LOG_128[i], -1.0);
+        double y2 = y * y;
+        double log1p = y + y2 * (Math.fma(y, 1.0 / 3, -0.5) + y2 * Math.fma(y, 0.2, -0.25));
+        return Math.fma(exponent, LN2, LOG_128[i + 1] + log1p);
+    }
+
+    /**
+     * One Newton step for large {@code |w|}, certified or NaN: {@code e^w = 2^m·2^{j/128}·e^r}, {@code k = 128m + j}
+     * from {@code estimate}, {@code r = w − k·ln2/128} with its rounding error {@code rErr}; the residual and its
+     * argument are scaled by {@code 2^−m} so that nothing overflows or underflows (on the lower branch {@code z} is
+     * scaled by 2⁶⁴ first, as {@code 2^−m} alone may exceed the double range).
+     */
+    private static double largeStep(double w, double estimate, double zh, double zl, boolean lower,
+            boolean onePlus) {
+        double big = Math.fma(estimate, INV_LN2_128, ROUNDER);
+        int k = (int) Double.doubleToRawLongBits(big);
+        double kd = big - ROUNDER;
+        double rHi = Math.fma(-kd, LN2_128_HI, w);
+        double rLo = kd * LN2_128_LO;
+        double r = rHi - rLo;
+        int at = 2 * (k & 127);
+        double th = EXP2_128[at];
+        double inverse = 1.0 / (th * (1.0 + w));
+        int m = k >> 7;
+        // On the lower branch 2^−m may exceed the double range: z is scaled by 2⁶⁴ first.
+        double pre = lower ? 0x1p64 : 1.0;
+        double scale = Double.longBitsToDouble((long) (1023 - m - (lower ? 64 : 0)) << 52);
+        double zs = zh * pre * scale;
+        double delta = correction(w, r, (rHi - r) - rLo, th, EXP2_128[at + 1], zs, zl * pre * scale, inverse);
+        double ad = Math.abs(delta);
+        boolean side = lower ? w <= -3.0 : w >= 1.0;
+        if (!(ad <= START_ERROR * Math.abs(w) & Math.abs(r) <= MAX_REDUCED & side)) {
+            return Double.NaN;
+        }
+        double bound = Math.fma(LARGE_RESIDUAL, Math.abs(zs * inverse),
+                ad * Math.fma(LARGE_NEWTON, ad, LARGE_SLOPE));
+        return onePlus ? certifyOnePlus(w, delta, bound) : certify(w, delta, bound);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // The precise step
+
+    /**
+     * Two Newton steps from {@code w} with the residual {@code w·e^w − z} evaluated to about 2⁻⁸⁶ of {@code |z|}:
+     * the first brings {@code w} within an ulp, the second is certified (its bound is about 2⁻⁸⁶ relative) or
+     * NaN is returned. Valid wherever {@code |1 + W| ≥ 2⁻⁶}.
+     */
+    private static double precise(double w, double zh, double zl, boolean lower, boolean onePlus) {
+        double w1 = w + preciseCorrection(w, zh, zl);
+        double delta = preciseCorrection(w1, zh, zl);
+        double ad = Math.abs(delta);
+        boolean side = lower ? w1 <= -1.0 - 0x1p-6 : w1 >= -1.0 + 0x1p-6;
+        if (!(ad <= PRECISE_START_ERROR * Math.abs(w1) & side)) {
+            return Double.NaN;
+        }
+        // |z/f'(w1)| = |W e^{W − w1}/(1 + w1)|, within 2⁻²⁹ of |w1/(1 + w1)| here.
+        double bound = 1.01 * PRECISE_RESIDUAL * Math.abs(w1 / (1.0 + w1))
+                + ad * Math.fma(PRECISE_NEWTON, ad, PRECISE_SLOPE);
+        return onePlus ? certifyOnePlus(w1, delta, bound) : certify(w1, delta, bound);
+    }
+
+    /**
+     * The Newton correction {@code −(w·e^w − z)/(e^w(1 + w))} with the residual to about 2⁻⁸⁶ relative:
+     * {@code e^w = 2^m·2^{i/1024}·e^r} with {@code r = w − k·ln2/1024} as an exact double-double (ln2/1024 in three
+     * parts), {@code 2^{i/1024}} the product of two double-double table entries, and
+     * {@code e^r − 1 = r + r²/2 + …} with {@code r²/2} exact and the rest in double ({@code |r| ≤ 2⁻¹¹·⁵}).
+     */
+    private static double preciseCorrection(double w, double zh, double zl) {
+        double kd = Math.rint(w * INV_LN2_1024);
+        int k = (int) kd;
+        double rA = Math.fma(-kd, LN2_1024_A, w);
+        double rB = kd * LN2_1024_B;
+        double rh = rA - rB;
+        double rl = twoSumError(rA, -rB, rh) - kd * LN2_1024_C;
+        double sq = rh * rh;
+        double cubic = rh * sq * (1.0 / 6 + rh * (1.0 / 24 + rh * (1.0 / 120 + rh * (1.0 / 720 + rh * (1.0 / 5040)))));
+        double c = 0.5 * Math.fma(rh, rh, -sq) + cubic + rl * (1.0 + rh + 0.5 * sq);
+        double sh = rh + 0.5 * sq;
+        double sl = twoSumError(rh, 0.5 * sq, sh) + c;
+        double uh = 1.0 + sh;
+        double ul = twoSumError(1.0, sh, uh) + sl;
+        int i = k & 1023;
+        double ah = EXP2_128[2 * (i >> 3)];
+        double al = EXP2_128[2 * (i >> 3) + 1];
+        double bh = EXP2_1024[2 * (i & 7)];
+        double bl = EXP2_1024[2 * (i & 7) + 1];
+        double th = ah * bh;
+        double tl = Math.fma(ah, bh, -th) + ah * bl + al * bh;
+        double eh = th * uh;
+        double el = Math.fma(th, uh, -eh) + th * ul + tl * uh;
+        int m = k >> 10;
+        double zsh = timesPowerOfTwo(zh, -m);
+        double zsl = timesPowerOfTwo(zl, -m);
+        double ph = w * eh;
+        double pl = Math.fma(w, eh, -ph) + w * el;
+        double f = (ph - zsh) + (pl - zsl);
+        return -f / (eh * (1.0 + w));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Rounding tests and exact arithmetic helpers
+
+    /**
+     * The double nearest {@code head + tail} if every real number within {@code bound} of it rounds to the same
+     * double, else NaN. Rounding to nearest is monotone, so it suffices that both ends round alike;
+     * {@code bound} must cover the rounding of {@code tail ± bound} (at most 2⁻⁵³ of it).
+     */
+    private static double certify(double head, double tail, double bound) {
+        double hi = head + (tail + bound);
+        double lo = head + (tail - bound);
+        return hi == lo ? hi : Double.NaN;
+    }
+
+    /** {@code 1 + w + delta}, certified as {@link #certify} with {@code w + delta} known to within {@code bound}. */
+    private static double certifyOnePlus(double w, double delta, double bound) {
+        double head = 1.0 + w;
+        double tail = twoSumError(1.0, w, head) + delta;
+        return certify(head, tail, bound + 0x1p-52 * Math.abs(tail));
+    }
 
     /** The rounding error of {@code sum = fl(a + b)} (Knuth's TwoSum). */
     private static double twoSumError(double a, double b, double sum) {
         double bb = sum - a;
         return (a - (sum - bb)) + (b - bb);
-    }
-
-    /** {@code (x − 1) + correction}, rounded once, for {@code |x| ≤ 1}. */
-    private static double minusOnePlus(double x, double correction) {
-        double s = x - 1.0;
-        double err = x - (s + 1.0);
-        return s + (err + correction);
-    }
-
-    /** {@code (1 + w) + correction}, rounded once. */
-    private static double onePlus(double w, double correction) {
-        double s = 1.0 + w;
-        return s + (twoSumError(1.0, w, s) + correction);
     }
 
     /** {@code x·2^k} for {@code −1022 ≤ k ≤ 2046}, exact unless the result is subnormal. */

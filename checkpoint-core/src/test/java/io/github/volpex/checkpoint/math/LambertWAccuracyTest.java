@@ -24,8 +24,8 @@ class LambertWAccuracyTest {
         return domain.function().takesOffset() ? 2.0 : 1.0;
     }
 
-    /** The share of correctly rounded results required in every sub-domain. */
-    private static final double REQUIRED_CORRECTLY_ROUNDED = 0.99;
+    /** The share of correctly rounded results required in every sub-domain: all of them. */
+    private static final double REQUIRED_CORRECTLY_ROUNDED = 1.0;
     /** Random points per sub-domain and run: a fixed count, so that a seed replays the same points. */
     private static final int RANDOM_POINTS = 100;
     /** The system property that replays a run's random points: {@code -Dvolpex.lambertw.seed=<seed>}. */
@@ -85,9 +85,11 @@ class LambertWAccuracyTest {
         }
         report("random points, " + replay, tallies);
         for (Tally tally : tallies.values()) {
-            // Few points per run: every one must be within the ulp bound; the rounding share is judged on the grid.
             assertTrue(tally.maxUlps <= allowedUlps(tally.domain),
                     () -> tally.domain + ": " + tally.maxUlps + " ulps at " + tally.worst + " (" + replay + ")");
+            assertTrue(tally.correctlyRounded == tally.points,
+                    () -> tally.domain + ": " + tally.correctlyRounded + " of " + tally.points
+                            + " correctly rounded, e.g. " + tally.misrounded + " (" + replay + ")");
         }
     }
 
