@@ -69,6 +69,9 @@ final class Committer {
     /** The epoch to commit under: acquired at the first commit, refused once a greater one shows up. */
     private long epoch(String jobId, JobState state, JobView view, long sequence, List<FragmentFailure> failures) {
         long highest = view.highestEpoch();
+        if (context.epochs.epochPerTerm()) {
+            return termEpoch(jobId, state, highest, sequence, failures);
+        }
         if (state.epoch < 0) {
             long acquired;
             try {
@@ -87,6 +90,30 @@ final class Committer {
             throw new StaleWriterException(jobId, sequence, state.epoch, highest, failures);
         }
         return state.epoch;
+    }
+
+    /**
+     * The epoch of the writer's current term ({@link EpochSource#epochPerTerm()}), asked at every commit: refused when
+     * the job lists a greater one, and kept as the job's epoch so that a later term's is taken afresh.
+     */
+    private long termEpoch(String jobId, JobState state, long highest, long sequence, List<FragmentFailure> failures) {
+        long held;
+        try {
+            held = context.epochs.acquire(jobId, highest);
+        } catch (IOException e) {
+            failures.add(new FragmentFailure(-1, "epoch source", FragmentFailure.Reason.UNAVAILABLE,
+                    String.valueOf(e.getMessage())));
+            throw new CommitFailedException(jobId, sequence, 0, false, "no epoch of a writer's term: "
+                    + e.getMessage(), failures);
+        }
+        if (held < 0) {
+            throw new IllegalStateException("the epoch source must return an epoch >= 0: " + held);
+        }
+        if (held < highest) {
+            throw new StaleWriterException(jobId, sequence, held, highest, failures);
+        }
+        state.epoch = held;
+        return held;
     }
 
     /** Thrown inside a commit when fewer than {@code m} fragments were stored: nothing can regenerate the others. */
