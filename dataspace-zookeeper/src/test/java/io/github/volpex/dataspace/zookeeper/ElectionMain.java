@@ -39,16 +39,7 @@ public final class ElectionMain {
 
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        Thread deadline = new Thread(() -> {
-            try {
-                Thread.sleep(TimeUnit.MINUTES.toMillis(3));
-            } catch (InterruptedException ignored) {
-                return;
-            }
-            Runtime.getRuntime().halt(3);
-        }, "deadline");
-        deadline.setDaemon(true);
-        deadline.start();
+        ChildJvms.haltAfter(TimeUnit.MINUTES.toMillis(3));
         String job = args[3];
         String name = args[4];
         List<FragmentRepository> repositories = new ArrayList<>();

@@ -210,7 +210,14 @@ final class ElectionRun implements AutoCloseable {
         }
     }
 
-    private void record(Fault fault, long start, Found next) {
+    /** Waits until the writer found commits after {@code after}: every fault is followed by progress. */
+    private void awaitCommit(Found writer, long after) throws InterruptedException {
+        awaitOwn(writer.member, "commits under epoch " + writer.event.numbers[0], e -> e.kind.equals("COMMITTED")
+                && e.numbers[1] == writer.event.numbers[0] && e.nanos - after > 0);
+    }
+
+    private void record(Fault fault, long start, Found next) throws InterruptedException {
+        awaitCommit(next, start);
         long millis = TimeUnit.NANOSECONDS.toMillis(Math.max(0, next.event.nanos - start));
         takeovers.computeIfAbsent(fault, f -> Collections.synchronizedList(new ArrayList<>())).add(millis);
         assertTrue(millis <= TAKEOVER_BOUND_MILLIS, fault + ": " + next.member.name + " took over after " + millis
@@ -243,13 +250,14 @@ final class ElectionRun implements AutoCloseable {
 
     /** Kills every member but {@code keep}, then waits until {@code keep} is the writer. */
     void killAllBut(Member keep) throws Exception {
+        long start = System.nanoTime();
         for (Member member : live()) {
             if (member != keep) {
                 member.process.destroyForcibly();
                 member.dead = true;
             }
         }
-        awaitEvent(keep.name + " elected once it is alone", e -> true, 0);
+        awaitCommit(awaitEvent(keep.name + " elected once it is alone", e -> true, 0), start);
     }
 
     /**
