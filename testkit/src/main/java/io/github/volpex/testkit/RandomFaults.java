@@ -7,9 +7,10 @@ import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
- * A {@link FaultSchedule} that injects each fault with a fixed probability per call and, optionally, crashes the
- * simulated process at a chosen call: the crash either precedes the call's effect or follows it, at random. After the
- * crash every call throws {@link SimulatedCrash}.
+ * A {@link FaultSchedule} that injects each fault with a fixed probability per call — the same for every kind of call,
+ * or one set for a kind of call ({@link Builder#probability(RepositoryCall, Fault, double)}) — and, optionally,
+ * crashes the simulated process at a chosen call: the crash either precedes the call's effect or follows it, at
+ * random. After the crash every call throws {@link SimulatedCrash}.
  *
  * <pre>{@code
  * RandomFaults faults = RandomFaults.builder(new SplittableRandom(seed))
@@ -28,6 +29,7 @@ public final class RandomFaults implements FaultSchedule {
 
     private final RandomGenerator random;
     private final Map<Fault, Double> probabilities;
+    private final Map<RepositoryCall, Map<Fault, Double>> byCall;
     private final long crashAtCall;
     private final Duration timeout;
     private long calls;
@@ -36,6 +38,8 @@ public final class RandomFaults implements FaultSchedule {
     private RandomFaults(Builder builder) {
         this.random = builder.random;
         this.probabilities = new EnumMap<>(builder.probabilities);
+        this.byCall = new EnumMap<>(RepositoryCall.class);
+        builder.byCall.forEach((kind, faults) -> byCall.put(kind, new EnumMap<>(faults)));
         this.crashAtCall = builder.crashAtCall;
         this.timeout = builder.timeout;
     }
@@ -62,7 +66,7 @@ public final class RandomFaults implements FaultSchedule {
             return random.nextBoolean() ? Fault.CRASH_AFTER : Fault.CRASH_BEFORE;
         }
         double draw = random.nextDouble();
-        for (Map.Entry<Fault, Double> entry : probabilities.entrySet()) {
+        for (Map.Entry<Fault, Double> entry : byCall.getOrDefault(call, probabilities).entrySet()) {
             draw -= entry.getValue();
             if (draw < 0) {
                 return entry.getKey();
@@ -96,7 +100,8 @@ public final class RandomFaults implements FaultSchedule {
 
     @Override
     public synchronized String toString() {
-        return "RandomFaults" + probabilities + (crashAtCall < Long.MAX_VALUE ? ", crash at call " + crashAtCall : "")
+        return "RandomFaults" + probabilities + (byCall.isEmpty() ? "" : " " + byCall)
+                + (crashAtCall < Long.MAX_VALUE ? ", crash at call " + crashAtCall : "")
                 + ", " + calls + " calls" + (crashed ? ", crashed" : "");
     }
 
@@ -108,6 +113,7 @@ public final class RandomFaults implements FaultSchedule {
     public static final class Builder {
         private final RandomGenerator random;
         private final Map<Fault, Double> probabilities = new EnumMap<>(Fault.class);
+        private final Map<RepositoryCall, Map<Fault, Double>> byCall = new EnumMap<>(RepositoryCall.class);
         private long crashAtCall = Long.MAX_VALUE;
         private Duration timeout = Duration.ofMillis(5);
 
@@ -116,8 +122,9 @@ public final class RandomFaults implements FaultSchedule {
         }
 
         /**
-         * Sets the probability that a call suffers {@code fault}. The probabilities of all faults together must not
-         * exceed 1.
+         * Sets the probability that a call suffers {@code fault}, for every kind of call without probabilities of
+         * its own ({@link #probability(RepositoryCall, Fault, double)}). The probabilities of all faults together must
+         * not exceed 1.
          *
          * @param fault       a fault other than a crash (use {@link #crashAtCall}) or {@link Fault#NONE}
          * @param probability the probability per call, in {@code [0, 1]}
@@ -127,6 +134,32 @@ public final class RandomFaults implements FaultSchedule {
          *                                  range, or the probabilities add up to more than 1
          */
         public Builder probability(Fault fault, double probability) {
+            set(probabilities, fault, probability);
+            return this;
+        }
+
+        /**
+         * Sets the probability that a call of kind {@code call} suffers {@code fault}: from then on, calls of that kind
+         * draw their faults from the probabilities set for it alone (the others are 0 until set), so that, say,
+         * deletes can fail often while everything else succeeds. The probabilities of one kind together must not
+         * exceed 1.
+         *
+         * @param call        the kind of call
+         * @param fault       a fault other than a crash (use {@link #crashAtCall}) or {@link Fault#NONE}
+         * @param probability the probability per call of that kind, in {@code [0, 1]}
+         * @return this builder
+         * @throws NullPointerException     if {@code call} or {@code fault} is null
+         * @throws IllegalArgumentException if {@code fault} is a crash or {@code NONE}, the probability is out of
+         *                                  range, or the probabilities of the kind add up to more than 1
+         * @since 0.1
+         */
+        public Builder probability(RepositoryCall call, Fault fault, double probability) {
+            Objects.requireNonNull(call, "call");
+            set(byCall.computeIfAbsent(call, c -> new EnumMap<>(Fault.class)), fault, probability);
+            return this;
+        }
+
+        private static void set(Map<Fault, Double> probabilities, Fault fault, double probability) {
             Objects.requireNonNull(fault, "fault");
             if (fault.isCrash() || fault == Fault.NONE) {
                 throw new IllegalArgumentException("fault must not be a crash or NONE: " + fault);
@@ -144,7 +177,6 @@ public final class RandomFaults implements FaultSchedule {
             } else {
                 probabilities.put(fault, probability);
             }
-            return this;
         }
 
         /**

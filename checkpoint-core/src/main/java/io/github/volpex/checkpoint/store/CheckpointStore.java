@@ -46,53 +46,74 @@ import java.util.random.RandomGenerator;
  *       one), then writes markers to every other repository that answers;</li>
  *   <li>deletes every older checkpoint of the job and what failed commits left behind.</li>
  * </ol>
- * A crash or a failure at any point leaves the previous committed checkpoint intact, and the new one either counts in
- * full or not at all: every fragment is checked against the SHA-256 its index records and the rebuilt checkpoint
- * against the whole checkpoint's digest, so a mixture of two checkpoints, a stale fragment or a corrupt one is never
- * returned.
+ * Deleting a checkpoint — an older one here, a failed commit's leftovers, an expired one — removes its commit markers
+ * first, and its index copies and fragments only once every marker delete returned and a listing of those
+ * repositories shows no marker of it left. A commit that gives up after storing a marker, or when it cannot tell
+ * whether a marker was stored and cannot remove it, leaves the new checkpoint whole and says so
+ * ({@link CommitFailedException#reachedCommitPoint()}). A crash or a failure at any point therefore leaves the
+ * previous committed checkpoint intact, and the new one either counts in full or not at all: every fragment is checked
+ * against the SHA-256 its index records and the rebuilt checkpoint against the whole checkpoint's digest, so a mixture
+ * of two checkpoints, a stale fragment or a corrupt one is never returned.
  *
  * <h2>Checkpoint order</h2>
  * A job's checkpoints are ordered by the epoch of the writer that committed them, then by sequence number
  * ({@link FragmentIndex#epoch()}, {@link FragmentIndex#sequence()}). A store acquires its epoch for a job from the
- * {@link EpochSource} at its first commit of that job, greater than every epoch it lists; a restarted writer that
- * cannot see the newest checkpoints therefore still orders its own after them. A store that lists objects of a greater
- * epoch, or whose epoch source says its epoch is stale, refuses to commit ({@link StaleWriterException}); and since it
- * only ever deletes checkpoints older than one it committed or verified, a stale writer can neither commit over a
- * newer writer's checkpoints nor make them collectable. The default epoch source is the system clock in microseconds:
- * see {@link EpochSource#clock} for what it assumes.
+ * {@link EpochSource} at its first commit of that job, greater than every epoch it lists. The default,
+ * {@link EpochSource#listing()}, takes one more than the greatest epoch listed and no clock, and only from a listing
+ * that every repository of the store answered: a writer that restarts while repositories are unreachable cannot see
+ * whether they hold newer checkpoints, so its first commit fails with an {@link EpochUnavailableException} until they
+ * answer, and from then on it orders its checkpoints after every checkpoint that still exists, whatever the hosts'
+ * clocks say. A fenced epoch source (a coordination service's counter) needs no complete listing. A store that lists
+ * objects of a greater epoch, or whose epoch source says its epoch is stale, refuses to commit
+ * ({@link StaleWriterException}); and since it only ever deletes checkpoints older than one it committed or verified,
+ * a stale writer can neither commit over a newer writer's checkpoints nor make them collectable.
  *
  * <h2>The guarantee</h2>
- * Let <i>L</i> be the last checkpoint of a job whose {@link #commit} returned. Then, as long as the assumptions below
- * hold:
+ * Let <i>L</i> be the last checkpoint of a job whose {@link #commit} returned, whichever writer committed it. Then, as
+ * long as the assumptions below hold:
  * <ul>
- *   <li>{@link #recover(String)} returns <i>L</i> or a checkpoint that reached its commit point after it — never an
- *       older one, never one that never reached its commit point, never corrupted bytes — whenever {@code m} of
- *       <i>L</i>'s repositories (or of a newer committed checkpoint's) answer with their fragments intact. Otherwise
- *       it throws: {@link RepositoriesUnreachableException} when repositories that may hold the newest checkpoint are
- *       unreachable (in particular, it never answers "no checkpoint" while any repository is unreachable), and
- *       {@link CheckpointUnavailableException} when the newest committed checkpoint cannot be rebuilt.</li>
+ *   <li>{@link #recover(String)} returns <i>L</i> or a checkpoint that reached its commit point after <i>L</i>'s
+ *       commit returned — never an older one, never one that never reached its commit point, never corrupted bytes —
+ *       whenever {@code m} of <i>L</i>'s repositories (or of such a newer checkpoint's) answer with what they hold of
+ *       it intact. Otherwise it throws: {@link RepositoriesUnreachableException} when repositories that may hold the
+ *       newest checkpoint are unreachable (in particular, it never answers "no checkpoint" while any repository is
+ *       unreachable), and {@link CheckpointUnavailableException} when the newest committed checkpoint cannot be
+ *       rebuilt.</li>
  *   <li>No operation deletes <i>L</i> before a newer checkpoint has reached its commit point with markers on
  *       {@code k + 1} of its repositories and has had {@code m} of its fragments verified — at its commit, from the
  *       digests of the bytes written and a listing of what was stored, or by {@link #collectGarbage}, by reading them
  *       back.</li>
+ *   <li>No operation deletes an index copy or a fragment of a checkpoint while a commit marker of it that the
+ *       operation set out to delete may remain.</li>
+ *   <li>{@link #repair} checks every fragment and every index copy of the newest committed checkpoint: it regenerates
+ *       fragments once fewer than the reconstruction threshold verify and rewrites every index copy that is missing,
+ *       unreadable, corrupt or of an older revision on a holder that answers, so damage that stays within the
+ *       assumption below between repairs never accumulates.</li>
  * </ul>
- * Assumptions: a repository that answers a listing lists what it stores (a repository that loses its data, such as a
- * departed volunteer host, loses only what it held); at most {@code k} of a checkpoint's fragments are lost or
- * corrupted before {@link #repair} restores them; at least one repository that took a commit marker of <i>L</i>
- * answers — markers go to every repository that answered at <i>L</i>'s commit, so this fails only if every one of
- * them is unreachable at once while an older checkpoint survives on repositories that were unreachable at
- * <i>L</i>'s commit; and the epoch source's assumption ({@link EpochSource#clock}: successive writers' clocks move
- * forward).
+ * Assumptions:
+ * <ul>
+ *   <li>a repository that answers a listing lists what it stores, and never brings back an object it lost or deleted
+ *       (a repository that loses its data, such as a departed volunteer host, loses only what it held);</li>
+ *   <li>at no time have more than {@code k} of a checkpoint's holders lost or damaged what they hold of it (fragment,
+ *       index copy, marker); {@link #repair} restores index copies and markers at once, and fragments once fewer
+ *       than the reconstruction threshold verify — run it often enough;</li>
+ *   <li>at least one repository that took a commit marker of <i>L</i> answers — markers go to every repository that
+ *       answered at <i>L</i>'s commit, so this fails only if every one of them is unreachable at once while an older
+ *       checkpoint survives on repositories that were unreachable at <i>L</i>'s commit;</li>
+ *   <li>one writer of a job at a time (a writer starts after the previous one stopped), or a fenced epoch source;
+ *       and every writer of a job is given every repository that may hold the job's checkpoints;</li>
+ *   <li>the store's clock ({@link Builder#clock}) dates commits and leases only: a clock more than the lease ahead
+ *       makes {@link #collectGarbage} delete checkpoints as expired. No clock orders checkpoints.</li>
+ * </ul>
  *
  * <h2>Recovery, repair and leases</h2>
  * {@link #recover(String)} lists the job on every repository, takes the newest committed checkpoint, fetches
  * fragments in parallel on the executor, keeps the first {@code m} that verify and decodes them. It never falls back
  * to an older checkpoint by itself — the newest committed one may be the last successful commit — but
  * {@link #checkpoints} and {@link #recover(FragmentIndex)} let a host choose an older one knowingly. {@link #repair}
- * regenerates lost
- * or corrupt fragments when fewer than the reconstruction threshold verify (de Camargo §4.3) — a corrupt copy on a
- * repository that answers is rewritten in place — and completes the commit markers. Checkpoints carry a lease after
- * which they are no longer repaired and may be collected.
+ * regenerates lost or corrupt fragments when fewer than the reconstruction threshold verify (de Camargo §4.3) — a
+ * corrupt copy on a repository that answers is rewritten in place — rewrites bad index copies and completes the
+ * commit markers. Checkpoints carry a lease after which they are no longer repaired and may be collected.
  *
  * <p><b>Threads.</b> A store is thread-safe. Operations on one job are serialised; operations on different jobs run
  * in parallel. One writer at a time per job: another process writing the same job is detected only through epochs
@@ -135,7 +156,7 @@ public final class CheckpointStore {
                 : defaultThreshold(builder.dispersal.m(), builder.dispersal.n());
         PlacementPolicy placement = builder.placement != null ? builder.placement
                 : PlacementPolicy.random(builder.random);
-        EpochSource epochs = builder.epochs != null ? builder.epochs : EpochSource.clock(InstantSource.system());
+        EpochSource epochs = builder.epochs != null ? builder.epochs : EpochSource.listing();
         this.context = new StoreContext(builder.repositories, builder.byId, builder.dispersal, builder.executor,
                 builder.clock, builder.random, placement, epochs, builder.lease, threshold, builder.segmentBytes,
                 builder.extraFetches);
@@ -202,6 +223,9 @@ public final class CheckpointStore {
      * @throws CommitFailedException    if the commit did not complete (too few repositories accepted the fragments,
      *                                  the index or the markers); the previous checkpoint is then intact
      * @throws StaleWriterException     if a newer writer of the job exists; nothing is written
+     * @throws EpochUnavailableException if this is the store's first commit of the job and no epoch can be taken (the
+     *                                   epoch source failed, or it needs a listing that every repository answers and
+     *                                   some did not); nothing is written
      * @throws IllegalStateException    if the placement policy chooses other than the distinct candidates asked for,
      *                                  or the epoch source breaks its contract (whatever they throw reaches the caller
      *                                  too); the previous checkpoint is then intact
@@ -230,6 +254,9 @@ public final class CheckpointStore {
      * @throws IOException              if reading {@code checkpoint} fails; nothing is committed
      * @throws CommitFailedException    if the commit did not complete; the previous checkpoint is then intact
      * @throws StaleWriterException     if a newer writer of the job exists; nothing is written
+     * @throws EpochUnavailableException if this is the store's first commit of the job and no epoch can be taken (the
+     *                                   epoch source failed, or it needs a listing that every repository answers and
+     *                                   some did not); nothing is written
      * @throws IllegalStateException    if the placement policy or the epoch source breaks its contract; the previous
      *                                  checkpoint is then intact
      * @throws NullPointerException     if an argument is null
@@ -409,14 +436,17 @@ public final class CheckpointStore {
     // ----------------------------------------------------------------------------------------------------- repair
 
     /**
-     * Checks the newest committed checkpoint of {@code jobId} and, when fewer than the reconstruction threshold of its
-     * fragments verify, regenerates the missing ones from {@code m} verified fragments — rewriting a corrupt or lost
-     * copy on its own repository when that repository answers, placing the others on repositories chosen by the
-     * placement policy — and writes a new revision of the index (de Camargo §4.3). Every fragment is read in full to
-     * check it, in bounded memory. It also stores the commit marker on every holder that lacks one.
+     * Checks the newest committed checkpoint of {@code jobId} and repairs it: when fewer than the reconstruction
+     * threshold of its fragments verify, it regenerates the missing ones from {@code m} verified fragments — rewriting
+     * a corrupt or lost copy on its own repository when that repository answers, placing the others on repositories
+     * chosen by the placement policy — and writes a new revision of the index (de Camargo §4.3); and whatever the
+     * fragments, it rewrites every copy of the index that is missing, unreadable, corrupt or of an older revision on
+     * a holder that answers, and reads it back. Every fragment is read in full to check it, in bounded memory. It also
+     * stores the commit marker on every holder that lacks one.
      *
      * @param jobId the job
-     * @return what was found and done
+     * @return what was found and done: {@link RepairReport.Status#HEALTHY} only if no fragment needed regenerating
+     *         and every holder that answers holds an intact copy of the newest index
      * @throws CheckpointUnavailableException if fewer than {@code m} fragments verify, or no copy of the index can be
      *                                        read: the checkpoint cannot be repaired (an older one is not looked for)
      * @throws NullPointerException           if {@code jobId} is null
@@ -671,8 +701,9 @@ public final class CheckpointStore {
 
         /**
          * Sets where the store takes its epoch for each job (see the class documentation, "Checkpoint order"); the
-         * default is {@link EpochSource#clock EpochSource.clock(InstantSource.system())}, whatever
-         * {@link #clock(InstantSource)} is set to. Give a coordination service's epochs to fence writers.
+         * default is {@link EpochSource#listing()}, which reads no clock and needs every repository to answer at a
+         * writer's first commit of a job. Give a coordination service's epochs to fence writers, or to commit while
+         * repositories are away.
          *
          * @param epochs the epoch source
          * @return this builder

@@ -44,7 +44,7 @@ final class Collector {
             Map<String, List<String>> doomed = view.keysOlderThan(trace.id);
             trace.keys.forEach((repository, keys) -> doomed.computeIfAbsent(repository, r -> new ArrayList<>())
                     .addAll(keys));
-            return context.delete(doomed);
+            return context.delete(jobId, doomed).deleted();
         }
         repairer.completeMarkers(index, trace, view, failures);
         List<String> holders = StoreContext.holders(index);
@@ -69,7 +69,7 @@ final class Collector {
                 }
             }
         });
-        return context.delete(doomed);
+        return context.delete(jobId, doomed).deleted();
     }
 
     /** The job ids that have objects on the repositories that answer. */

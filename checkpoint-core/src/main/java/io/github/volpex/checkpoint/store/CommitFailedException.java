@@ -8,8 +8,10 @@ import java.util.List;
  *
  * <p>Whether the new checkpoint counts depends on how far the commit went: if it never
  * {@linkplain #reachedCommitPoint() reached its commit point}, it never counts — recovery, repair and collection ignore
- * it. If it did (too few commit markers could be stored afterwards to make the commit durable), it counts: recovery
- * may return it rather than the previous one, and the next repair or collection completes its markers.
+ * it. If it did, or may have (a commit marker was stored, or a marker whose storing could not be confirmed could not be
+ * removed either), it is left whole — every fragment and index copy in place — and counts wherever a marker of it is
+ * found: recovery may return it rather than the previous one, and the next repair or collection completes its markers.
+ * Never does a commit leave a marker of the new checkpoint without its index and fragments.
  *
  * @since 0.1
  */
@@ -28,7 +30,8 @@ public class CommitFailedException extends CheckpointStoreException {
      * @param jobId              the job
      * @param sequence           the sequence number of the failed commit
      * @param indexCopiesWritten how many copies of the new index were written
-     * @param reachedCommitPoint whether the new checkpoint reached its commit point (a commit marker was stored)
+     * @param reachedCommitPoint whether the new checkpoint reached or may have reached its commit point (a commit
+     *                           marker was stored, or may have been and could not be removed)
      * @param message            why the commit failed
      * @param failures           the repository calls that failed
      * @throws NullPointerException if {@code jobId} or {@code failures} is null
@@ -36,7 +39,8 @@ public class CommitFailedException extends CheckpointStoreException {
     public CommitFailedException(String jobId, long sequence, int indexCopiesWritten, boolean reachedCommitPoint,
                                  String message, List<FragmentFailure> failures) {
         super("commit of " + jobId + " #" + sequence + " failed" + (reachedCommitPoint
-                ? " after its commit point (the new checkpoint counts)" : " (the new checkpoint does not count)")
+                ? " at or after its commit point (the new checkpoint counts where a marker of it is found)"
+                : " before its commit point (the new checkpoint does not count)")
                 + ": " + message + "; " + failures, jobId, sequence, failures);
         this.indexCopiesWritten = indexCopiesWritten;
         this.reachedCommitPoint = reachedCommitPoint;
@@ -52,9 +56,11 @@ public class CommitFailedException extends CheckpointStoreException {
     }
 
     /**
-     * Tells whether the new checkpoint reached its commit point before the commit gave up, in which case it counts.
+     * Tells whether the new checkpoint reached its commit point before the commit gave up, or may have: it is then left
+     * whole and counts wherever a commit marker of it is found.
      *
-     * @return {@code true} if a commit marker of the new checkpoint was stored
+     * @return {@code true} if a commit marker of the new checkpoint was stored, or may have been and could not be
+     *         removed; {@code false} if the new checkpoint never counts
      */
     public boolean reachedCommitPoint() {
         return reachedCommitPoint;

@@ -61,7 +61,7 @@ final class Committer {
             FragmentIndex committed = attempt.publish(index, state);
             state.lastCommitted = committed;
             // Committed and verified: what is older is no longer needed.
-            context.delete(view.keysOlderThan(id));
+            context.delete(jobId, view.keysOlderThan(id));
             return committed;
         }
     }
@@ -73,14 +73,13 @@ final class Committer {
             return termEpoch(jobId, state, highest, sequence, failures);
         }
         if (state.epoch < 0) {
-            long acquired;
-            try {
-                acquired = context.epochs.acquire(jobId, highest);
-            } catch (IOException e) {
-                failures.add(new FragmentFailure(-1, "epoch source", FragmentFailure.Reason.UNAVAILABLE,
-                        String.valueOf(e.getMessage())));
-                throw new CommitFailedException(jobId, sequence, 0, false, "no epoch could be acquired", failures);
+            if (context.epochs.requiresCompleteListing() && !view.unreachable.isEmpty()) {
+                throw new EpochUnavailableException(jobId, sequence, List.copyOf(view.unreachable), "no epoch can "
+                        + "be taken while repositories " + view.unreachable + " do not answer: they may hold a "
+                        + "checkpoint of a greater epoch (" + context.epochs + " orders writers by what they list)",
+                        failures);
             }
+            long acquired = acquire(jobId, highest, sequence, failures, "no epoch could be acquired");
             if (acquired <= highest || acquired < 0) {
                 throw new IllegalStateException("the epoch source must return an epoch greater than " + highest
                         + " and >= 0: " + acquired);
@@ -97,15 +96,7 @@ final class Committer {
      * the job lists a greater one, and kept as the job's epoch so that a later term's is taken afresh.
      */
     private long termEpoch(String jobId, JobState state, long highest, long sequence, List<FragmentFailure> failures) {
-        long held;
-        try {
-            held = context.epochs.acquire(jobId, highest);
-        } catch (IOException e) {
-            failures.add(new FragmentFailure(-1, "epoch source", FragmentFailure.Reason.UNAVAILABLE,
-                    String.valueOf(e.getMessage())));
-            throw new CommitFailedException(jobId, sequence, 0, false, "no epoch of a writer's term: "
-                    + e.getMessage(), failures);
-        }
+        long held = acquire(jobId, highest, sequence, failures, "no epoch of a writer's term");
         if (held < 0) {
             throw new IllegalStateException("the epoch source must return an epoch >= 0: " + held);
         }
@@ -114,6 +105,17 @@ final class Committer {
         }
         state.epoch = held;
         return held;
+    }
+
+    /** Asks the epoch source for an epoch; its failure fails the commit before anything is written. */
+    private long acquire(String jobId, long highest, long sequence, List<FragmentFailure> failures, String what) {
+        try {
+            return context.epochs.acquire(jobId, highest);
+        } catch (IOException e) {
+            failures.add(new FragmentFailure(-1, "epoch source", FragmentFailure.Reason.UNAVAILABLE,
+                    String.valueOf(e.getMessage())));
+            throw new EpochUnavailableException(jobId, sequence, List.of(), what + ": " + e.getMessage(), failures);
+        }
     }
 
     /** Thrown inside a commit when fewer than {@code m} fragments were stored: nothing can regenerate the others. */
@@ -134,6 +136,8 @@ final class Committer {
         private final List<FragmentFailure> failures;
         /** Every repository this attempt wrote to or tried to. */
         private final Set<String> touched = new LinkedHashSet<>();
+        /** Every repository this attempt tried to store a commit marker on. */
+        private final Set<String> markersTried = new LinkedHashSet<>();
 
         Attempt(String jobId, CheckpointId id, Set<String> unreachable, Set<String> excluded,
                 List<FragmentFailure> failures) {
@@ -288,16 +292,17 @@ final class Committer {
                         lacking.add(holder);
                     }
                 }
+                markersTried.addAll(lacking);
                 context.putAll(lacking, index.markerKey(), MARKER, -1, failures);
                 listed = context.listCheckpoint(jobId, id, holders);
                 markers = StoreContext.countListing(listed, holders, index.markerKey());
             }
             if (markers < quorum) {
-                if (markers == 0) {
-                    abandon();
-                }
-                throw new CommitFailedException(jobId, id.sequence(), copies, markers > 0, "commit markers were "
-                        + "stored on " + markers + " repositories, " + quorum + " (k + 1) are needed", failures);
+                boolean mayCount = markers > 0 || abandon();
+                throw new CommitFailedException(jobId, id.sequence(), copies, mayCount, "commit markers were "
+                        + "listed on " + markers + " repositories, " + quorum + " (k + 1) are needed"
+                        + (markers == 0 && mayCount ? "; one may remain where its removal failed, so the checkpoint "
+                        + "was kept whole" : ""), failures);
             }
             // Durable. Markers on every other repository that answers make the commit visible to more readers.
             List<String> others = new ArrayList<>();
@@ -310,19 +315,26 @@ final class Committer {
             return index;
         }
 
-        /** Deletes what this attempt stored, best effort; the next successful commit deletes what remains. */
-        void abandon() {
+        /**
+         * Deletes what this attempt stored, best effort; the next successful commit deletes what remains. Returns
+         * whether a commit marker of it may remain, in which case its index copies and fragments are kept (see
+         * {@link StoreContext#delete}): the checkpoint then counts in full if a marker is found.
+         */
+        boolean abandon() {
             Map<String, List<String>> keys = new LinkedHashMap<>();
-            List<String> all = new ArrayList<>();
-            all.add(StoreKeys.markerKey(jobId, id));
-            all.add(StoreKeys.indexKey(jobId, id));
+            List<String> stored = new ArrayList<>();
+            stored.add(StoreKeys.indexKey(jobId, id));
             for (int i = 0; i < context.dispersal.n(); i++) {
-                all.add(StoreKeys.fragmentKey(jobId, id, i));
+                stored.add(StoreKeys.fragmentKey(jobId, id, i));
             }
             for (String repository : touched) {
+                List<String> all = new ArrayList<>(stored);
+                if (markersTried.contains(repository)) {
+                    all.add(0, StoreKeys.markerKey(jobId, id));
+                }
                 keys.put(repository, all);
             }
-            context.delete(keys);
+            return context.delete(jobId, keys).kept().contains(id);
         }
     }
 }

@@ -2,9 +2,7 @@ package io.github.volpex.checkpoint.store;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -74,12 +72,15 @@ public final class DirectoryRepository implements FragmentRepository {
     /** The directory's real path (links resolved), under which its running writes are registered. */
     private final Path realDirectory;
     private final boolean fsync;
+    /** Told of every change to the file system, for tests; {@link FileLog#NONE} otherwise. */
+    private final FileLog log;
 
-    private DirectoryRepository(String id, Path directory, Path realDirectory, boolean fsync) {
+    private DirectoryRepository(String id, Path directory, Path realDirectory, boolean fsync, FileLog log) {
         this.id = id;
         this.directory = directory;
         this.realDirectory = realDirectory;
         this.fsync = fsync;
+        this.log = log;
     }
 
     /**
@@ -94,11 +95,16 @@ public final class DirectoryRepository implements FragmentRepository {
      * @throws IllegalArgumentException if {@code id} is empty or longer than 255 bytes of UTF-8
      */
     public static DirectoryRepository open(String id, Path directory, boolean fsync) throws IOException {
+        return open(id, directory, fsync, FileLog.NONE);
+    }
+
+    /** {@link #open(String, Path, boolean)}, telling {@code log} of every change it makes to the file system. */
+    static DirectoryRepository open(String id, Path directory, boolean fsync, FileLog log) throws IOException {
         Names.requireRepositoryId(id);
         Objects.requireNonNull(directory, "directory");
         Files.createDirectories(directory);
         DirectoryRepository repository = new DirectoryRepository(id, directory.toAbsolutePath(),
-                directory.toRealPath(), fsync);
+                directory.toRealPath(), fsync, log);
         repository.deleteTemporaryFiles();
         return repository;
     }
@@ -148,6 +154,7 @@ public final class DirectoryRepository implements FragmentRepository {
             try {
                 channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 created = true;
+                log.created(temporary);
                 // Held until the write is published or discarded; released by the system if this process dies. Until
                 // this process holds it, another process's sweep may take the file (it deletes while holding the
                 // lock): then the lock is that sweep's, or the file is gone once it is ours, and a new file is made.
@@ -165,8 +172,8 @@ public final class DirectoryRepository implements FragmentRepository {
                     if (channel != null) {
                         channel.close();
                     }
-                    if (created) {
-                        Files.deleteIfExists(temporary);
+                    if (created && Files.deleteIfExists(temporary)) {
+                        log.deleted(temporary);
                     }
                 } finally {
                     RUNNING_WRITES.remove(temporary);
@@ -196,9 +203,13 @@ public final class DirectoryRepository implements FragmentRepository {
 
     @Override
     public boolean delete(String key) throws IOException {
-        boolean deleted = Files.deleteIfExists(directory.resolve(fileName(key)));
-        if (deleted && fsync) {
-            forceDirectory();
+        Path file = directory.resolve(fileName(key));
+        boolean deleted = Files.deleteIfExists(file);
+        if (deleted) {
+            log.deleted(file);
+            if (fsync) {
+                forceDirectory();
+            }
         }
         return deleted;
     }
@@ -251,7 +262,7 @@ public final class DirectoryRepository implements FragmentRepository {
      * Deletes a temporary file if no writer holds its lock; a file that cannot be checked is left alone, and so is a
      * file of a write running in this process, which is not even opened.
      */
-    private static boolean deleteIfAbandoned(Path file) {
+    private boolean deleteIfAbandoned(Path file) {
         if (RUNNING_WRITES.contains(file)) {
             return false;
         }
@@ -275,7 +286,11 @@ public final class DirectoryRepository implements FragmentRepository {
             return false;
         }
         try {
-            return Files.deleteIfExists(file);
+            if (Files.deleteIfExists(file)) {
+                log.deleted(file);
+                return true;
+            }
+            return false;
         } catch (IOException e) {
             return false;
         }
@@ -326,6 +341,7 @@ public final class DirectoryRepository implements FragmentRepository {
     private void forceDirectory() {
         try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
             channel.force(true);
+            log.forcedDirectory(directory);
         } catch (IOException e) {
             // Some platforms cannot open or force a directory; the files themselves were forced.
         }
@@ -339,35 +355,36 @@ public final class DirectoryRepository implements FragmentRepository {
     /** Writes to a temporary file and moves it over the target on commit. */
     private final class FileOutput extends FragmentOutput {
         private final FileChannel channel;
-        private final OutputStream stream;
         private final Path temporary;
         private final Path target;
 
         FileOutput(FileChannel channel, Path temporary, Path target) {
             this.channel = channel;
-            this.stream = Channels.newOutputStream(channel);
             this.temporary = temporary;
             this.target = target;
         }
 
         @Override
         public void write(int b) throws IOException {
-            stream.write(b);
+            write(new byte[] {(byte) b}, 0, 1);
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
             Objects.checkFromIndexSize(off, len, b.length);
+            long position = channel.position();
             ByteBuffer buffer = ByteBuffer.wrap(b, off, len);
             while (buffer.hasRemaining()) {
                 channel.write(buffer);
             }
+            log.wrote(temporary, position, b, off, len);
         }
 
         @Override
         protected void publish() throws IOException {
             if (fsync) {
                 channel.force(true);
+                log.forced(temporary);
             }
             // Moved while its lock is held, so that no sweep takes it for abandoned; where an open file cannot be
             // moved (Windows), it is closed first.
@@ -383,6 +400,7 @@ public final class DirectoryRepository implements FragmentRepository {
                     RUNNING_WRITES.remove(temporary);
                 }
             }
+            log.renamed(temporary, target);
             if (fsync) {
                 forceDirectory();
             }
@@ -394,7 +412,9 @@ public final class DirectoryRepository implements FragmentRepository {
                 channel.close();
             } finally {
                 try {
-                    Files.deleteIfExists(temporary);
+                    if (Files.deleteIfExists(temporary)) {
+                        log.deleted(temporary);
+                    }
                 } finally {
                     RUNNING_WRITES.remove(temporary);
                 }

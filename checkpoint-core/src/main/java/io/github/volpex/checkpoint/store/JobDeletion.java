@@ -38,7 +38,7 @@ final class JobDeletion {
             trace.keys.forEach((repository, listed) -> keys.computeIfAbsent(repository, r -> new ArrayList<>())
                     .addAll(listed));
         }
-        int deleted = context.delete(keys);
+        int deleted = context.delete(jobId, keys).deleted();
         JobView after = context.view(jobId);
         Map<String, List<String>> remaining = new LinkedHashMap<>();
         List<FragmentFailure> failures = new ArrayList<>();

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Repair of a job's newest committed checkpoint (de Camargo §4.3; see {@link CheckpointStore#repair}): when fewer than
@@ -33,23 +34,68 @@ final class Repairer {
         JobView view = context.view(jobId);
         Optional<JobView.Trace> newest = view.newestCommitted();
         if (newest.isEmpty()) {
-            return new RepairReport(RepairReport.Status.NO_CHECKPOINT, null, 0, 0, List.of(), List.of());
+            return new RepairReport(RepairReport.Status.NO_CHECKPOINT, null, 0, 0, List.of(), List.of(), List.of());
         }
         JobView.Trace trace = newest.get();
         List<FragmentFailure> failures = new ArrayList<>();
-        FragmentIndex index = context.requireIndex(jobId, trace, failures);
+        // Every copy the listing shows and every copy a holder should have: a missing one is as bad as a corrupt one.
+        Set<String> copyHolders = new LinkedHashSet<>(trace.indexCopies);
+        trace.fragments.keySet().forEach(copyHolders::add);
+        StoreContext.IndexCopies copies = context.readIndexCopies(jobId, trace.id, copyHolders, failures);
+        if (copies.best().isEmpty()) {
+            throw context.noIndex(jobId, trace, failures);
+        }
+        FragmentIndex index = copies.best().get();
         if (index.isExpired(context.clock.instant())) {
-            return new RepairReport(RepairReport.Status.EXPIRED, index, 0, 0, List.of(), List.of());
+            return new RepairReport(RepairReport.Status.EXPIRED, index, 0, 0, List.of(), List.of(), List.of());
         }
         Set<Integer> verified = reads.probe(index, failures);
         int before = verified.size();
-        if (before >= context.reconstructionThreshold(index)) {
-            completeMarkers(index, trace, view, failures);
-            return new RepairReport(RepairReport.Status.HEALTHY, index, before, before, List.of(), failures);
-        }
         if (before < index.m()) {
             throw new CheckpointUnavailableException(jobId, index.sequence(), index.m(), before, failures);
         }
+        boolean fragmentsHealthy = before >= context.reconstructionThreshold(index);
+        Map<Integer, String> moved = fragmentsHealthy ? Map.of()
+                : regenerate(jobId, view, index, verified, failures);
+        List<Integer> regenerated = new ArrayList<>(new TreeSet<>(moved.keySet()));
+        boolean fragmentsComplete = fragmentsHealthy || before + regenerated.size() == index.n();
+        FragmentIndex relocated = Regenerator.moved(index, moved);
+        FragmentIndex revised = relocated.fragments().equals(index.fragments()) ? index
+                : index.revised(relocated.fragments(), index.leaseExpiry());
+        // Every holder that answers gets a copy of the newest revision, verified by reading it back.
+        Set<String> intact = revised == index ? copies.holding(index) : Set.of();
+        List<String> rewrite = new ArrayList<>();
+        for (String holder : StoreContext.holders(revised)) {
+            if (!intact.contains(holder) && !view.unreachable.contains(holder) && context.byId.containsKey(holder)) {
+                rewrite.add(holder);
+            }
+        }
+        Set<String> rewritten = context.putAll(rewrite, revised.indexKey(), revised.toBytes(), -1, failures);
+        Set<String> confirmed = context.readIndexCopies(jobId, revised.checkpointId(), rewritten, failures)
+                .holding(revised);
+        if (revised != index && confirmed.isEmpty()) {
+            // The new locations are recorded nowhere: the regenerated fragments do not count yet.
+            completeMarkers(index, trace, view, failures);
+            return new RepairReport(RepairReport.Status.PARTIALLY_REPAIRED, index, before, before, List.of(),
+                    List.of(), failures);
+        }
+        completeMarkers(revised, trace, view, failures);
+        RepairReport.Status status = fragmentsHealthy && rewrite.isEmpty() ? RepairReport.Status.HEALTHY
+                : fragmentsComplete && confirmed.size() == rewrite.size() ? RepairReport.Status.REPAIRED
+                : RepairReport.Status.PARTIALLY_REPAIRED;
+        List<String> copiesWritten = rewrite.stream().filter(confirmed::contains).toList();
+        return new RepairReport(status, revised, before, before + regenerated.size(), regenerated, copiesWritten,
+                failures);
+    }
+
+    /**
+     * Regenerates the fragments of {@code index} that did not verify from {@code m} that did: a corrupt copy is
+     * rewritten where it is, if its repository takes the write; a lost one moves to a repository holding none, or
+     * comes back where it was when no other is left; an unreachable one moves. Returns fragment index → repository
+     * of every regenerated fragment that its repository lists afterwards.
+     */
+    private Map<Integer, String> regenerate(String jobId, JobView view, FragmentIndex index, Set<Integer> verified,
+                                            List<FragmentFailure> failures) {
         Map<Integer, FragmentFailure.Reason> reasons = new HashMap<>();
         for (FragmentFailure failure : failures) {
             if (failure.fragmentIndex() >= 0) {
@@ -57,8 +103,6 @@ final class Repairer {
             }
         }
         List<Integer> sources = new ArrayList<>(verified);
-        // A corrupt copy is rewritten where it is, if its repository takes the write; a lost one moves to a
-        // repository holding none, or comes back where it was when no other is left; an unreachable one moves.
         List<Integer> inPlace = new ArrayList<>();
         List<Integer> elsewhere = new ArrayList<>();
         Set<String> answering = new HashSet<>();
@@ -107,35 +151,14 @@ final class Repairer {
         written.putAll(rewriteInPlace(index, sources, back, new HashSet<>(), failures));
         // A regenerated fragment counts once its repository lists it.
         Map<String, Set<String>> listed = context.listCheckpoint(jobId, index.checkpointId(), written.values());
-        List<Integer> regenerated = new ArrayList<>();
+        Map<Integer, String> regenerated = new HashMap<>();
         for (Map.Entry<Integer, String> entry : written.entrySet()) {
             Set<String> keys = listed.get(entry.getValue());
             if (keys != null && keys.contains(index.fragmentKey(entry.getKey()))) {
-                regenerated.add(entry.getKey());
+                regenerated.put(entry.getKey(), entry.getValue());
             }
         }
-        if (regenerated.isEmpty()) {
-            return new RepairReport(RepairReport.Status.PARTIALLY_REPAIRED, index, before, before, List.of(),
-                    failures);
-        }
-        Map<Integer, String> kept = new HashMap<>();
-        regenerated.forEach(i -> kept.put(i, written.get(i)));
-        FragmentIndex relocated = Regenerator.moved(index, kept);
-        FragmentIndex revised = relocated.fragments().equals(index.fragments()) ? index
-                : index.revised(relocated.fragments(), index.leaseExpiry());
-        if (revised != index) {
-            Set<String> copies = context.putAll(StoreContext.holders(revised), revised.indexKey(), revised.toBytes(),
-                    -1, failures);
-            if (copies.isEmpty()) {
-                return new RepairReport(RepairReport.Status.PARTIALLY_REPAIRED, index, before, before, List.of(),
-                        failures);
-            }
-        }
-        completeMarkers(revised, trace, view, failures);
-        regenerated.sort(null);
-        boolean complete = before + regenerated.size() == index.n();
-        return new RepairReport(complete ? RepairReport.Status.REPAIRED : RepairReport.Status.PARTIALLY_REPAIRED,
-                revised, before, before + regenerated.size(), regenerated, failures);
+        return regenerated;
     }
 
     /** Regenerates {@code fragments} of {@code index} onto the repositories that held them. */

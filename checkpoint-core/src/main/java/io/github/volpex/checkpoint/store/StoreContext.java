@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -78,54 +77,89 @@ final class StoreContext {
     }
 
     /**
-     * Reads every listed copy of a checkpoint's index and returns the highest revision that parses and names this
-     * checkpoint, or empty if none does.
+     * What reading a checkpoint's index copies found: the highest revision that parses and names the checkpoint, and
+     * the copy each repository returned that does.
      */
-    Optional<FragmentIndex> readIndex(String jobId, JobView.Trace trace, List<FragmentFailure> failures) {
-        String key = StoreKeys.indexKey(jobId, trace.id);
-        List<String> holders = new ArrayList<>(trace.indexCopies);
+    record IndexCopies(Optional<FragmentIndex> best, Map<String, FragmentIndex> readable) {
+
+        /** The repositories whose copy equals {@code index} (every field, the revision included). */
+        Set<String> holding(FragmentIndex index) {
+            Set<String> holding = new LinkedHashSet<>();
+            readable.forEach((id, copy) -> {
+                if (copy.equals(index)) {
+                    holding.add(id);
+                }
+            });
+            return holding;
+        }
+    }
+
+    /**
+     * Reads the copies of a checkpoint's index on {@code holders}, in parallel: those that fail, are missing, do not
+     * parse or name another checkpoint are reported in {@code failures}.
+     */
+    IndexCopies readIndexCopies(String jobId, CheckpointId id, Collection<String> holders,
+                                List<FragmentFailure> failures) {
+        String key = StoreKeys.indexKey(jobId, id);
+        List<String> targets = new ArrayList<>(new LinkedHashSet<>(holders));
         List<Callable<Optional<byte[]>>> reads = new ArrayList<>();
-        for (String id : holders) {
-            FragmentRepository repository = byId.get(id);
+        for (String target : targets) {
+            FragmentRepository repository = byId.get(target);
             reads.add(() -> repository.get(key));
         }
         List<Parallel.Outcome<Optional<byte[]>>> outcomes = Parallel.all(executor, reads);
         FragmentIndex best = null;
-        for (int j = 0; j < holders.size(); j++) {
+        Map<String, FragmentIndex> readable = new LinkedHashMap<>();
+        for (int j = 0; j < targets.size(); j++) {
             Parallel.Outcome<Optional<byte[]>> outcome = outcomes.get(j);
+            String holder = targets.get(j);
             if (!outcome.ok()) {
-                failures.add(FragmentFailure.of(-1, holders.get(j), outcome.failure()));
+                failures.add(FragmentFailure.of(-1, holder, outcome.failure()));
                 continue;
             }
             if (outcome.value().isEmpty()) {
-                failures.add(new FragmentFailure(-1, holders.get(j), FragmentFailure.Reason.MISSING,
+                failures.add(new FragmentFailure(-1, holder, FragmentFailure.Reason.MISSING,
                         "index copy " + key + " is gone"));
                 continue;
             }
             try {
                 FragmentIndex index = FragmentIndex.parse(outcome.value().get());
-                if (!index.jobId().equals(jobId) || !index.checkpointId().equals(trace.id)) {
-                    failures.add(new FragmentFailure(-1, holders.get(j), FragmentFailure.Reason.CORRUPT,
+                if (!index.jobId().equals(jobId) || !index.checkpointId().equals(id)) {
+                    failures.add(new FragmentFailure(-1, holder, FragmentFailure.Reason.CORRUPT,
                             "index copy " + key + " describes another checkpoint: " + index.checkpointId()));
-                } else if (best == null || index.revision() > best.revision()) {
+                    continue;
+                }
+                readable.put(holder, index);
+                if (best == null || index.revision() > best.revision()) {
                     best = index;
                 }
             } catch (CorruptIndexException e) {
-                failures.add(new FragmentFailure(-1, holders.get(j), FragmentFailure.Reason.CORRUPT,
+                failures.add(new FragmentFailure(-1, holder, FragmentFailure.Reason.CORRUPT,
                         String.valueOf(e.getMessage())));
             }
         }
-        return Optional.ofNullable(best);
+        return new IndexCopies(Optional.ofNullable(best), readable);
+    }
+
+    /**
+     * Reads every listed copy of a checkpoint's index and returns the highest revision that parses and names this
+     * checkpoint, or empty if none does.
+     */
+    Optional<FragmentIndex> readIndex(String jobId, JobView.Trace trace, List<FragmentFailure> failures) {
+        return readIndexCopies(jobId, trace.id, trace.indexCopies, failures).best();
     }
 
     /** The index of a committed checkpoint, or the failure to rebuild it when no copy can be read. */
     FragmentIndex requireIndex(String jobId, JobView.Trace trace, List<FragmentFailure> failures) {
-        return readIndex(jobId, trace, failures).orElseThrow(() -> {
-            failures.add(new FragmentFailure(-1, trace.indexCopies.isEmpty() ? "any repository"
-                    : String.join(", ", trace.indexCopies), FragmentFailure.Reason.MISSING,
-                    "no readable copy of the index of " + trace.id));
-            return new CheckpointUnavailableException(jobId, trace.id.sequence(), dispersal.m(), 0, failures);
-        });
+        return readIndex(jobId, trace, failures).orElseThrow(() -> noIndex(jobId, trace, failures));
+    }
+
+    /** The failure to rebuild a committed checkpoint none of whose index copies can be read. */
+    CheckpointUnavailableException noIndex(String jobId, JobView.Trace trace, List<FragmentFailure> failures) {
+        failures.add(new FragmentFailure(-1, trace.indexCopies.isEmpty() ? "any repository"
+                : String.join(", ", trace.indexCopies), FragmentFailure.Reason.MISSING,
+                "no readable copy of the index of " + trace.id));
+        return new CheckpointUnavailableException(jobId, trace.id.sequence(), dispersal.m(), 0, failures);
     }
 
     /** Puts {@code bytes} under {@code key} on every repository of {@code ids}, in parallel; returns those that took it. */
@@ -157,7 +191,11 @@ final class StoreContext {
      * reported success (a write may have been dropped on the way). A repository that cannot be listed maps to null.
      */
     Map<String, Set<String>> listCheckpoint(String jobId, CheckpointId id, Collection<String> ids) {
-        String prefix = StoreKeys.checkpointPrefix(jobId, id);
+        return listPrefix(StoreKeys.checkpointPrefix(jobId, id), ids);
+    }
+
+    /** Lists the keys starting with {@code prefix} on each of {@code ids}, in parallel; null for a failed listing. */
+    private Map<String, Set<String>> listPrefix(String prefix, Collection<String> ids) {
         List<String> targets = new ArrayList<>(new LinkedHashSet<>(ids));
         List<Callable<List<String>>> tasks = new ArrayList<>();
         for (String target : targets) {
@@ -185,51 +223,97 @@ final class StoreContext {
     }
 
     /**
-     * Deletes keys, by repository, in parallel: commit markers first, then index copies, then fragments, so that a
-     * checkpoint deleted half-way is no longer committed before anything it needs is gone. Best effort; returns how
-     * many objects were deleted.
+     * What a deletion did: how many objects it removed, and the checkpoints it kept whole because a commit marker of
+     * them may remain.
      */
-    int delete(Map<String, List<String>> keysByRepository) {
-        List<String[]> targets = new ArrayList<>();
-        keysByRepository.forEach((id, keys) -> {
-            if (byId.containsKey(id)) {
-                keys.forEach(key -> targets.add(new String[] {id, key}));
-            }
-        });
-        targets.sort(Comparator.comparingInt(t -> deletionRank(t[1])));
-        int deleted = 0;
-        int from = 0;
-        while (from < targets.size()) {
-            int rank = deletionRank(targets.get(from)[1]);
-            int to = from;
-            while (to < targets.size() && deletionRank(targets.get(to)[1]) == rank) {
-                to++;
-            }
-            List<Callable<Boolean>> tasks = new ArrayList<>();
-            for (String[] t : targets.subList(from, to)) {
-                FragmentRepository repository = byId.get(t[0]);
-                tasks.add(() -> repository.delete(t[1]));
-            }
-            for (Parallel.Outcome<Boolean> outcome : Parallel.all(executor, tasks)) {
-                if (outcome.ok() && Boolean.TRUE.equals(outcome.value())) {
-                    deleted++;
-                }
-            }
-            from = to;
-        }
-        return deleted;
+    record Deletion(int deleted, Set<CheckpointId> kept) {
     }
 
-    private static int deletionRank(String key) {
-        StoreKeys.Parsed parsed = StoreKeys.parse(key);
-        if (parsed == null) {
-            return 3;
+    /**
+     * Deletes objects of {@code jobId}, by repository, in parallel. A checkpoint's commit markers go first; its index
+     * copies and then its fragments only once every one of those marker deletes returned and a listing of the same
+     * repositories shows no marker of it left (a delete may fail, or be dropped on the way). A checkpoint whose marker
+     * may remain is kept whole, so that a checkpoint that may count never lacks its index or fragments. Best effort
+     * otherwise: a failed delete of an index copy or a fragment leaves garbage for a later collection.
+     */
+    Deletion delete(String jobId, Map<String, List<String>> keysByRepository) {
+        Map<CheckpointId, List<String[]>> markers = new LinkedHashMap<>();
+        Map<CheckpointId, List<String[]>> indexCopies = new LinkedHashMap<>();
+        Map<CheckpointId, List<String[]>> fragments = new LinkedHashMap<>();
+        keysByRepository.forEach((id, keys) -> {
+            if (!byId.containsKey(id)) {
+                return;
+            }
+            for (String key : keys) {
+                StoreKeys.Parsed parsed = StoreKeys.parse(key);
+                if (parsed == null || !parsed.jobId().equals(jobId)) {
+                    continue;
+                }
+                Map<CheckpointId, List<String[]>> group = switch (parsed.kind()) {
+                    case MARKER -> markers;
+                    case INDEX -> indexCopies;
+                    case FRAGMENT -> fragments;
+                };
+                group.computeIfAbsent(parsed.id(), c -> new ArrayList<>()).add(new String[] {id, key});
+            }
+        });
+        int[] deleted = new int[1];
+        Set<CheckpointId> kept = new LinkedHashSet<>();
+        List<String[]> markerTargets = new ArrayList<>();
+        markers.values().forEach(markerTargets::addAll);
+        List<Parallel.Outcome<Boolean>> outcomes = deleteAll(markerTargets, deleted);
+        Set<String> listedRepositories = new LinkedHashSet<>();
+        int j = 0;
+        for (Map.Entry<CheckpointId, List<String[]>> entry : markers.entrySet()) {
+            for (String[] target : entry.getValue()) {
+                listedRepositories.add(target[0]);
+                if (!outcomes.get(j++).ok()) {
+                    kept.add(entry.getKey());
+                }
+            }
         }
-        return switch (parsed.kind()) {
-            case MARKER -> 0;
-            case INDEX -> 1;
-            case FRAGMENT -> 2;
-        };
+        if (!listedRepositories.isEmpty()) {
+            Map<String, Set<String>> listed = listPrefix(StoreKeys.jobPrefix(jobId), listedRepositories);
+            for (Map.Entry<CheckpointId, List<String[]>> entry : markers.entrySet()) {
+                String marker = StoreKeys.markerKey(jobId, entry.getKey());
+                for (String[] target : entry.getValue()) {
+                    if (listed.get(target[0]) == null) {
+                        kept.add(entry.getKey());
+                    }
+                }
+                for (Set<String> keys : listed.values()) {
+                    if (keys != null && keys.contains(marker)) {
+                        kept.add(entry.getKey());
+                    }
+                }
+            }
+        }
+        for (Map<CheckpointId, List<String[]>> group : List.of(indexCopies, fragments)) {
+            List<String[]> targets = new ArrayList<>();
+            group.forEach((id, keys) -> {
+                if (!kept.contains(id)) {
+                    targets.addAll(keys);
+                }
+            });
+            deleteAll(targets, deleted);
+        }
+        return new Deletion(deleted[0], kept);
+    }
+
+    /** Deletes each (repository, key) of {@code targets} in parallel, counting in {@code deleted} what existed. */
+    private List<Parallel.Outcome<Boolean>> deleteAll(List<String[]> targets, int[] deleted) {
+        List<Callable<Boolean>> tasks = new ArrayList<>();
+        for (String[] target : targets) {
+            FragmentRepository repository = byId.get(target[0]);
+            tasks.add(() -> repository.delete(target[1]));
+        }
+        List<Parallel.Outcome<Boolean>> outcomes = Parallel.all(executor, tasks);
+        for (Parallel.Outcome<Boolean> outcome : outcomes) {
+            if (outcome.ok() && Boolean.TRUE.equals(outcome.value())) {
+                deleted[0]++;
+            }
+        }
+        return outcomes;
     }
 
     /**

@@ -35,8 +35,8 @@
  *   <li><b>Where the index lives.</b> de Camargo keeps the FFI on the responsible cluster manager and its two
  *       neighbours; Ren's computation host keeps track itself. Here a copy of the index is written next to every
  *       fragment, and a commit needs {@code k + 1} of them: any {@code m} repositories holding fragments then hold an
- *       index too, so the index is never the weaker link, and no extra service is needed. The index is also returned
- *       to the caller.</li>
+ *       index too, and repair restores lost or damaged copies (below), so the index is never the weaker link, and no
+ *       extra service is needed. The index is also returned to the caller.</li>
  *   <li><b>The commit point.</b> Fragments first, verified by listing; then index copies, verified by listing (at
  *       least {@code k + 1}); then commit markers, empty objects whose key names the checkpoint. The first marker
  *       stored is the commit point: before it the checkpoint never counts, after it it always does, and a reader
@@ -49,12 +49,28 @@
  *       writer restarted while the newest checkpoints are unreachable would otherwise number its own from zero and
  *       see them lose to the older, higher-numbered ones when the repositories come back. {@code CheckpointId}
  *       defines the order in one place for the commit, recovery, repair and collection.</li>
+ *   <li><b>Epochs without clocks.</b> The papers do not order writers; a wall-clock epoch orders them only as well as
+ *       the hosts' clocks agree, and NTP steps clocks while volunteer PCs keep bad time: a writer whose clock runs 3 s
+ *       fast orders its checkpoints after those of a writer that follows it a second later. The default epoch is one more than the greatest epoch of any object
+ *       of the job that the writer lists, taken only from a listing that every repository answered
+ *       ({@link io.github.volpex.checkpoint.store.EpochSource#listing()}): every checkpoint that can still be
+ *       recovered has objects carrying its epoch on some repository, so a later writer that lists all of them orders
+ *       its checkpoints after every one of them. Taking one more than the greatest epoch on a majority, with commits
+ *       that return only once their markers are on a majority (the quorum intersection of Paxos and of ABD registers),
+ *       would tolerate a minority of unreachable repositories, but only while the repository shared by the two
+ *       majorities keeps what it stored: volatile hosts lose their disks, and losing the markers on one host of a bare
+ *       majority would order a returned commit below an earlier one. The cost of a complete listing is availability
+ *       at a writer's first commit of a job ({@link io.github.volpex.checkpoint.store.EpochUnavailableException});
+ *       a coordination service's fenced counter (the ZooKeeper dataspace module's epoch source) needs neither.</li>
  *   <li><b>Recovery says what it does not know.</b> It returns the newest committed checkpoint, never an older one
  *       by itself, and never "no checkpoint" while a repository is unreachable
  *       ({@link io.github.volpex.checkpoint.store.RepositoriesUnreachableException}).</li>
  *   <li><b>Collection.</b> Older checkpoints are deleted only below one whose commit is durable ({@code k + 1}
- *       markers) and whose fragments were verified (at its commit, or read back by collection).</li>
-  <li><b>Integrity.</b> Every fragment is checked against the SHA-256 its index records and the rebuilt checkpoint
+ *       markers) and whose fragments were verified (at its commit, or read back by collection). Deleting a checkpoint
+ *       removes its commit markers first, and its index copies and fragments only once every marker delete returned
+ *       and a listing shows none of them left; a commit that gives up while one of its markers may remain leaves its
+ *       checkpoint whole. So a checkpoint never counts without what it needs, even when deletes fail.</li>
+ *   <li><b>Integrity.</b> Every fragment is checked against the SHA-256 its index records and the rebuilt checkpoint
  *       against its own, so a mixture of two checkpoints, a stale fragment or a corrupt one is never returned. The
  *       index carries a magic number, a version and a CRC-32C
  *       ({@link io.github.volpex.checkpoint.store.FragmentIndex} documents it byte by byte).</li>
@@ -73,7 +89,10 @@
  *       overwrite each other, and a listing tells every checkpoint present and its order.</li>
  *   <li><b>Repair.</b> A corrupt copy is rewritten on its own repository when that repository takes the write; a
  *       lost one moves to a repository holding none (Ren's selection can choose it), and back where it was when no
- *       other is left.</li>
+ *       other is left. The index copies are repaired too, every time and not only when fragments move: de Camargo
+ *       keeps the FFI on three managers, here it lives next to the fragments and suffers their faults, so a copy that
+ *       is missing, corrupt or of an older revision is rewritten on every holder that answers, and read back.
+ *       Without that, damage within {@code k} per repair cycle would reach every copy in a few cycles.</li>
  * </ul>
  *
  * @since 0.1

@@ -14,8 +14,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -125,39 +123,35 @@ class CheckpointStoreTest {
     void failures_survive_serialization_of_the_exceptions_that_carry_them() throws Exception {
         List<FragmentFailure> failures = List.of(new FragmentFailure(2, "r7", FragmentFailure.Reason.CORRUPT, "x"),
                 new FragmentFailure(-1, "r8", FragmentFailure.Reason.UNAVAILABLE, "y"));
-        CheckpointUnavailableException unavailable = roundTrip(
+        CheckpointUnavailableException unavailable = Serialized.roundTrip(
                 new CheckpointUnavailableException("job", 3, 2, 1, failures));
         assertEquals(failures, unavailable.failures());
         assertEquals(List.of("job", 3L, 2, 1), List.of(unavailable.jobId(), unavailable.sequence(),
                 unavailable.required(), unavailable.verified()));
-        CommitFailedException failed = roundTrip(new CommitFailedException("job", 4, 1, true, "why", failures));
+        CommitFailedException failed = Serialized.roundTrip(new CommitFailedException("job", 4, 1, true, "why", failures));
         assertEquals(failures, failed.failures());
         assertEquals(1, failed.indexCopiesWritten());
         assertTrue(failed.reachedCommitPoint());
         assertThrows(NullPointerException.class, () -> new CommitFailedException("job", 4, 1, false, "why",
                 Arrays.asList(failures.get(0), null)));
-        StaleWriterException stale = roundTrip(new StaleWriterException("job", 5, 10, 12, failures));
+        StaleWriterException stale = Serialized.roundTrip(new StaleWriterException("job", 5, 10, 12, failures));
         assertEquals(List.of(10L, 12L, 5L), List.of(stale.epoch(), stale.newerEpoch(), stale.sequence()));
         assertFalse(stale.reachedCommitPoint());
         FragmentIndex available = FragmentIndexTest.example();
-        RepositoriesUnreachableException unreachable = roundTrip(new RepositoriesUnreachableException("job", 6, 2,
+        RepositoriesUnreachableException unreachable = Serialized.roundTrip(new RepositoriesUnreachableException("job", 6, 2,
                 1, List.of("r1", "r2"), available, failures));
         assertEquals(List.of("r1", "r2"), unreachable.unreachable());
         assertEquals(available, unreachable.newestAvailable().orElseThrow());
         assertEquals(failures, unreachable.failures());
-        assertTrue(roundTrip(new RepositoriesUnreachableException("job", -1, 0, 0, List.of("r1"), null, List.of()))
+        assertTrue(Serialized.roundTrip(new RepositoriesUnreachableException("job", -1, 0, 0, List.of("r1"), null, List.of()))
                 .newestAvailable().isEmpty());
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> T roundTrip(T object) throws Exception {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(object);
-        }
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-            return (T) in.readObject();
-        }
+        EpochUnavailableException epoch = Serialized.roundTrip(new EpochUnavailableException("job", 7, List.of("r3"), "why",
+                failures));
+        assertEquals(List.of("r3"), epoch.unreachable());
+        assertEquals(failures, epoch.failures());
+        assertFalse(epoch.reachedCommitPoint());
+        assertThrows(NullPointerException.class, () -> new EpochUnavailableException("job", 7,
+                Arrays.asList("r1", null), "why", failures));
     }
 
     @Test
@@ -354,8 +348,10 @@ class CheckpointStoreTest {
     @Test
     void collects_garbage_left_by_a_crashed_commit_only_when_the_newest_checkpoint_is_there() throws Exception {
         List<FragmentRepository> repos = Stores.inMemory(3);
-        CheckpointStore store = ephemeral(repos).build();
+        // Epochs that read as times, so that there is room below the first one.
+        CheckpointStore store = ephemeral(repos).epochs(EpochSource.clock(new Stores.ManualClock())).build();
         FragmentIndex first = store.commit("job", Stores.data(1, 100));
+        assertTrue(first.epoch() > 0);
         // An older leftover, and a newer one (a commit still running, or crashed before its commit point).
         String older = StoreKeys.fragmentKey("job", new CheckpointId(first.epoch() - 1, 7, 5), 1);
         String newer = StoreKeys.fragmentKey("job", new CheckpointId(first.epoch(), 9, 5), 1);
@@ -528,11 +524,169 @@ class CheckpointStoreTest {
     }
 
     @Test
-    void the_default_epochs_are_wall_clock_microseconds_above_everything_seen() throws Exception {
+    void the_listing_and_clock_epochs_need_a_complete_listing_and_order_above_everything_seen() throws Exception {
+        EpochSource listing = EpochSource.listing();
+        assertEquals(0, listing.acquire("job", -1));
+        assertEquals(42, listing.acquire("job", 41));
+        assertTrue(listing.isCurrent("job", 0));
+        assertTrue(listing.requiresCompleteListing());
+        assertThrows(IOException.class, () -> listing.acquire("job", Long.MAX_VALUE));
         EpochSource clock = EpochSource.clock(InstantSource.fixed(Instant.parse("2026-11-24T00:00:00.123456Z")));
         assertEquals(1_795_478_400_123_456L, clock.acquire("job", -1));
         assertEquals(1_795_478_400_123_456L + 1, clock.acquire("job", 1_795_478_400_123_456L));
         assertTrue(clock.isCurrent("job", 0));
+        assertTrue(clock.requiresCompleteListing());
         assertEquals(0, EpochSource.clock(InstantSource.fixed(Instant.EPOCH.minusSeconds(5))).acquire("j", -1));
+        assertEquals(Long.MAX_VALUE - 1, EpochSource.clock(InstantSource.fixed(Instant.MAX)).acquire("j", -1));
+        // A source of one's own orders epochs by itself unless it says otherwise.
+        assertFalse(new CounterEpochs().requiresCompleteListing());
+    }
+
+    @Test
+    void by_default_a_writer_takes_its_epoch_from_a_listing_every_repository_answered_and_reads_no_clock()
+            throws Exception {
+        List<Stores.Switchable> repos = Stores.Switchable.inMemory(4);
+        List<FragmentRepository> all = new ArrayList<>(repos);
+        // Writers on hosts whose clocks are a century apart, the later writer's behind.
+        InstantSource future = InstantSource.fixed(Instant.parse("2126-01-01T00:00:00Z"));
+        InstantSource past = InstantSource.fixed(Instant.parse("1990-01-01T00:00:00Z"));
+        CheckpointStore firstWriter = ephemeral(all).clock(future).build();
+        FragmentIndex first = firstWriter.commit("job", Stores.data(1, 50));
+        assertEquals(0, first.epoch());
+        CheckpointStore second = ephemeral(all).clock(past).build();
+        // It cannot list r3: r3 may hold a checkpoint of any epoch, so no epoch is taken and nothing is written.
+        repos.get(3).reachable = false;
+        List<String> before = Stores.everything(all.subList(0, 3));
+        EpochUnavailableException refused = assertThrows(EpochUnavailableException.class,
+                () -> second.commit("job", Stores.data(2, 50)));
+        assertEquals(List.of("r3"), refused.unreachable());
+        assertFalse(refused.reachedCommitPoint());
+        assertEquals(before, Stores.everything(all.subList(0, 3)));
+        repos.get(3).reachable = true;
+        FragmentIndex next = second.commit("job", Stores.data(3, 50));
+        assertEquals(1, next.epoch(), "one more than the greatest epoch listed, whatever the clocks");
+        // With its epoch taken, the writer commits while a repository is away.
+        repos.get(3).reachable = false;
+        FragmentIndex away = second.commit("job", Stores.data(4, 50));
+        assertEquals(1, away.epoch());
+        repos.get(3).reachable = true;
+        assertArrayEquals(Stores.data(4, 50), ephemeral(all).build().recover("job").orElseThrow().toByteArray());
+        // Unfenced, the first writer, still alive, is told apart once it lists the second one's objects.
+        StaleWriterException stale = assertThrows(StaleWriterException.class,
+                () -> firstWriter.commit("job", Stores.data(9, 50)));
+        assertEquals(List.of(0L, 1L), List.of(stale.epoch(), stale.newerEpoch()));
+        // And a fenced source is asked whatever the listing shows.
+        repos.get(3).reachable = false;
+        FragmentIndex fenced = ephemeral(all).epochs(new CounterEpochs()).build().commit("job", Stores.data(5, 50));
+        assertTrue(fenced.epoch() > away.epoch());
+    }
+
+    @Test
+    void a_commit_without_an_epoch_is_refused_and_writes_nothing() throws Exception {
+        List<FragmentRepository> repos = Stores.inMemory(3);
+        EpochSource unreachable = new EpochSource() {
+            @Override
+            public long acquire(String jobId, long highestSeen) throws IOException {
+                throw new IOException("the coordination service is down");
+            }
+
+            @Override
+            public boolean isCurrent(String jobId, long epoch) {
+                return true;
+            }
+        };
+        EpochUnavailableException down = assertThrows(EpochUnavailableException.class,
+                () -> ephemeral(repos).epochs(unreachable).build().commit("job", Stores.data(1, 20)));
+        assertEquals(List.of(), down.unreachable());
+        assertTrue(down.failures().toString().contains("the coordination service is down"), down.toString());
+        assertEquals(List.of(), Stores.everything(repos));
+        // An object of the greatest epoch there is (a foreign writer's, say) leaves no epoch above it.
+        repos.get(0).put(StoreKeys.markerKey("job", new CheckpointId(Long.MAX_VALUE, 0, 1)), new byte[0]);
+        EpochUnavailableException exhausted = assertThrows(EpochUnavailableException.class,
+                () -> ephemeral(repos).build().commit("job", Stores.data(2, 20)));
+        assertTrue(exhausted.failures().toString().contains("no epoch is left"), exhausted.toString());
+        assertEquals(1, Stores.everything(repos).size());
+    }
+
+    @Test
+    void deleting_a_checkpoint_keeps_its_index_and_fragments_while_a_marker_of_it_may_remain() throws Exception {
+        for (Stores.Switchable.Deletes failure : List.of(Stores.Switchable.Deletes.FAIL,
+                Stores.Switchable.Deletes.VANISH)) {
+            List<Stores.Switchable> repos = Stores.Switchable.inMemory(3);
+            List<FragmentRepository> all = new ArrayList<>(repos);
+            CheckpointStore store = ephemeral(all).build();
+            FragmentIndex a = store.commit("job", Stores.data(1, 80));
+            // A's markers are on all three repositories; the delete of the one on r2 fails, or vanishes.
+            repos.get(2).deletes = failure;
+            repos.get(2).deletesOf = key -> key.endsWith(".ok");
+            FragmentIndex b = store.commit("job", Stores.data(2, 80));
+            assertTrue(repos.get(2).get(a.markerKey()).isPresent(), failure.toString());
+            for (int i = 0; i < a.n(); i++) {
+                String holder = a.fragments().get(i).repositoryId();
+                FragmentRepository repository = all.stream().filter(r -> r.id().equals(holder)).findFirst()
+                        .orElseThrow();
+                assertTrue(repository.get(a.fragmentKey(i)).isPresent(), failure + ": A's fragment on " + holder);
+                assertTrue(repository.get(a.indexKey()).isPresent(), failure + ": A's index on " + holder);
+            }
+            assertArrayEquals(Stores.data(1, 80), store.recover(store.checkpoints("job").get(1)).toByteArray());
+            // Once the markers go, the rest follows.
+            repos.get(2).deletes = Stores.Switchable.Deletes.WORK;
+            assertTrue(store.collectGarbage("job") > 0);
+            assertEquals(List.of(b), store.checkpoints("job"));
+            assertTrue(Stores.everything(all).stream().noneMatch(k -> k.contains(StoreKeys.checkpointPrefix("job",
+                    a.checkpointId()))), Stores.everything(all).toString());
+        }
+    }
+
+    @Test
+    void repair_rewrites_index_copies_that_are_missing_corrupt_or_of_an_older_revision() throws Exception {
+        List<Stores.Switchable> repos = Stores.Switchable.inMemory(5);
+        List<FragmentRepository> all = new ArrayList<>(repos);
+        CheckpointStore store = CheckpointStore.perennial(io.github.volpex.erasure.IdaCodec.systematic(2, 2), all)
+                .placement(PlacementPolicy.inOrder()).build();
+        FragmentIndex first = store.commit("job", Stores.data(1, 300));
+        byte[] oldRevision = repos.get(3).get(first.indexKey()).orElseThrow();
+        FragmentIndex renewed = store.renewLease("job", Duration.ofDays(30)).orElseThrow();
+        assertEquals(RepairReport.Status.HEALTHY, store.repair("job").status());
+        repos.get(0).delete(first.indexKey());
+        Stores.corrupt(repos.get(1), first.indexKey(), 7);
+        repos.get(3).put(first.indexKey(), oldRevision);
+        RepairReport report = store.repair("job");
+        assertEquals(RepairReport.Status.REPAIRED, report.status(), report.toString());
+        assertEquals(List.of("r0", "r1", "r3"), report.indexCopiesRewritten());
+        assertEquals(List.of(), report.regenerated());
+        assertEquals(renewed, report.index());
+        for (int r : new int[] {0, 1, 3}) {
+            assertEquals(renewed, FragmentIndex.parse(repos.get(r).get(first.indexKey()).orElseThrow()));
+        }
+        assertEquals(RepairReport.Status.HEALTHY, store.repair("job").status());
+        // r2 is away: its copy cannot be checked, and is not counted against the repair.
+        repos.get(2).reachable = false;
+        repos.get(0).delete(first.indexKey());
+        RepairReport without = store.repair("job");
+        assertEquals(RepairReport.Status.REPAIRED, without.status(), without.toString());
+        assertEquals(List.of("r0"), without.indexCopiesRewritten());
+        assertEquals(RepairReport.Status.HEALTHY, store.repair("job").status());
+        repos.get(2).reachable = true;
+        // A copy that cannot be rewritten leaves the repair partial.
+        repos.get(0).delete(first.indexKey());
+        RepairReport partial = refusingWritesOn(all, repos.get(0)).repair("job");
+        assertEquals(RepairReport.Status.PARTIALLY_REPAIRED, partial.status(), partial.toString());
+        assertEquals(List.of(), partial.indexCopiesRewritten());
+    }
+
+    /** A store over {@code all} in which every write to {@code refusing} fails. */
+    private static CheckpointStore refusingWritesOn(List<FragmentRepository> all, FragmentRepository refusing) {
+        List<FragmentRepository> wrapped = new ArrayList<>();
+        for (FragmentRepository repository : all) {
+            wrapped.add(repository != refusing ? repository : new Stores.Switchable(repository) {
+                @Override
+                public void put(String key, byte[] content) throws IOException {
+                    throw new RepositoryUnavailableException(id(), "writes fail", null);
+                }
+            });
+        }
+        return CheckpointStore.perennial(io.github.volpex.erasure.IdaCodec.systematic(2, 2), wrapped)
+                .placement(PlacementPolicy.inOrder()).build();
     }
 }

@@ -63,4 +63,81 @@ final class Stores {
         bytes[Math.floorMod(position, bytes.length)] ^= 0x5A;
         repository.put(key, bytes);
     }
+
+    /**
+     * A repository whose host the test takes away ({@link #reachable}) and whose deletes of some keys it makes fail or
+     * vanish ({@link #deletes}).
+     */
+    static class Switchable implements FragmentRepository {
+        /** What deletes of the keys {@link #deletesOf} matches do. */
+        enum Deletes {
+            WORK,
+            FAIL,
+            VANISH
+        }
+
+        final FragmentRepository delegate;
+        volatile boolean reachable = true;
+        volatile Deletes deletes = Deletes.WORK;
+        volatile java.util.function.Predicate<String> deletesOf = key -> true;
+
+        Switchable(FragmentRepository delegate) {
+            this.delegate = delegate;
+        }
+
+        static List<Switchable> inMemory(int count) {
+            List<Switchable> repositories = new ArrayList<>();
+            for (FragmentRepository repository : Stores.inMemory(count)) {
+                repositories.add(new Switchable(repository));
+            }
+            return repositories;
+        }
+
+        private void check() throws RepositoryUnavailableException {
+            if (!reachable) {
+                throw new RepositoryUnavailableException(id(), id() + " is away", null);
+            }
+        }
+
+        @Override
+        public String id() {
+            return delegate.id();
+        }
+
+        @Override
+        public void put(String key, byte[] content) throws java.io.IOException {
+            check();
+            delegate.put(key, content);
+        }
+
+        @Override
+        public java.util.Optional<byte[]> get(String key) throws java.io.IOException {
+            check();
+            return delegate.get(key);
+        }
+
+        @Override
+        public boolean delete(String key) throws java.io.IOException {
+            check();
+            if (deletesOf.test(key)) {
+                switch (deletes) {
+                    case FAIL -> throw new RepositoryUnavailableException(id(), "the delete of " + key + " failed",
+                            null);
+                    case VANISH -> {
+                        return true;
+                    }
+                    default -> {
+                        // Below.
+                    }
+                }
+            }
+            return delegate.delete(key);
+        }
+
+        @Override
+        public List<String> list(String prefix) throws java.io.IOException {
+            check();
+            return delegate.list(prefix);
+        }
+    }
 }

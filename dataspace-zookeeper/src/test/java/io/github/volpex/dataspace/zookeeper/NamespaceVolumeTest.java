@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.dataspace.Replica;
+import io.github.volpex.testsupport.Scale;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,17 +27,17 @@ import org.junit.jupiter.api.Timeout;
  * A namespace of many tags and live blobs at ZooKeeper's default {@code jute.maxbuffer}: a fresh client connects
  * (collecting garbage over every blob), reads and gets, a trailing replica replays those calls from the read log, a raw
  * client lists every znode of the namespace — each listing in one answer — and {@code destroy()} finishes. Every CI run
- * uses 10⁴ tags of which 2·10³ hold blobs of their own (an inline limit of 0); the Maven profile
- * {@code zookeeper-volume} raises this to 10⁵ tags and 2·10⁴ blobs ({@code -Dvolpex.zookeeper.volume.tags},
- * {@code -Dvolpex.zookeeper.volume.blobs} set any scale). One tag in a hundred has a name too long to escape, so the
+ * uses 10⁴ tags of which 2·10³ hold blobs of their own (an inline limit of 0); {@code -Pscale} raises this to 10⁵
+ * tags and 2·10⁴ blobs ({@code -Dvolpex.zookeeper.volume.tags}, {@code -Dvolpex.zookeeper.volume.blobs} set any
+ * size). One tag in a hundred has a name too long to escape, so the
  * dictionary fills too. What was measured is written to {@code target/zookeeper-volume.txt}.
  */
 // A hang guard only, far above the run time of a loaded machine at the profile's scale.
 @Timeout(value = 1_800, unit = TimeUnit.SECONDS)
 class NamespaceVolumeTest {
 
-    private static final int TAGS = Integer.getInteger("volpex.zookeeper.volume.tags", 10_000);
-    private static final int BLOBS = Integer.getInteger("volpex.zookeeper.volume.blobs", 2_000);
+    private static final int TAGS = Integer.getInteger("volpex.zookeeper.volume.tags", Scale.of(10_000, 100_000));
+    private static final int BLOBS = Integer.getInteger("volpex.zookeeper.volume.blobs", Scale.of(2_000, 20_000));
     /** Writing processes per kind of value, each on a thread of its own. */
     private static final int WRITERS = 4;
     private static final int READER = 2 * WRITERS;

@@ -1,5 +1,6 @@
 package io.github.volpex.dataspace.zookeeper;
 
+import io.github.volpex.testsupport.Scale;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -26,8 +27,9 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * injected from outside (see {@link ElectionRun} for what each run checks): a fixed schedule — the writer killed with
  * SIGKILL, paused with SIGSTOP past its session timeout and resumed, its session expired, the ensemble's leader failed
  * over, and finally every member but the one whose session expired killed, which must then be elected again — and a
- * property over random schedules of the same faults (one schedule of four faults in CI; more with
- * {@code -Pelection}, as the README says). Takeover times go to {@code target/election-takeovers.txt}.
+ * property over random schedules of the same faults: one schedule of three to five faults in every build, 40 of four
+ * to eight under {@code -Pscale} (the README names the command). Takeover times go to
+ * {@code target/election-takeovers.txt}.
  */
 class SeparateJvmElectionTest {
 
@@ -79,25 +81,29 @@ class SeparateJvmElectionTest {
 
     @Property(tries = 1, edgeCases = EdgeCasesMode.NONE)
     void random_schedules_of_kills_pauses_expiries_and_failovers_keep_one_writer_and_every_checkpoint(
-            @ForAll("schedules") List<ElectionRun.Fault> schedule) throws Exception {
-        Path shared = freshDirectory();
-        try (ElectionRun run = new ElectionRun(ensemble, "/elections/jvm" + RUNS.incrementAndGet(), shared)) {
-            run.startUntil(3);
-            run.awaitWriter();
-            for (ElectionRun.Fault fault : schedule) {
-                run.inject(fault);
+            @ForAll("schedules") List<List<ElectionRun.Fault>> schedules) throws Exception {
+        for (List<ElectionRun.Fault> schedule : schedules) {
+            Path shared = freshDirectory();
+            try (ElectionRun run = new ElectionRun(ensemble, "/elections/jvm" + RUNS.incrementAndGet(), shared)) {
                 run.startUntil(3);
+                run.awaitWriter();
+                for (ElectionRun.Fault fault : schedule) {
+                    run.inject(fault);
+                    run.startUntil(3);
+                }
+                run.check();
+                report("schedule " + schedule, run.takeovers());
+            } finally {
+                delete(shared);
             }
-            run.check();
-            report("schedule " + schedule, run.takeovers());
-        } finally {
-            delete(shared);
         }
     }
 
     @Provide
-    Arbitrary<List<ElectionRun.Fault>> schedules() {
-        return Arbitraries.of(ElectionRun.Fault.class).list().ofMinSize(3).ofMaxSize(5);
+    Arbitrary<List<List<ElectionRun.Fault>>> schedules() {
+        int schedules = Scale.of(1, 40);
+        return Arbitraries.of(ElectionRun.Fault.class).list().ofMinSize(Scale.of(3, 4)).ofMaxSize(Scale.of(5, 8))
+                .list().ofSize(schedules);
     }
 
     private static void report(String what, Map<ElectionRun.Fault, List<Long>> takeovers) throws IOException {

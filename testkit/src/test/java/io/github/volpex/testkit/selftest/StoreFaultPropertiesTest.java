@@ -21,11 +21,16 @@ import io.github.volpex.testkit.Fault;
 import io.github.volpex.testkit.FaultSchedule;
 import io.github.volpex.testkit.FaultyRepository;
 import io.github.volpex.testkit.RandomFaults;
+import io.github.volpex.testkit.RepositoryCall;
 import io.github.volpex.testkit.SimulatedCrash;
+import io.github.volpex.testsupport.Scale;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -34,7 +39,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -43,19 +47,39 @@ import net.jqwik.api.Provide;
 
 /**
  * The store's guarantee under random sequences of commits, recoveries, repairs, collections, lease renewals and
- * process restarts, in both modes, while repositories fail, time out, lose replies, drop writes silently, get
- * corrupted, lose their data, become unreachable and come back, and processes crash at any call.
+ * process restarts, in both modes and with every kind of epoch source, while repositories fail, time out, lose
+ * replies, drop writes silently, get corrupted, lose their data, become unreachable and come back, processes crash at
+ * any call, deletes fail while a failed commit cleans up, and the clock of each new process is off by up to two hours
+ * either way and steps while it runs.
  *
- * <p>Let <i>L</i> be the last checkpoint whose commit returned. After every operation, and at every recovery:
- * recovery never returns bytes other than those of a commit that reached its commit point, never one older than
- * <i>L</i> while a commit marker of <i>L</i> is visible, never "no checkpoint" while <i>L</i>'s marker is visible or
- * a repository is unreachable, and returns a checkpoint whenever <i>L</i>'s marker is visible and every committed
- * checkpoint from <i>L</i> on that is visible can be rebuilt from the repositories that answer. The ground truth is
- * computed from what the repositories really store.
+ * <p>The ground truth is a model fed by the repositories themselves ({@link RecordingRepository}, behind the fault
+ * injection): when each checkpoint's first commit marker really was stored (its commit point), when each commit
+ * returned, and which objects the test itself damaged. Let <i>L</i> be the last checkpoint whose commit returned. After
+ * every operation: recovery returns only the bytes of a checkpoint that reached its commit point, never one whose
+ * commit point came before <i>L</i>'s commit returned while a marker of <i>L</i> is visible, never "no checkpoint"
+ * while a marker of <i>L</i> is visible or a repository is unreachable, and a checkpoint whenever a marker of <i>L</i>
+ * is visible and every visible committed checkpoint ordered from <i>L</i> on can be rebuilt from the repositories that
+ * answer; every checkpoint ordered from <i>L</i> on with a marker anywhere, and not damaged by the test, can be
+ * rebuilt from what is stored (it counts in full or not at all); and an operation that deletes <i>L</i>'s fragments
+ * leaves a checkpoint that reached its commit point after <i>L</i>'s commit returned and can be rebuilt.
+ *
+ * <p>A second family of properties lets damage accumulate across repair cycles: each cycle damages fragments, index
+ * copies and markers of at most {@code k} holders in all (counting those still damaged), then repairs under light
+ * faults; recovery must return the newest checkpoint every time.
+ *
+ * <p>Sizes for CI; {@code -Pscale} runs ten times longer operation sequences, repair cycles and writer generations,
+ * and histories of 10,000 operations (some 2,800 commit attempts) instead of 400 (README, "Scale runs").
  */
 class StoreFaultPropertiesTest {
 
     private static final String JOB = "job";
+    /** Whether the long runs were asked for ({@code -Pscale} sets {@code volpex.scale=full}). */
+    private static final boolean FULL = Scale.full();
+    private static final int MAX_OPERATIONS = FULL ? 400 : 40;
+    private static final int REPAIR_CYCLES = FULL ? 300 : 30;
+    private static final int GENERATIONS = FULL ? 200 : 20;
+    /** The operations of one long history: under -Pscale, thousands of commits accumulate in it. */
+    private static final int LONG_HISTORY = FULL ? 10_000 : 400;
 
     /** The store configurations, with how many repositories each gets. */
     enum Mode {
@@ -72,134 +96,374 @@ class StoreFaultPropertiesTest {
         }
     }
 
-    @Property(tries = 700)
-    void ephemeral(@ForAll("operations") List<Integer> operations, @ForAll long seed) throws IOException {
-        new World(Mode.EPHEMERAL, seed).run(operations);
+    /** Where each process takes its epoch. */
+    enum Epochs {
+        /** A counter outside the processes, as a coordination service keeps. */
+        FENCED,
+        /** The default: one more than the greatest listed, from a complete listing. */
+        LISTING,
+        /** The same with the epoch at least the process's clock, which is off and steps. */
+        CLOCK
     }
 
-    @Property(tries = 700)
-    void perennial_systematic(@ForAll("operations") List<Integer> operations, @ForAll long seed)
+    @Property(tries = 300)
+    void ephemeral(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs, @ForAll long seed)
             throws IOException {
-        new World(Mode.SYSTEMATIC, seed).run(operations);
+        new World(Mode.EPHEMERAL, epochs, seed).run(operations);
     }
 
-    @Property(tries = 700)
-    void perennial_rabin(@ForAll("operations") List<Integer> operations, @ForAll long seed) throws IOException {
-        new World(Mode.RABIN, seed).run(operations);
+    @Property(tries = 300)
+    void perennial_systematic(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs,
+                              @ForAll long seed) throws IOException {
+        new World(Mode.SYSTEMATIC, epochs, seed).run(operations);
+    }
+
+    @Property(tries = 300)
+    void perennial_rabin(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs, @ForAll long seed)
+            throws IOException {
+        new World(Mode.RABIN, epochs, seed).run(operations);
+    }
+
+    /** One long history for every mode and every kind of epoch source. */
+    @Property(tries = 1)
+    void a_long_history_in_every_configuration(@ForAll long seed) throws IOException {
+        for (Mode mode : Mode.values()) {
+            for (Epochs epochs : Epochs.values()) {
+                SplittableRandom random = new SplittableRandom(seed);
+                List<Integer> operations = new ArrayList<>();
+                for (int i = 0; i < LONG_HISTORY; i++) {
+                    operations.add(random.nextInt(100));
+                }
+                new World(mode, epochs, seed).run(operations);
+            }
+        }
+    }
+
+    @Property(tries = 15)
+    void damage_within_k_per_repair_cycle_never_accumulates_ephemeral(@ForAll Epochs epochs, @ForAll long seed)
+            throws IOException {
+        new World(Mode.EPHEMERAL, epochs, seed).repairCycles(REPAIR_CYCLES);
+    }
+
+    @Property(tries = 15)
+    void damage_within_k_per_repair_cycle_never_accumulates_systematic(@ForAll Epochs epochs, @ForAll long seed)
+            throws IOException {
+        new World(Mode.SYSTEMATIC, epochs, seed).repairCycles(REPAIR_CYCLES);
+    }
+
+    @Property(tries = 15)
+    void damage_within_k_per_repair_cycle_never_accumulates_rabin(@ForAll Epochs epochs, @ForAll long seed)
+            throws IOException {
+        new World(Mode.RABIN, epochs, seed).repairCycles(REPAIR_CYCLES);
+    }
+
+    @Property(tries = 40)
+    void successive_writers_with_clocks_that_step_ephemeral(@ForAll Epochs epochs, @ForAll long seed)
+            throws IOException {
+        new World(Mode.EPHEMERAL, epochs, seed).successiveWriters(GENERATIONS);
+    }
+
+    @Property(tries = 40)
+    void successive_writers_with_clocks_that_step_systematic(@ForAll Epochs epochs, @ForAll long seed)
+            throws IOException {
+        new World(Mode.SYSTEMATIC, epochs, seed).successiveWriters(GENERATIONS);
     }
 
     @Provide
     Arbitrary<List<Integer>> operations() {
-        return Arbitraries.integers().between(0, 99).list().ofMinSize(1).ofMaxSize(40);
+        return Arbitraries.integers().between(0, 99).list().ofMinSize(1).ofMaxSize(MAX_OPERATIONS);
+    }
+
+    /** {@code job.<epoch>.<sequence>.<commit id>.} of a key or an index. */
+    private static String prefix(String key) {
+        return key.substring(0, key.lastIndexOf('.') + 1);
+    }
+
+    private static String prefix(FragmentIndex index) {
+        return prefix(index.markerKey());
+    }
+
+    /** The order of checkpoints (epoch, sequence, commit id unsigned), read from their key prefixes. */
+    private static int compare(String a, String b) {
+        String[] x = a.split("\\.");
+        String[] y = b.split("\\.");
+        for (int i = 1; i <= 3; i++) {
+            int c = Long.compareUnsigned(Long.parseUnsignedLong(x[i], 16), Long.parseUnsignedLong(y[i], 16));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Faults aimed at a commit's clean-up: marker writes whose replies are lost or that fail, listings of one
+     * checkpoint that fail (so a commit cannot count its markers and gives up), and deletes of markers that fail or
+     * vanish; everything else succeeds. Optionally a crash at a given call.
+     */
+    private static final class CleanUpFaults implements FaultSchedule {
+        private final SplittableRandom random;
+        private final long crashAt;
+        private long calls;
+
+        CleanUpFaults(SplittableRandom random, long crashAt) {
+            this.random = random;
+            this.crashAt = crashAt;
+        }
+
+        @Override
+        public synchronized Fault next(String repositoryId, RepositoryCall call, String key) {
+            if (calls >= crashAt) {
+                return Fault.CRASH_BEFORE;
+            }
+            if (++calls == crashAt) {
+                return random.nextBoolean() ? Fault.CRASH_BEFORE : Fault.CRASH_AFTER;
+            }
+            double draw = random.nextDouble();
+            boolean marker = key.endsWith(".ok");
+            return switch (call) {
+                case PUT -> marker ? (draw < 0.4 ? Fault.REPLY_LOST : draw < 0.6 ? Fault.FAIL : Fault.NONE)
+                        : Fault.NONE;
+                case LIST -> key.length() > JOB.length() + 1 && draw < 0.6 ? Fault.FAIL : Fault.NONE;
+                case DELETE -> marker ? (draw < 0.5 ? Fault.FAIL : draw < 0.7 ? Fault.DROP : Fault.NONE) : Fault.NONE;
+                default -> Fault.NONE;
+            };
+        }
+
+        @Override
+        public String toString() {
+            return "clean-up faults" + (crashAt < Long.MAX_VALUE ? ", crash at call " + crashAt : "");
+        }
+    }
+
+    /** What really happened to the objects, in order: fed by the repositories behind the faults. */
+    private static final class Model implements RecordingRepository.Listener {
+        /** Advances at every change that takes effect and every commit that returns. */
+        long time;
+        /** Whether the test itself is changing objects (damage), not the store. */
+        boolean damaging;
+        /** Checkpoint prefix → when its first commit marker was stored. */
+        final Map<String, Long> commitPoints = new HashMap<>();
+        /** The checkpoints whose objects the test damaged. */
+        final Set<String> damaged = new HashSet<>();
+
+        @Override
+        public synchronized void stored(String repositoryId, String key) {
+            time++;
+            if (damaging) {
+                damaged.add(prefix(key));
+            } else if (key.endsWith(".ok")) {
+                commitPoints.putIfAbsent(prefix(key), time);
+            }
+        }
+
+        @Override
+        public synchronized void deleted(String repositoryId, String key) {
+            time++;
+            if (damaging) {
+                damaged.add(prefix(key));
+            }
+        }
+    }
+
+    /** The clock of the host a process runs on: the test's time plus an error that the test sets and steps. */
+    private static final class HostClock implements InstantSource {
+        private static final Instant START = Instant.parse("2026-03-01T00:00:00Z");
+        long elapsedSeconds;
+        long errorSeconds;
+
+        @Override
+        public Instant instant() {
+            return START.plusSeconds(elapsedSeconds + errorSeconds);
+        }
     }
 
     /** The repositories, the current process and the ground truth of one run. */
     private static final class World {
         private final Mode mode;
+        private final Epochs epochMode;
+        private final long seed;
         private final SplittableRandom random;
+        private final Model model = new Model();
         private final List<FaultyRepository> repositories = new ArrayList<>();
-        /** A monotone epoch counter outside the processes, as a coordination service keeps. */
-        private final AtomicLong epochCounter = new AtomicLong();
-        private final EpochSource epochs = new EpochSource() {
-            @Override
-            public long acquire(String jobId, long highestSeen) {
-                return epochCounter.updateAndGet(e -> Math.max(e, highestSeen) + 1);
-            }
-
-            @Override
-            public boolean isCurrent(String jobId, long epoch) {
-                return epochCounter.get() == epoch;
-            }
-        };
+        private final EpochSource fenced = new CounterEpochs();
+        private final HostClock clock = new HostClock();
         /** The bytes of every commit attempted, by their digest. */
         private final Map<Sha256, byte[]> attempted = new HashMap<>();
+        private final List<String> history = new ArrayList<>();
         private CheckpointStore store;
         private FaultSchedule faults = FaultSchedule.none();
-        /** The last checkpoint whose commit returned. */
+        /** The last checkpoint whose commit returned, and when it returned. */
         private FragmentIndex lastCommitted;
+        private long lastReturned;
 
-        World(Mode mode, long seed) {
+        World(Mode mode, Epochs epochMode, long seed) {
             this.mode = mode;
+            this.epochMode = epochMode;
+            this.seed = seed;
             this.random = new SplittableRandom(seed);
             for (int i = 0; i < mode.repositories; i++) {
-                repositories.add(FaultyRepository.wrap(FragmentRepository.inMemory("r" + i)));
+                repositories.add(FaultyRepository.wrap(new RecordingRepository(FragmentRepository.inMemory("r" + i),
+                        model)));
             }
             restart();
         }
 
         void run(List<Integer> operations) throws IOException {
-            for (int code : operations) {
-                step(code);
+            try {
+                for (int code : operations) {
+                    step(code);
+                }
+                checkRecovery("at the end");
+            } catch (AssertionError e) {
+                throw failure(e);
             }
-            checkRecovery("at the end");
+        }
+
+        private AssertionError failure(AssertionError e) {
+            List<String> tail = history.subList(Math.max(0, history.size() - 30), history.size());
+            return new AssertionError(mode + ", " + epochMode + " epochs, seed " + seed + ": " + e.getMessage()
+                    + "\nlast steps: " + tail, e);
         }
 
         private void restart() {
             faults = FaultSchedule.none();
             repositories.forEach(r -> r.schedule(faults));
+            // A new host, whose clock is off by up to two hours either way, or steps from the last host's by up to an
+            // hour either way.
+            clock.errorSeconds = random.nextBoolean() ? random.nextLong(-7200, 7201)
+                    : clock.errorSeconds + random.nextLong(-3600, 3601);
             CheckpointStore.Builder builder = mode.codec == null ? CheckpointStore.ephemeral(repositories)
                     : CheckpointStore.perennial(mode.codec, repositories);
+            EpochSource epochs = switch (epochMode) {
+                case FENCED -> fenced;
+                case LISTING -> EpochSource.listing();
+                case CLOCK -> EpochSource.clock(clock);
+            };
             store = builder.random(new SplittableRandom(random.nextLong())).segmentBytes(32).epochs(epochs)
-                    .lease(Duration.ofDays(365)).build();
+                    .clock(clock).lease(Duration.ofDays(365)).build();
+            history.add("restart (clock " + clock.errorSeconds + " s off)");
         }
 
         private void step(int code) throws IOException {
-            if (code < 30) {
-                byte[] data = new byte[random.nextInt(200)];
-                random.nextBytes(data);
-                attempted.put(Sha256.of(data), data);
-                storeCall(() -> {
-                    lastCommitted = store.commit(JOB, data);
-                });
-            } else if (code < 45) {
+            clock.elapsedSeconds++;
+            if (code < 28) {
+                commit();
+            } else if (code < 40) {
+                history.add("recover");
                 checkRecovery("recovery");
-            } else if (code < 53) {
-                storeCall(() -> store.repair(JOB));
-            } else if (code < 60) {
-                storeCall(() -> store.collectGarbage(JOB));
-            } else if (code < 64) {
-                storeCall(() -> store.renewLease(JOB, Duration.ofDays(365)));
-            } else if (code < 70) {
+            } else if (code < 48) {
+                storeCall("repair", () -> store.repair(JOB));
+            } else if (code < 54) {
+                storeCall("collect", () -> store.collectGarbage(JOB));
+            } else if (code < 57) {
+                storeCall("renew", () -> store.renewLease(JOB, Duration.ofDays(365)));
+            } else if (code < 63) {
                 restart();
-            } else if (code < 78) {
-                pick().setReachable(false);
-            } else if (code < 88) {
-                pick().setReachable(true);
-            } else if (code < 94) {
+            } else if (code < 70) {
+                FaultyRepository r = pick();
+                r.setReachable(false);
+                history.add(r.id() + " unreachable");
+            } else if (code < 80) {
+                FaultyRepository r = pick();
+                r.setReachable(true);
+                history.add(r.id() + " reachable");
+            } else if (code < 86) {
                 FaultyRepository repository = pick();
                 List<String> keys = repository.delegate().list("");
                 if (!keys.isEmpty()) {
-                    repository.corrupt(keys.get(random.nextInt(keys.size())), random.nextLong());
+                    String key = keys.get(random.nextInt(keys.size()));
+                    damage(() -> repository.corrupt(key, random.nextLong()));
+                    history.add("corrupt " + repository.id() + "/" + key);
                 }
-            } else if (code < 96) {
-                FragmentRepository lost = pick().delegate();
-                for (String key : lost.list("")) {
-                    lost.delete(key);
+            } else if (code < 88) {
+                FaultyRepository repository = pick();
+                damage(() -> wipe(repository));
+                history.add("wipe " + repository.id());
+            } else if (code < 90) {
+                // A partition: about half the repositories become unreachable, the others reachable.
+                List<String> away = new ArrayList<>();
+                for (FaultyRepository repository : repositories) {
+                    repository.setReachable(random.nextBoolean());
+                    if (!repository.isReachable()) {
+                        away.add(repository.id());
+                    }
                 }
+                history.add("partition: " + away + " unreachable");
+            } else if (code < 92) {
+                long step = random.nextLong(-900, 901);
+                clock.errorSeconds += step;
+                history.add("clock steps " + step + " s");
             } else {
                 setFaults();
             }
             checkRecovery("after step " + code);
+            checkWhole("after step " + code);
+        }
+
+        private void commit() throws IOException {
+            byte[] data = new byte[random.nextInt(200)];
+            random.nextBytes(data);
+            attempted.put(Sha256.of(data), data);
+            storeCall("commit", () -> {
+                FragmentIndex index = store.commit(JOB, data);
+                synchronized (model) {
+                    lastCommitted = index;
+                    lastReturned = ++model.time;
+                }
+                history.add("committed " + prefix(index));
+            });
         }
 
         private FaultyRepository pick() {
             return repositories.get(random.nextInt(repositories.size()));
         }
 
-        /** Gives the current process a new schedule: no faults, light or heavy ones, maybe a crash point. */
+        private interface Damage {
+            void run() throws IOException;
+        }
+
+        /** Changes objects as the world does, not as the store does: the model marks what it touches damaged. */
+        private void damage(Damage damage) throws IOException {
+            model.damaging = true;
+            try {
+                damage.run();
+            } finally {
+                model.damaging = false;
+            }
+        }
+
+        private static void wipe(FaultyRepository repository) throws IOException {
+            FragmentRepository lost = repository.delegate();
+            for (String key : lost.list("")) {
+                lost.delete(key);
+            }
+        }
+
+        /** Gives the current process a new schedule: none, light, heavy, or failures aimed at clean-up. */
         private void setFaults() {
-            int level = random.nextInt(3);
-            RandomFaults.Builder builder = RandomFaults.builder(new SplittableRandom(random.nextLong()))
-                    .timeout(Duration.ZERO);
-            double scale = level == 0 ? 0 : level == 1 ? 0.02 : 0.08;
-            for (Fault fault : List.of(Fault.FAIL, Fault.TIMEOUT, Fault.REPLY_LOST, Fault.DROP)) {
-                builder.probability(fault, scale);
+            int level = random.nextInt(4);
+            SplittableRandom draws = new SplittableRandom(random.nextLong());
+            long crashAt = random.nextBoolean() ? 1 + random.nextInt(120) : Long.MAX_VALUE;
+            if (level == 3) {
+                faults = new CleanUpFaults(draws, crashAt);
+            } else {
+                RandomFaults.Builder builder = RandomFaults.builder(draws).timeout(Duration.ZERO);
+                double scale = level == 0 ? 0 : level == 1 ? 0.02 : 0.08;
+                for (Fault fault : List.of(Fault.FAIL, Fault.TIMEOUT, Fault.REPLY_LOST, Fault.DROP)) {
+                    builder.probability(fault, scale);
+                }
+                if (level == 2) {
+                    builder.probability(RepositoryCall.DELETE, Fault.FAIL, 0.3)
+                            .probability(RepositoryCall.DELETE, Fault.DROP, 0.1);
+                }
+                if (crashAt < Long.MAX_VALUE) {
+                    builder.crashAtCall(crashAt);
+                }
+                faults = builder.build();
             }
-            if (random.nextBoolean()) {
-                builder.crashAtCall(1 + random.nextInt(120));
-            }
-            faults = builder.build();
             repositories.forEach(r -> r.schedule(faults));
+            history.add("faults " + faults);
         }
 
         private interface StoreCall {
@@ -208,26 +472,53 @@ class StoreFaultPropertiesTest {
 
         /**
          * Runs an operation of the current process; a crash restarts it, a typed failure is allowed. Whatever the
-         * operation deletes of the last committed checkpoint, a newer committed one that can be rebuilt must exist.
+         * operation deletes of the last committed checkpoint, a checkpoint that reached its commit point after that
+         * commit returned must be there and rebuildable.
          */
-        private void storeCall(StoreCall call) throws IOException {
+        private void storeCall(String name, StoreCall call) throws IOException {
             FragmentIndex before = lastCommitted;
+            long returned = lastReturned;
             Set<String> held = before == null ? Set.of() : new Truth().currentFragments(before);
             try {
                 call.run();
+                history.add(name);
             } catch (SimulatedCrash crash) {
+                history.add(name + ": crash");
                 restart();
             } catch (CheckpointStoreException expected) {
                 // Allowed: the store reported what it could not do.
+                history.add(name + ": " + expected.getClass().getSimpleName());
             }
             if (!held.isEmpty()) {
                 Truth after = new Truth();
                 Set<String> gone = new HashSet<>(held);
-                gone.removeAll(after.presentKeys());
+                gone.removeAll(after.present);
                 if (!gone.isEmpty()) {
-                    assertTrue(after.newerRebuildable(before), "deleted " + gone + " of the last committed " + before
-                            + " while no newer committed checkpoint can be rebuilt: " + after);
+                    assertTrue(after.laterRebuildable(returned), name + " deleted " + gone + " of the last committed "
+                            + before + " while no checkpoint that reached its commit point after it returned can be "
+                            + "rebuilt: " + after);
                 }
+            }
+        }
+
+        /**
+         * The newest checkpoint with a marker anywhere counts in full, unless the test damaged it: a checkpoint that
+         * may count never lacks its index or fragments. (Below a whole or damaged one, collection may have deleted
+         * older checkpoints whose markers stayed on repositories that were unreachable.)
+         */
+        private void checkWhole(String when) throws IOException {
+            Truth truth = new Truth();
+            List<String> newestFirst = new ArrayList<>(truth.markersAnywhere);
+            newestFirst.sort((a, b) -> compare(b, a));
+            for (String prefix : newestFirst) {
+                if (lastCommitted != null && compare(prefix, prefix(lastCommitted)) < 0) {
+                    return;
+                }
+                if (model.damaged.contains(prefix) || truth.rebuildableFromAll(prefix)) {
+                    return;
+                }
+                fail(when + ": " + prefix + " has a commit marker but cannot be rebuilt from what is stored, and the "
+                        + "test never damaged it: " + truth);
             }
         }
 
@@ -260,64 +551,249 @@ class StoreFaultPropertiesTest {
                     fail(when + ": recovered bytes of no commit: " + checkpoint.index());
                 }
                 assertArrayEquals(expected, checkpoint.toByteArray(), when + ": recovered bytes differ");
-                assertTrue(truth.markerAnywhere(checkpoint.index()), when + ": recovered a checkpoint that never "
-                        + "reached its commit point: " + checkpoint.index());
+                String prefix = prefix(checkpoint.index());
+                Long commitPoint = model.commitPoints.get(prefix);
+                assertTrue(commitPoint != null, when + ": recovered a checkpoint that never reached its commit point: "
+                        + checkpoint.index());
                 if (truth.lastVisible()) {
-                    assertTrue(compare(checkpoint.index(), lastCommitted) >= 0, when + ": recovered "
-                            + checkpoint.index() + ", older than the last committed " + lastCommitted);
+                    assertTrue(prefix.equals(prefix(lastCommitted)) || commitPoint > lastReturned, when
+                            + ": recovered " + checkpoint.index() + ", whose commit point came before the last "
+                            + "committed " + lastCommitted + " returned");
                 }
             } finally {
                 repositories.forEach(r -> r.schedule(faults));
             }
         }
 
-        /** The order of checkpoints: epoch, sequence, commit id unsigned. */
-        private static int compare(FragmentIndex a, FragmentIndex b) {
-            int byEpoch = Long.compare(a.epoch(), b.epoch());
-            if (byEpoch != 0) {
-                return byEpoch;
+        // ----------------------------------------------------------------------------------- successive writers
+
+        /**
+         * One writer after another, each on a host whose clock is off or steps from the last one's, each starting
+         * while some repositories are unreachable — often exactly those the previous writer could reach — and
+         * committing a few checkpoints (under light faults, sometimes crashing). Then every repository comes back:
+         * recovery must give the last checkpoint whose commit returned, or one that reached its commit point after it.
+         */
+        void successiveWriters(int generations) throws IOException {
+            try {
+                Set<FaultyRepository> away = new HashSet<>();
+                for (int generation = 0; generation < generations; generation++) {
+                    clock.elapsedSeconds += 1 + random.nextInt(5);
+                    int dice = random.nextInt(4);
+                    Set<FaultyRepository> next = new HashSet<>();
+                    for (FaultyRepository repository : repositories) {
+                        boolean unreachable = dice == 0 ? false : dice == 1 ? !away.contains(repository)
+                                : random.nextInt(3) == 0;
+                        repository.setReachable(!unreachable);
+                        if (unreachable) {
+                            next.add(repository);
+                        }
+                    }
+                    away = next;
+                    history.add("generation " + generation + ": " + away.stream().map(FaultyRepository::id).sorted()
+                            .toList() + " unreachable");
+                    restart();
+                    checkRecovery("generation " + generation + " starts");
+                    if (random.nextInt(4) == 0) {
+                        setFaults();
+                    } else {
+                        lightFaults();
+                    }
+                    for (int commits = 1 + random.nextInt(3); commits > 0; commits--) {
+                        commit();
+                    }
+                    repositories.forEach(r -> r.setReachable(true));
+                    checkRecovery("generation " + generation + " ends");
+                    checkWhole("generation " + generation + " ends");
+                    if (random.nextInt(3) == 0) {
+                        storeCall("collect", () -> store.collectGarbage(JOB));
+                        checkRecovery("generation " + generation + " collected");
+                    }
+                }
+            } catch (AssertionError e) {
+                throw failure(e);
             }
-            int bySequence = Long.compare(a.sequence(), b.sequence());
-            return bySequence != 0 ? bySequence : Long.compareUnsigned(a.commitId(), b.commitId());
+        }
+
+        // ---------------------------------------------------------------------------------------- repair cycles
+
+        /**
+         * Commits a checkpoint, then runs {@code cycles} cycles: sometimes a new commit or a restart; damage to at
+         * most {@code k} holders of the newest checkpoint in all (those still damaged count); a repair under light
+         * faults; and recovery, which must return the newest checkpoint every time.
+         */
+        void repairCycles(int cycles) throws IOException {
+            try {
+                while (lastCommitted == null) {
+                    commit();
+                }
+                for (int cycle = 0; cycle < cycles; cycle++) {
+                    clock.elapsedSeconds += 60;
+                    int dice = random.nextInt(10);
+                    if (dice < 2) {
+                        lightFaults();
+                        commit();
+                    } else if (dice < 3) {
+                        restart();
+                    } else if (dice < 4) {
+                        clock.errorSeconds += random.nextLong(-900, 901);
+                    }
+                    repositories.forEach(r -> r.schedule(FaultSchedule.none()));
+                    damageWithinK(cycle);
+                    mustRecoverNewest("cycle " + cycle + " after damage");
+                    // A repair under light faults may leave work undone; a second one, without faults, must finish.
+                    lightFaults();
+                    storeCall("repair", () -> store.repair(JOB));
+                    repositories.forEach(r -> r.schedule(FaultSchedule.none()));
+                    storeCall("repair", () -> store.repair(JOB));
+                    restored("cycle " + cycle);
+                    mustRecoverNewest("cycle " + cycle + " after repair");
+                    checkWhole("cycle " + cycle);
+                }
+            } catch (AssertionError e) {
+                throw failure(e);
+            }
+        }
+
+        private void lightFaults() {
+            faults = random.nextBoolean() ? FaultSchedule.none()
+                    : RandomFaults.builder(new SplittableRandom(random.nextLong())).timeout(Duration.ZERO)
+                    .probability(Fault.FAIL, 0.02).probability(Fault.REPLY_LOST, 0.02)
+                    .probability(Fault.DROP, 0.02).build();
+            repositories.forEach(r -> r.schedule(faults));
+        }
+
+        /**
+         * Damages what at most k holders in all hold of the newest checkpoint — fragments, index copies, markers, or
+         * everything on the repository — counting the fragments a repair may leave damaged (while at least the
+         * reconstruction threshold verify).
+         */
+        private void damageWithinK(int cycle) throws IOException {
+            Truth truth = new Truth();
+            String newest = truth.newestCommitted();
+            FragmentIndex index = truth.indexes.get(newest);
+            List<String> intact = new ArrayList<>();
+            int badFragments = 0;
+            for (int i = 0; i < index.n(); i++) {
+                String holder = index.fragments().get(i).repositoryId();
+                if (!truth.intactFragment(index, i, false)) {
+                    badFragments++;
+                } else if (truth.intactOn(index, holder)) {
+                    intact.add(holder);
+                }
+            }
+            int budget = index.k() - badFragments;
+            Collections.shuffle(intact, new java.util.Random(random.nextLong()));
+            int count = budget <= 0 ? 0 : random.nextInt(budget + 1);
+            List<String> done = new ArrayList<>();
+            for (String holder : intact.subList(0, Math.min(count, intact.size()))) {
+                FaultyRepository repository = byId(holder);
+                int location = holders(index).indexOf(holder);
+                String fragment = index.fragmentKey(index.fragments().get(location).fragmentIndex());
+                int kind = random.nextInt(6);
+                damage(() -> {
+                    switch (kind) {
+                        case 0 -> repository.corrupt(fragment, random.nextLong());
+                        case 1 -> repository.delegate().delete(fragment);
+                        case 2 -> repository.corrupt(index.indexKey(), random.nextLong());
+                        case 3 -> repository.delegate().delete(index.indexKey());
+                        case 4 -> repository.delegate().delete(index.markerKey());
+                        default -> wipe(repository);
+                    }
+                });
+                done.add(holder + ":" + List.of("corrupt fragment", "lose fragment", "corrupt index copy",
+                        "lose index copy", "lose marker", "lose everything").get(kind));
+            }
+            history.add("cycle " + cycle + " damages " + done + " of " + newest);
+        }
+
+        /**
+         * After a repair without faults: every holder of the newest checkpoint holds an intact copy of its newest
+         * index and a marker, and at least the reconstruction threshold of its fragments verify.
+         */
+        private void restored(String when) throws IOException {
+            Truth truth = new Truth();
+            String newest = truth.newestCommitted();
+            FragmentIndex index = truth.indexes.get(newest);
+            int fragments = 0;
+            for (int i = 0; i < index.n(); i++) {
+                String holder = index.fragments().get(i).repositoryId();
+                FaultyRepository repository = byId(holder);
+                Optional<byte[]> copy = repository.delegate().get(index.indexKey());
+                assertTrue(copy.isPresent() && index.equals(parseOrNull(copy.get())), when + ": the index copy on "
+                        + holder + " was not restored: " + truth);
+                assertTrue(repository.delegate().get(index.markerKey()).isPresent(), when + ": the marker on "
+                        + holder + " was not restored");
+                if (truth.intactFragment(index, i, false)) {
+                    fragments++;
+                }
+            }
+            assertTrue(fragments >= store.reconstructionThreshold(), when + ": " + fragments + " fragments verify, "
+                    + "fewer than the threshold " + store.reconstructionThreshold());
+        }
+
+        private void mustRecoverNewest(String when) throws IOException {
+            Truth truth = new Truth();
+            String newest = truth.newestCommitted();
+            Long commitPoint = model.commitPoints.get(newest);
+            assertTrue(commitPoint != null && (newest.equals(prefix(lastCommitted)) || commitPoint > lastReturned),
+                    when + ": the newest committed checkpoint " + newest + " is older than the last committed "
+                            + lastCommitted);
+            RecoveredCheckpoint recovered;
+            try {
+                recovered = store.recover(JOB).orElseThrow(() -> new AssertionError(when + ": no checkpoint"));
+            } catch (CheckpointStoreException e) {
+                throw new AssertionError(when + ": " + e.getMessage() + "; " + truth, e);
+            }
+            assertTrue(prefix(recovered.index()).equals(newest), when + ": recovered " + recovered.index()
+                    + " instead of " + newest);
+            assertArrayEquals(attempted.get(recovered.index().checkpointSha256()), recovered.toByteArray(), when);
+        }
+
+        private FaultyRepository byId(String id) {
+            return repositories.stream().filter(r -> r.id().equals(id)).findFirst().orElseThrow();
+        }
+
+        private static List<String> holders(FragmentIndex index) {
+            return index.fragments().stream().map(FragmentLocation::repositoryId).toList();
         }
 
         /** What the repositories really hold, read past the faults. */
         private final class Truth {
-            /** The prefixes ({@code job.epoch.sequence.commit.}) with a marker on a repository that answers. */
+            /** {@code repository/key} of every object on every repository. */
+            final Set<String> present = new HashSet<>();
+            /** The prefixes with a marker on a repository that answers. */
             final Set<String> markersVisible = new HashSet<>();
             /** Every prefix with a marker on any repository. */
             final Set<String> markersAnywhere = new HashSet<>();
             /** The newest readable index of each prefix, from repositories that answer. */
             final TreeMap<String, FragmentIndex> indexes = new TreeMap<>();
+            /** Every readable index copy of each prefix, from any repository. */
+            final Map<String, List<FragmentIndex>> allIndexes = new HashMap<>();
 
             Truth() throws IOException {
                 for (FaultyRepository repository : repositories) {
                     for (String key : repository.delegate().list(JOB + ".")) {
                         present.add(repository.id() + "/" + key);
-                        String prefix = key.substring(0, key.lastIndexOf('.') + 1);
+                        String prefix = prefix(key);
                         if (key.endsWith(".ok")) {
                             markersAnywhere.add(prefix);
                             if (repository.isReachable()) {
                                 markersVisible.add(prefix);
                             }
-                        } else if (key.endsWith(".idx") && repository.isReachable()) {
+                        } else if (key.endsWith(".idx")) {
                             try {
                                 FragmentIndex index = FragmentIndex.parse(repository.delegate().get(key)
                                         .orElseThrow());
-                                indexes.merge(prefix, index, (a, b) -> a.revision() >= b.revision() ? a : b);
+                                allIndexes.computeIfAbsent(prefix, p -> new ArrayList<>()).add(index);
+                                if (repository.isReachable()) {
+                                    indexes.merge(prefix, index, (a, b) -> a.revision() >= b.revision() ? a : b);
+                                }
                             } catch (CorruptIndexException e) {
                                 // An unreadable copy: the store cannot use it either.
                             }
                         }
                     }
                 }
-            }
-
-            /** {@code repository/key} of every object on every repository. */
-            final Set<String> present = new HashSet<>();
-
-            Set<String> presentKeys() {
-                return present;
             }
 
             /** {@code repository/key} of the fragments of {@code index} where its newest readable revision puts them. */
@@ -333,23 +809,26 @@ class StoreFaultPropertiesTest {
                 return keys;
             }
 
-            /** Whether a committed checkpoint newer than {@code index} can be rebuilt from what answers. */
-            boolean newerRebuildable(FragmentIndex index) {
+            /** Whether a checkpoint whose commit point came after {@code time} can be rebuilt from what answers. */
+            boolean laterRebuildable(long time) {
                 for (String prefix : markersAnywhere) {
+                    Long commitPoint = model.commitPoints.get(prefix);
                     FragmentIndex other = indexes.get(prefix);
-                    if (other != null && compare(other, index) > 0 && rebuildable(other)) {
+                    if (commitPoint != null && commitPoint > time && other != null && rebuildable(other, true)) {
                         return true;
                     }
                 }
                 return false;
             }
 
-            boolean markerAnywhere(FragmentIndex index) {
-                return markersAnywhere.contains(prefix(index));
-            }
-
             boolean lastVisible() {
                 return lastCommitted != null && markersVisible.contains(prefix(lastCommitted));
+            }
+
+            /** The newest checkpoint with a visible marker. */
+            String newestCommitted() {
+                return markersVisible.stream().max(StoreFaultPropertiesTest::compare).orElseThrow(
+                        () -> new AssertionError("no committed checkpoint is visible: " + this));
             }
 
             /**
@@ -361,45 +840,74 @@ class StoreFaultPropertiesTest {
                     return false;
                 }
                 for (String prefix : markersVisible) {
-                    FragmentIndex index = indexes.get(prefix);
-                    if (index == null) {
-                        return false;
-                    }
-                    if (compare(index, lastCommitted) >= 0 && !rebuildable(index)) {
-                        return false;
+                    if (compare(prefix, prefix(lastCommitted)) >= 0) {
+                        FragmentIndex index = indexes.get(prefix);
+                        if (index == null || !rebuildable(index, true)) {
+                            return false;
+                        }
                     }
                 }
                 return true;
             }
 
-            private boolean rebuildable(FragmentIndex index) {
+            /** Whether a readable copy of the index of {@code prefix}, on any repository, has m intact fragments. */
+            boolean rebuildableFromAll(String prefix) {
+                for (FragmentIndex index : allIndexes.getOrDefault(prefix, List.of())) {
+                    if (rebuildable(index, false)) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+
+            /** Whether the fragment and index copy of {@code index} on {@code holder} are intact, and its marker there. */
+            boolean intactOn(FragmentIndex index, String holder) {
+                FaultyRepository repository = byId(holder);
+                try {
+                    Optional<byte[]> copy = repository.delegate().get(index.indexKey());
+                    return intactFragment(index, holders(index).indexOf(holder), false)
+                            && copy.isPresent() && index.equals(parseOrNull(copy.get()))
+                            && repository.delegate().get(index.markerKey()).isPresent();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+
+            private boolean rebuildable(FragmentIndex index, boolean reachableOnly) {
                 int intact = 0;
-                for (FragmentLocation location : index.fragments()) {
-                    FaultyRepository repository = repositories.stream()
-                            .filter(r -> r.id().equals(location.repositoryId())).findFirst().orElseThrow();
-                    try {
-                        String key = index.fragmentKey(location.fragmentIndex());
-                        Optional<byte[]> bytes = repository.delegate().get(key);
-                        if (repository.isReachable() && bytes.isPresent() && location.sha256().matches(bytes.get())) {
-                            intact++;
-                        }
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
+                for (int i = 0; i < index.n(); i++) {
+                    if (intactFragment(index, i, reachableOnly)) {
+                        intact++;
                     }
                 }
                 return intact >= index.m();
             }
 
-            private String prefix(FragmentIndex index) {
-                String key = index.markerKey();
-                return key.substring(0, key.length() - "ok".length());
+            private boolean intactFragment(FragmentIndex index, int position, boolean reachableOnly) {
+                FragmentLocation location = index.fragments().get(position);
+                FaultyRepository repository = byId(location.repositoryId());
+                try {
+                    Optional<byte[]> bytes = repository.delegate().get(index.fragmentKey(location.fragmentIndex()));
+                    return (repository.isReachable() || !reachableOnly) && bytes.isPresent()
+                            && location.sha256().matches(bytes.get());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
             }
 
             @Override
             public String toString() {
                 return "last committed " + lastCommitted + (lastVisible() ? " (marker visible)" : " (no marker "
                         + "visible)") + ", committed and visible " + markersVisible + ", readable indexes "
-                        + indexes.keySet();
+                        + indexes.keySet() + ", damaged by the test " + model.damaged;
+            }
+        }
+
+        private static FragmentIndex parseOrNull(byte[] bytes) {
+            try {
+                return FragmentIndex.parse(bytes);
+            } catch (CorruptIndexException e) {
+                return null;
             }
         }
     }

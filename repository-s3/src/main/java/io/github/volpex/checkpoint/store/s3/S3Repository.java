@@ -8,15 +8,20 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.zip.CRC32C;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -35,6 +40,7 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -58,13 +64,17 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  *
  * <p><b>Writes.</b> A value up to the multipart threshold is one {@code PutObject}; a longer streamed value becomes a
  * multipart upload, one part buffered at a time, completed on {@link FragmentOutput#commit()} and aborted when the
- * output is closed without it. Every upload carries a CRC32C checksum that S3 verifies ({@code x-amz-checksum-crc32c}),
- * and downloads ask for it back so that the client verifies what it received. Either way a value appears whole or not
- * at all.
+ * output is closed without it. Either way a value appears whole or not at all.
+ *
+ * <p><b>Integrity.</b> A value written with one {@code PutObject} carries its CRC32C as the checksum S3 verifies
+ * before storing it and in its metadata; every download of it is checked against that CRC32C at the end of the body
+ * (and by the client too, where the server returns the checksum). A value uploaded in parts is checked part by part
+ * on upload, and for its length only on download. See the package documentation.
  *
  * <p><b>Failures.</b> Transport failures, timeouts, throttling and server errors that outlast the client's retries,
- * a missing bucket and refused credentials all become a {@link RepositoryUnavailableException} whose message says
- * which; a body shorter than announced is an {@link IOException}. Nothing is returned that did not arrive whole.
+ * requests damaged on the way on every attempt, a missing bucket (for every call, deletes included) and refused
+ * credentials all become a {@link RepositoryUnavailableException} whose message says which; a body shorter than
+ * announced, or whose CRC32C does not match, is an {@link IOException}. Nothing is returned that did not arrive whole.
  *
  * <p>Thread-safe. {@link #close()} closes the client only if the repository built it.
  *
@@ -76,6 +86,17 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
     public static final int DEFAULT_PART_BYTES = 8 << 20;
     /** The smallest part S3 accepts (except the last): 5 MiB. */
     public static final int MIN_PART_BYTES = 5 << 20;
+
+    /** How many times {@link #get} asks for a value whose body does not arrive whole. */
+    static final int DOWNLOAD_ATTEMPTS = 3;
+    /** The user metadata ({@code x-amz-meta-…}) that holds a whole upload's CRC32C, as 8 hexadecimal digits. */
+    static final String CRC32C_METADATA = "volpex-crc32c";
+    /**
+     * The error codes of a request the server received damaged — its payload hash, content checksum or signature does
+     * not match what arrived — which a new attempt may get through.
+     */
+    private static final Set<String> DAMAGED_ON_THE_WAY = Set.of("SignatureDoesNotMatch",
+            "XAmzContentSHA256Mismatch", "BadDigest", "InvalidDigest", "IncompleteBody");
 
     private final String id;
     private final S3Client client;
@@ -147,19 +168,49 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             }
             return;
         }
-        call("put " + key, () -> client.putObject(b -> b.bucket(bucket).key(objectKey)
-                .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromBytes(content)));
+        putWhole(key, objectKey, content, "put ");
     }
 
+    /**
+     * One {@code PutObject} of a whole value, with its CRC32C as the checksum S3 verifies before storing it and as
+     * metadata that downloads verify against.
+     */
+    private void putWhole(String key, String objectKey, byte[] content, String what) throws IOException {
+        CRC32C crc = new CRC32C();
+        crc.update(content);
+        int value = (int) crc.getValue();
+        String checksum = Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt(value).array());
+        call(what + key, () -> client.putObject(b -> b.bucket(bucket).key(objectKey).checksumCRC32C(checksum)
+                .metadata(Map.of(CRC32C_METADATA, hex(value))), RequestBody.fromBytes(content)));
+    }
+
+    private static String hex(int crc) {
+        String digits = Integer.toHexString(crc);
+        return "0".repeat(8 - digits.length()) + digits;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A body that does not arrive whole — cut short, failing on the way, or not matching its CRC32C — is asked for
+     * again, {@value #DOWNLOAD_ATTEMPTS} times in all: it may have been damaged on the way, or (on a server that
+     * reads an object's metadata and its body apart) replaced while it was read.
+     */
     @Override
     public Optional<byte[]> get(String key) throws IOException {
         String objectKey = objectKey(key);
-        Optional<InputStream> in = open(key, objectKey);
-        if (in.isEmpty()) {
-            return Optional.empty();
-        }
-        try (InputStream stream = in.get()) {
-            return Optional.of(stream.readAllBytes());
+        for (int attempt = 1; ; attempt++) {
+            Optional<InputStream> in = open(key, objectKey);
+            if (in.isEmpty()) {
+                return Optional.empty();
+            }
+            try (InputStream stream = in.get()) {
+                return Optional.of(stream.readAllBytes());
+            } catch (DamagedBodyException e) {
+                if (attempt == DOWNLOAD_ATTEMPTS) {
+                    throw e;
+                }
+            }
         }
     }
 
@@ -177,7 +228,16 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             return Optional.empty();
         }
         Long length = response.response().contentLength();
-        return Optional.of(new CheckedStream(response, length == null ? -1 : length, key));
+        String crc = response.response().metadata().get(CRC32C_METADATA);
+        Integer expectedCrc = null;
+        if (crc != null && crc.length() == 8) {
+            try {
+                expectedCrc = Integer.parseUnsignedInt(crc, 16);
+            } catch (NumberFormatException e) {
+                // Not written by this repository: nothing to check against.
+            }
+        }
+        return Optional.of(new CheckedStream(response, length == null ? -1 : length, expectedCrc, key));
     }
 
     @Override
@@ -186,6 +246,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         try {
             call("delete " + key, () -> client.headObject(b -> b.bucket(bucket).key(objectKey)));
         } catch (NoSuchKeyIOException e) {
+            // A 404 to HEAD says no more than "not found": the key, or the bucket itself?
+            call("delete " + key, () -> client.headBucket(b -> b.bucket(bucket)));
             return false;
         }
         call("delete " + key, () -> client.deleteObject(b -> b.bucket(bucket).key(objectKey)));
@@ -254,6 +316,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             return call.run();
         } catch (NoSuchKeyException e) {
             throw new NoSuchKeyIOException(e);
+        } catch (NoSuchBucketException e) {
+            throw new RepositoryUnavailableException(id, "bucket " + bucket + " does not exist (" + what + ")", e);
         } catch (S3Exception e) {
             throw failure(what, e);
         } catch (AbortedException e) {
@@ -276,9 +340,19 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         if ("NoSuchBucket".equals(code)) {
             return new RepositoryUnavailableException(id, "bucket " + bucket + " does not exist (" + what + ")", e);
         }
-        if (status == 403 || "InvalidAccessKeyId".equals(code) || "SignatureDoesNotMatch".equals(code)) {
+        if (damaged(code)) {
+            return new RepositoryUnavailableException(id, what + " was rejected as damaged (" + code + ", HTTP "
+                    + status + ") on every attempt: either the request changed on the way (a faulty network, proxy "
+                    + "or disk), or" + ("SignatureDoesNotMatch".equals(code) ? " the secret access key is wrong"
+                    : " the server computes it differently"), e);
+        }
+        if ("InvalidAccessKeyId".equals(code)) {
+            return new RepositoryUnavailableException(id, "the access key id was refused (" + code + "): check the "
+                    + "credentials (" + what + ")", e);
+        }
+        if (status == 403) {
             return new RepositoryUnavailableException(id, "access to bucket " + bucket + " was refused (" + code
-                    + "): check the credentials and the bucket's policy (" + what + ")", e);
+                    + "): check the bucket's policy and the key's permissions (" + what + ")", e);
         }
         if (status == 503 || status == 500 || status == 429) {
             return new RepositoryUnavailableException(id, what + " failed after the client's retries: HTTP "
@@ -288,15 +362,49 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
                 + e.getMessage(), e);
     }
 
-    /** A download that fails instead of ending early when the body is shorter than announced. */
+    /** Whether an error code says that the server received the request damaged. */
+    private static boolean damaged(String code) {
+        return code != null && DAMAGED_ON_THE_WAY.contains(code);
+    }
+
+    /**
+     * Whether a failed attempt is worth another although the SDK's standard strategy gives up on it: the server
+     * rejected the request as damaged on the way (its body or signature does not match what arrived), or the answer
+     * could not be read (a response cut short, an unreadable listing or upload id).
+     */
+    static boolean damagedOnTheWay(Throwable failure) {
+        if (failure instanceof S3Exception e) {
+            return e.awsErrorDetails() != null && damaged(e.awsErrorDetails().errorCode());
+        }
+        if (!(failure instanceof SdkClientException) || failure instanceof AbortedException) {
+            return false;
+        }
+        for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedIOException) {
+                return false;
+            }
+            if (cause instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A download that fails instead of ending early when the body is shorter than announced, and, for a value stored
+     * with its CRC32C in metadata, when the bytes received do not match it.
+     */
     private static final class CheckedStream extends FilterInputStream {
         private final long expected;
+        private final Integer expectedCrc;
         private final String key;
+        private final CRC32C crc = new CRC32C();
         private long read;
 
-        CheckedStream(InputStream in, long expected, String key) {
+        CheckedStream(InputStream in, long expected, Integer expectedCrc, String key) {
             super(in);
             this.expected = expected;
+            this.expectedCrc = expectedCrc;
             this.key = key;
         }
 
@@ -305,12 +413,13 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             int b;
             try {
                 b = super.read();
-            } catch (SdkException e) {
-                throw new IOException("reading " + key + " failed: " + e.getMessage(), e);
+            } catch (SdkException | IOException e) {
+                throw damaged(e);
             }
             if (b < 0) {
                 checkEnd();
             } else {
+                crc.update(b);
                 read++;
             }
             return b;
@@ -321,21 +430,60 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             int n;
             try {
                 n = super.read(b, off, len);
-            } catch (SdkException e) {
-                throw new IOException("reading " + key + " failed: " + e.getMessage(), e);
+            } catch (SdkException | IOException e) {
+                throw damaged(e);
             }
             if (n < 0) {
                 checkEnd();
             } else {
+                crc.update(b, off, n);
                 read += n;
             }
             return n;
         }
 
+        /** Skips by reading, so that every byte is counted and checked. */
+        @Override
+        public long skip(long n) throws IOException {
+            byte[] buffer = new byte[(int) Math.min(8192, Math.max(0, n))];
+            long skipped = 0;
+            while (skipped < n) {
+                int r = read(buffer, 0, (int) Math.min(buffer.length, n - skipped));
+                if (r < 0) {
+                    break;
+                }
+                skipped += r;
+            }
+            return skipped;
+        }
+
+        /** A failure while the body arrives, an interruption excepted (it is passed on as it is). */
+        private IOException damaged(Exception e) {
+            if (e instanceof InterruptedIOException interrupted) {
+                return interrupted;
+            }
+            return new DamagedBodyException("reading " + key + " failed after " + read + " bytes: " + e.getMessage(),
+                    e);
+        }
+
         private void checkEnd() throws IOException {
             if (expected >= 0 && read != expected) {
-                throw new IOException(key + " ended after " + read + " of " + expected + " bytes");
+                throw new DamagedBodyException(key + " ended after " + read + " of " + expected + " bytes", null);
             }
+            if (expectedCrc != null && (int) crc.getValue() != expectedCrc) {
+                throw new DamagedBodyException(key + ": the " + read + " bytes received do not match the CRC32C the "
+                        + "value was stored with (" + hex(expectedCrc) + ", received " + hex((int) crc.getValue())
+                        + "): they changed on the way", null);
+            }
+        }
+    }
+
+    /** A body that did not arrive whole: cut short, failing on the way, or not matching its checksum. */
+    private static final class DamagedBodyException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        DamagedBodyException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 
@@ -395,9 +543,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         @Override
         protected void publish() throws IOException {
             if (uploadId == null) {
-                byte[] content = Arrays.copyOf(buffer, buffered);
-                call("commit " + key, () -> client.putObject(b -> b.bucket(bucket).key(objectKey)
-                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromBytes(content)));
+                putWhole(key, objectKey, Arrays.copyOf(buffer, buffered), "commit ");
                 return;
             }
             if (buffered > 0 || parts.isEmpty()) {
@@ -489,7 +635,9 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
 
         /**
          * Uses a client configured elsewhere (its endpoint, credentials, timeouts and retries); the repository does
-         * not close it. The other connection settings of this builder must then be left alone.
+         * not close it. The other connection settings of this builder must then be left alone. Its retry strategy
+         * decides alone what is retried: the SDK's standard one gives up at once on a request damaged on the way
+         * ({@code 403 SignatureDoesNotMatch}) and on an answer cut short, which the built client retries.
          *
          * @param client the client
          * @return this builder
@@ -656,6 +804,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
                             .socketTimeout(attemptTimeout))
                     .overrideConfiguration(o -> o.apiCallTimeout(callTimeout).apiCallAttemptTimeout(attemptTimeout)
                             .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                                    .retryOnException(S3Repository::damagedOnTheWay)
                                     .maxAttempts(maxAttempts).build()));
             if (endpoint != null) {
                 builder.endpointOverride(endpoint);

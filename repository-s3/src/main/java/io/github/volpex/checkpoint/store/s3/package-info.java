@@ -17,10 +17,21 @@
  *       {@code PutObject}s; fragments of a checkpoint larger than the part size are multipart uploads. A commit of
  *       {@code n} fragments on {@code n} buckets costs about {@code 3n} requests plus one per extra part, and two
  *       listings per bucket.</li>
- *   <li><b>Integrity.</b> Uploads carry a CRC32C that S3 checks before it stores the object, so a body damaged on
- *       the way is refused; downloads ask for it back and the client checks it where S3 keeps a whole-object
- *       checksum, and a body that ends before its announced length is an error. The store checks every fragment
- *       against its SHA-256 anyway.</li>
+ *   <li><b>Integrity.</b> A value written with one {@code PutObject} — any value up to the part size, which takes
+ *       in every index copy and commit marker and every fragment of checkpoints up to {@code m} times the part size
+ *       — carries its CRC32C twice: as the checksum header S3 checks before it stores the object (a body damaged on
+ *       the way is refused, and the built client sends it again), and in the object's metadata ({@code x-amz-meta-volpex-crc32c}).
+ *       Downloads ask for the checksum back, which the client checks where the server returns it (Amazon S3,
+ *       S3Proxy 4.1 for such uploads), and the repository checks every download of such a value against the CRC32C
+ *       in its metadata whatever the server returns, at the end of the body. A value longer than the part size is
+ *       uploaded in parts, each with a CRC32C S3 checks on arrival; its metadata cannot hold the whole value's
+ *       CRC32C (it is fixed before the first part is sent), so on download it is checked for its length only — by
+ *       the repository; Amazon S3 returns a checksum of the part checksums, which the client does not check either.
+ *       A body that ends before its announced length is an error. {@code get} asks again for a body that does not
+ *       arrive whole, three times in all (a server that reads an object's metadata and its body apart may pair the
+ *       checksum of one version with the body of the next while the object is replaced: S3Proxy 4.1 does); a stream
+ *       from {@code open} reports the failure at its end. The checkpoint store checks every fragment against its
+ *       SHA-256 anyway.</li>
  *   <li><b>Deleting</b> answers whether the object existed from a {@code HeadObject} made just before the
  *       {@code DeleteObject} (S3 does not say): two concurrent deletes of one key may both answer {@code true}.</li>
  *   <li><b>Listing</b> follows continuation tokens to the end (S3 returns at most 1,000 keys a page) and returns the
@@ -39,9 +50,14 @@
  *
  * <h2>Timeouts and retries</h2>
  * The built client times out each attempt and each call, and retries with the SDK's standard strategy (exponential
- * backoff with jitter, throttling and 5xx answers included) a bounded number of times; what still fails reaches the
- * store as a {@link io.github.volpex.checkpoint.store.RepositoryUnavailableException}, which it handles like an
- * unreachable host.
+ * backoff with jitter, throttling and 5xx answers included) a bounded number of times. It also retries what that
+ * strategy gives up on at once although another attempt may get through: a request the server refused as damaged on
+ * the way ({@code SignatureDoesNotMatch}, {@code XAmzContentSHA256Mismatch}, {@code BadDigest}: a flipped byte of a
+ * body breaks its signature or checksum) and an answer cut short or unreadable (a listing, the id of a multipart
+ * upload). What still fails reaches the store as a
+ * {@link io.github.volpex.checkpoint.store.RepositoryUnavailableException}, which it handles like an unreachable host;
+ * a signature that never matches is reported as what it may be — a wrong secret access key or requests damaged on the
+ * way — never as the one without the other. A client given to the builder keeps its own retry strategy.
  *
  * @since 0.1
  */

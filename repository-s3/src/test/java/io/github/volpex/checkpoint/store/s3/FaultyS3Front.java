@@ -15,15 +15,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * An HTTP front on loopback that forwards requests to an S3 server — which must not check signatures, since the
- * front changes the Host header — and injects what real endpoints do: throttling answers ({@code 503 SlowDown})
- * and bodies cut short. Always close it.
+ * front changes the Host header — and injects what real endpoints do: throttling answers ({@code 503 SlowDown}),
+ * answers cut short and answers with a byte flipped. Always close it.
  */
 final class FaultyS3Front implements AutoCloseable {
 
@@ -36,6 +38,12 @@ final class FaultyS3Front implements AutoCloseable {
     private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final AtomicInteger throttle = new AtomicInteger();
     private final AtomicBoolean truncateGets = new AtomicBoolean();
+    private final AtomicBoolean stripChecksums = new AtomicBoolean();
+    private final List<Damage> damages = new CopyOnWriteArrayList<>();
+
+    /** What to do to the next answers to requests that match: cut the body half-way, or flip one of its bytes. */
+    private record Damage(Predicate<String> request, boolean truncate, AtomicInteger remaining) {
+    }
 
     FaultyS3Front(URI target) throws IOException {
         this.target = target;
@@ -52,6 +60,34 @@ final class FaultyS3Front implements AutoCloseable {
     /** The next {@code count} requests are answered {@code 503 SlowDown} without reaching the server. */
     void throttleNext(int count) {
         throttle.set(count);
+    }
+
+    /**
+     * Cuts the body of the next {@code count} answers to requests that match half-way (the announced length stays),
+     * as a connection dropped mid-answer does.
+     *
+     * @param request matches {@code "<method> <path and query>"}
+     */
+    void truncateNext(Predicate<String> request, int count) {
+        damages.add(new Damage(request, true, new AtomicInteger(count)));
+    }
+
+    /**
+     * Whether answers lose their {@code x-amz-checksum-…} headers, as from a server that neither keeps nor returns the
+     * checksums of uploads.
+     */
+    void stripChecksums(boolean strip) {
+        stripChecksums.set(strip);
+    }
+
+    /** Forgets every damage asked for and not done yet. */
+    void clearDamage() {
+        damages.clear();
+    }
+
+    /** Flips one byte in the middle of the body of the next {@code count} answers to requests that match. */
+    void flipNext(Predicate<String> request, int count) {
+        damages.add(new Damage(request, false, new AtomicInteger(count)));
     }
 
     /** Whether GET answers stop half-way through their body (the announced length stays). */
@@ -80,7 +116,9 @@ final class FaultyS3Front implements AutoCloseable {
             }
             HttpResponse<InputStream> answer = client.send(forward.build(), HttpResponse.BodyHandlers.ofInputStream());
             answer.headers().map().forEach((name, values) -> {
-                if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT)) && !name.startsWith(":")) {
+                boolean checksum = name.toLowerCase(Locale.ROOT).startsWith("x-amz-checksum-");
+                if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT)) && !name.startsWith(":")
+                        && !(checksum && stripChecksums.get())) {
                     values.forEach(value -> exchange.getResponseHeaders().add(name, value));
                 }
             });
@@ -97,7 +135,14 @@ final class FaultyS3Front implements AutoCloseable {
             }
             exchange.sendResponseHeaders(answer.statusCode(), content.length == 0 ? -1 : content.length);
             OutputStream out = exchange.getResponseBody();
-            if (truncateGets.get() && exchange.getRequestMethod().equals("GET") && content.length > 1) {
+            String request = exchange.getRequestMethod() + " " + exchange.getRequestURI();
+            Damage damage = content.length > 1 ? damages.stream().filter(d -> d.request().test(request)
+                    && d.remaining().getAndUpdate(n -> Math.max(0, n - 1)) > 0).findFirst().orElse(null) : null;
+            if (damage != null && !damage.truncate()) {
+                content[content.length / 2] ^= 0x20;
+            }
+            if ((damage != null && damage.truncate())
+                    || (truncateGets.get() && exchange.getRequestMethod().equals("GET") && content.length > 1)) {
                 out.write(content, 0, content.length / 2);
                 out.flush();
                 // Closing with the body half sent cuts the connection.

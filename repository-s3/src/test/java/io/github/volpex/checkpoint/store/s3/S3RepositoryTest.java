@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -86,6 +87,17 @@ class S3RepositoryTest {
             assertTrue(e.getMessage().contains("bucket no-such-bucket does not exist"), e.getMessage());
             assertThrows(RepositoryUnavailableException.class, () -> repository.list(""));
             assertThrows(RepositoryUnavailableException.class, () -> repository.get("k"));
+            assertThrows(RepositoryUnavailableException.class, () -> repository.open("k"));
+            // A delete asks whether the object exists first, and a 404 to that question does not say which is missing.
+            RepositoryUnavailableException delete = assertThrows(RepositoryUnavailableException.class,
+                    () -> repository.delete("k"));
+            assertTrue(delete.getMessage().contains("bucket no-such-bucket does not exist"), delete.getMessage());
+            assertThrows(RepositoryUnavailableException.class, () -> {
+                try (FragmentOutput out = repository.create("k")) {
+                    out.write(new byte[] {1});
+                    out.commit();
+                }
+            });
         }
     }
 
@@ -95,7 +107,117 @@ class S3RepositoryTest {
                 .credentials(LocalS3.ACCESS_KEY, "wrong secret").id("refused").build()) {
             RepositoryUnavailableException e = assertThrows(RepositoryUnavailableException.class,
                     () -> repository.put("k", new byte[] {1}));
-            assertTrue(e.getMessage().contains("was refused"), e.getMessage());
+            // A wrong secret and a request changed on the way look the same to the server: the message says both.
+            assertTrue(e.getMessage().contains("SignatureDoesNotMatch") && e.getMessage().contains("the secret access "
+                    + "key is wrong") && e.getMessage().contains("changed on the way"), e.getMessage());
+        }
+        try (S3Repository repository = S3Repository.builder(LocalS3.BUCKET).endpoint(s3.endpoint()).pathStyle(true)
+                .credentials("unknown", LocalS3.SECRET_KEY).id("unknown").build()) {
+            RepositoryUnavailableException e = assertThrows(RepositoryUnavailableException.class,
+                    () -> repository.list(""));
+            assertTrue(e.getMessage().contains("the access key id was refused (InvalidAccessKeyId)"), e.getMessage());
+        }
+    }
+
+    @Test
+    void a_request_changed_on_the_way_is_sent_again_and_not_blamed_on_the_credentials() throws Exception {
+        try (TamperingProxy proxy = new TamperingProxy(s3.endpoint());
+             S3Repository repository = S3Repository.builder(LocalS3.BUCKET).endpoint(proxy.endpoint())
+                     .pathStyle(true).credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY).keyPrefix("tampered/")
+                     .id("tampered").partBytes(S3Repository.MIN_PART_BYTES).maxAttempts(3)
+                     .timeouts(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(30)).build()) {
+            byte[] value = new byte[1000];
+            new SplittableRandom(3).nextBytes(value);
+            // One damaged attempt: the server refuses it (403 SignatureDoesNotMatch), the next attempt gets through.
+            proxy.flipNextBodies(1);
+            repository.put("k", value);
+            assertEquals(1, proxy.flipped());
+            assertArrayEquals(value, repository.get("k").orElseThrow());
+            // So does a part of a multipart upload.
+            byte[] big = new byte[S3Repository.MIN_PART_BYTES + 1000];
+            new SplittableRandom(4).nextBytes(big);
+            proxy.flipNextBodies(1);
+            try (FragmentOutput out = repository.create("big")) {
+                out.write(big);
+                out.commit();
+            }
+            assertEquals(2, proxy.flipped());
+            assertArrayEquals(big, repository.get("big").orElseThrow());
+            // Damaged on every attempt: a typed failure that names both causes, and the value is unchanged.
+            proxy.flipNextBodies(3);
+            RepositoryUnavailableException e = assertThrows(RepositoryUnavailableException.class,
+                    () -> repository.put("k", new byte[] {1, 2, 3, 4}));
+            assertEquals(5, proxy.flipped());
+            assertTrue(e.getMessage().contains("changed on the way"), e.getMessage());
+            assertFalse(e.getMessage().contains("check the"), e.getMessage());
+            assertArrayEquals(value, repository.get("k").orElseThrow());
+        }
+    }
+
+    @Test
+    void answers_cut_short_are_asked_again() throws IOException {
+        try (S3Repository repository = throughFront("cut").partBytes(S3Repository.MIN_PART_BYTES).maxAttempts(3)
+                .build()) {
+            repository.put("a", new byte[] {1});
+            repository.put("b", new byte[] {2});
+            front.truncateNext(request -> request.startsWith("GET ") && request.contains("list-type=2"), 2);
+            assertEquals(List.of("a", "b"), repository.list(""));
+            // The answer that carries a multipart upload's id.
+            front.truncateNext(request -> request.startsWith("POST ") && request.contains("uploads"), 1);
+            byte[] big = new byte[S3Repository.MIN_PART_BYTES + 10];
+            new SplittableRandom(5).nextBytes(big);
+            try (FragmentOutput out = repository.create("big")) {
+                out.write(big);
+                out.commit();
+            }
+            assertArrayEquals(big, repository.get("big").orElseThrow());
+            // Cut short on every attempt: a typed failure.
+            front.truncateNext(request -> request.startsWith("GET ") && request.contains("list-type=2"), 3);
+            assertThrows(RepositoryUnavailableException.class, () -> repository.list(""));
+            assertEquals(List.of("a", "b", "big"), repository.list(""));
+        }
+    }
+
+    @Test
+    void a_download_changed_on_the_way_fails_the_crc32c_it_was_stored_with() throws IOException {
+        try (S3Repository repository = throughFront("flipped").maxAttempts(1).build()) {
+            byte[] value = new byte[4096];
+            new SplittableRandom(6).nextBytes(value);
+            repository.put("k", value);
+            try (FragmentOutput out = repository.create("streamed")) {
+                out.write(value);
+                out.commit();
+            }
+            try {
+                for (int variant = 0; variant < 4; variant++) {
+                    boolean serverReturnsChecksum = variant < 2;
+                    String key = variant % 2 == 0 ? "k" : "streamed";
+                    front.stripChecksums(!serverReturnsChecksum);
+                    Predicate<String> download = request -> request.startsWith("GET ")
+                            && request.endsWith("/flipped/" + key);
+                    // The client checks the checksum the server returns, if it does; the repository checks the
+                    // CRC32C it stored in the object's metadata, whatever the server returns. A stream reports it at
+                    // its end; get asks again.
+                    front.flipNext(download, 1);
+                    IOException streamed = assertThrows(IOException.class, () -> {
+                        try (InputStream in = repository.open(key).orElseThrow()) {
+                            in.skip(10);
+                            in.readAllBytes();
+                        }
+                    });
+                    assertTrue(serverReturnsChecksum ? streamed.getMessage().contains("checksum")
+                            : streamed.getMessage().contains("do not match the CRC32C the value was stored with"),
+                            streamed.getMessage());
+                    front.flipNext(download, S3Repository.DOWNLOAD_ATTEMPTS - 1);
+                    assertArrayEquals(value, repository.get(key).orElseThrow());
+                    front.flipNext(download, S3Repository.DOWNLOAD_ATTEMPTS);
+                    assertThrows(IOException.class, () -> repository.get(key));
+                    assertArrayEquals(value, repository.get(key).orElseThrow());
+                }
+            } finally {
+                front.clearDamage();
+                front.stripChecksums(false);
+            }
         }
     }
 
