@@ -66,7 +66,9 @@ import java.util.random.RandomGenerator;
  * clocks say. A fenced epoch source (a coordination service's counter) needs no complete listing. A store that lists
  * objects of a greater epoch, or whose epoch source says its epoch is stale, refuses to commit
  * ({@link StaleWriterException}); and since it only ever deletes checkpoints older than one it committed or verified,
- * a stale writer can neither commit over a newer writer's checkpoints nor make them collectable.
+ * a stale writer can neither commit over a newer writer's checkpoints nor make them collectable. An epoch source that
+ * hands an elected writer one epoch per term ({@link EpochSource#epochPerTerm()}) is asked before every commit: the
+ * store commits under the epoch of the current term, so a host elected again later commits under its new one.
  *
  * <h2>The guarantee</h2>
  * Let <i>L</i> be the last checkpoint of a job whose {@link #commit} returned, whichever writer committed it. Then, as
