@@ -157,8 +157,8 @@ public final class WriterElection implements EpochSource, AutoCloseable {
     private volatile boolean closed;
 
     // Touched by passes only (one at a time).
-    /** This member's candidacy, or null. */
-    private String node;
+    /** This member's candidacy, or null (volatile: {@link #deleteJob} reads it on its caller's thread). */
+    private volatile String node;
     /** The session that created it. */
     private long nodeSession;
     /** The token of a create whose outcome is unknown, or null. */
@@ -176,6 +176,8 @@ public final class WriterElection implements EpochSource, AutoCloseable {
     private Role role = Role.CANDIDATE;
     private long epoch = -1;
     private long terms;
+    /** The epoch of the last term begun: a reconnection under the same epoch is not a new term. */
+    private long lastTerm = -1;
 
     private final ConcurrentLinkedQueue<Runnable> notices = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean notifying = new AtomicBoolean();
@@ -270,7 +272,8 @@ public final class WriterElection implements EpochSource, AutoCloseable {
     }
 
     /**
-     * Returns how many terms this member began: how often it was elected (again).
+     * Returns how many terms this member began: how often it was elected under a new epoch (a reconnection that keeps
+     * its epoch is the same term).
      *
      * @return the count
      */
@@ -654,8 +657,9 @@ public final class WriterElection implements EpochSource, AutoCloseable {
             ended = epoch;
             role = next;
             epoch = next == Role.WRITER ? nextEpoch : -1;
-            if (next == Role.WRITER) {
+            if (next == Role.WRITER && nextEpoch != lastTerm) {
                 terms++;
+                lastTerm = nextEpoch;
             }
             changed.signalAll();
         } finally {

@@ -175,6 +175,7 @@ class WriterElectionTest {
             WriterElection writer = writers().get(0);
             if (writer == a) {
                 assertEquals(epoch, a.epoch().orElseThrow(), "the session survived: the same term");
+                assertEquals(1, a.terms(), "a reconnection under the same epoch begins no new term");
             } else {
                 assertTrue(b.epoch().orElseThrow() > epoch);
             }
