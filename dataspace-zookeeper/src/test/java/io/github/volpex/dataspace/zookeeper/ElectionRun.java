@@ -40,7 +40,10 @@ import java.util.function.Predicate;
  *       that reached its commit point before its writer was killed.</li>
  * </ul>
  * Each fault waits for the takeover it causes, records how long it took (the time from the fault to the new writer's
- * election) and checks it against a generous liveness bound: the documented bound plus slack for a loaded machine.
+ * election) and checks it against a generous liveness bound: the documented bound plus slack for a loaded machine,
+ * counted from the fault — or, for a leader failover, from the moment the ensemble serves a new session again: how
+ * long the ensemble itself takes to elect a leader and sync its followers is ZooKeeper's, not the writer election's
+ * (on a machine shared with other builds it once took more than ten seconds).
  * Members run 5 directory repositories under {@code shared}; their logs go to {@code target/election-jvms}.
  */
 final class ElectionRun implements AutoCloseable {
@@ -167,14 +170,14 @@ final class ElectionRun implements AutoCloseable {
             case KILL -> {
                 victim.process.destroyForcibly();
                 victim.dead = true;
-                record(fault, start, awaitEvent("a writer after killing " + victim.name, e -> true, epoch));
+                record(fault, start, start, awaitEvent("a writer after killing " + victim.name, e -> true, epoch));
                 start();
             }
             case PAUSE -> {
                 signal(victim, "STOP");
                 victim.paused = true;
                 Found next = awaitEvent("a writer after pausing " + victim.name, e -> true, epoch);
-                record(fault, start, next);
+                record(fault, start, start, next);
                 Thread.sleep(300); // the new writer commits meanwhile
                 long resumed = System.nanoTime();
                 signal(victim, "CONT");
@@ -186,7 +189,8 @@ final class ElectionRun implements AutoCloseable {
                 String[] session = victim.ask("session", "SESSION ");
                 Sessions.expire(ensemble.connectString(), Long.parseUnsignedLong(session[1], 16),
                         HexFormat.of().parseHex(session[2]));
-                record(fault, start, awaitEvent("a writer after expiring " + victim.name, e -> true, epoch));
+                record(fault, start, start, awaitEvent("a writer after expiring " + victim.name, e -> true,
+                        epoch));
                 awaitOwn(victim, "learns its session expired", e -> e.nanos - start > 0 && e.kind.startsWith("ROLE")
                         && !e.kind.equals("ROLE WRITER"));
             }
@@ -202,9 +206,10 @@ final class ElectionRun implements AutoCloseable {
                 } finally {
                     ensemble.restart(leader);
                 }
+                long serving = awaitServing();
                 // The writer keeps its role through a failover its session survives, or loses it and is elected
                 // again: the takeover is the time until a member is the writer again (0 if none stopped being it).
-                record(fault, start, awaitEvent("a writer after the failover", e -> true, 0));
+                record(fault, start, serving, awaitEvent("a writer after the failover", e -> true, 0));
             }
             default -> throw new AssertionError(fault);
         }
@@ -216,12 +221,31 @@ final class ElectionRun implements AutoCloseable {
                 && e.numbers[1] == writer.event.numbers[0] && e.nanos - after > 0);
     }
 
-    private void record(Fault fault, long start, Found next) throws InterruptedException {
+    /**
+     * Records the takeover {@code next} that followed the fault injected at {@code start}, and checks that it came
+     * within the liveness bound of {@code boundFrom}: the fault, or the moment the ensemble served again.
+     */
+    private void record(Fault fault, long start, long boundFrom, Found next) throws InterruptedException {
         awaitCommit(next, start);
         long millis = TimeUnit.NANOSECONDS.toMillis(Math.max(0, next.event.nanos - start));
         takeovers.computeIfAbsent(fault, f -> Collections.synchronizedList(new ArrayList<>())).add(millis);
-        assertTrue(millis <= TAKEOVER_BOUND_MILLIS, fault + ": " + next.member.name + " took over after " + millis
-                + " ms, beyond the liveness bound of " + TAKEOVER_BOUND_MILLIS + " ms:\n" + describe());
+        long bounded = TimeUnit.NANOSECONDS.toMillis(Math.max(0, next.event.nanos - boundFrom));
+        assertTrue(bounded <= TAKEOVER_BOUND_MILLIS, fault + ": " + next.member.name + " took over after " + millis
+                + " ms, " + bounded + " ms of them " + (boundFrom == start ? "" : "after the ensemble served again, ")
+                + "beyond the liveness bound of " + TAKEOVER_BOUND_MILLIS + " ms:\n" + describe());
+    }
+
+    /**
+     * Waits until the ensemble serves a new session (which needs a leader and a quorum that follows it) and returns
+     * when it did.
+     *
+     * @throws AssertionError if it did not within 30 s
+     */
+    private long awaitServing() throws Exception {
+        org.apache.zookeeper.ZooKeeper probe = Sessions.connect(ensemble.connectString());
+        long serving = System.nanoTime();
+        probe.close();
+        return serving;
     }
 
     private void awaitOwn(Member member, String what, Predicate<Event> event) throws InterruptedException {
