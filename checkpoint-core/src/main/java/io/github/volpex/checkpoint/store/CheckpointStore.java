@@ -66,7 +66,9 @@ import java.util.random.RandomGenerator;
  * clocks say. A fenced epoch source (a coordination service's counter) needs no complete listing. A store that lists
  * objects of a greater epoch, or whose epoch source says its epoch is stale, refuses to commit
  * ({@link StaleWriterException}); and since it only ever deletes checkpoints older than one it committed or verified,
- * a stale writer can neither commit over a newer writer's checkpoints nor make them collectable.
+ * a stale writer can neither commit over a newer writer's checkpoints nor make them collectable. An epoch source that
+ * hands an elected writer one epoch per term ({@link EpochSource#epochPerTerm()}) is asked before every commit: the
+ * store commits under the epoch of the current term, so a host elected again later commits under its new one.
  *
  * <h2>The guarantee</h2>
  * Let <i>L</i> be the last checkpoint of a job whose {@link #commit} returned, whichever writer committed it. Then, as
@@ -142,6 +144,7 @@ public final class CheckpointStore {
     private final Reads reads;
     private final Repairer repairer;
     private final Collector collector;
+    private final JobDeletion deletion;
     private final ConcurrentHashMap<String, Job> jobs = new ConcurrentHashMap<>();
 
     /** A job's lock and what this store remembers of it. */
@@ -165,6 +168,7 @@ public final class CheckpointStore {
         this.recovery = new Recovery(context, reads);
         this.repairer = new Repairer(context, reads, regenerator);
         this.collector = new Collector(context, reads, repairer);
+        this.deletion = new JobDeletion(context);
     }
 
     /**
@@ -277,6 +281,27 @@ public final class CheckpointStore {
         return index;
     }
 
+    /**
+     * Commits the checkpoint of a replicated process — its state and the request number its replicas reopen at — as
+     * one checkpoint of {@code jobId}, in the format {@link ProcessCheckpoint} documents; {@link #recoverProcess}
+     * gives both back. Otherwise as {@link #commit(String, byte[])}.
+     *
+     * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
+     * @param checkpoint the process's state and request number
+     * @return the new checkpoint's index
+     * @throws CommitFailedException    if the commit did not complete; the previous checkpoint is then intact
+     * @throws StaleWriterException     if a newer writer of the job exists; nothing is written
+     * @throws IllegalStateException    if the placement policy or the epoch source breaks its contract; the previous
+     *                                  checkpoint is then intact
+     * @throws NullPointerException     if an argument is null
+     * @throws IllegalArgumentException if {@code jobId} is not valid
+     * @since 0.1
+     */
+    public FragmentIndex commit(String jobId, ProcessCheckpoint checkpoint) {
+        Objects.requireNonNull(checkpoint, "checkpoint");
+        return commit(jobId, checkpoint.toBytes());
+    }
+
     // --------------------------------------------------------------------------------------------------- recovery
 
     /**
@@ -340,6 +365,35 @@ public final class CheckpointStore {
      */
     public Optional<RecoveredCheckpoint> recover(String jobId) {
         return locked(jobId, state -> recovery.recoverNewest(jobId));
+    }
+
+    /**
+     * Rebuilds the newest committed checkpoint of a replicated process, as {@link #recover(String)} does, and returns
+     * its state and the request number its replicas reopen at.
+     *
+     * @param jobId the job
+     * @return the process's checkpoint, or empty if every repository answered and the job has no committed checkpoint
+     * @throws RepositoriesUnreachableException if repositories that may hold the newest checkpoint, or the fragments
+     *                                          it needs, are unreachable
+     * @throws CheckpointUnavailableException   if the newest committed checkpoint cannot be rebuilt from the
+     *                                          repositories that answer
+     * @throws IllegalStateException            if the newest checkpoint is not a process checkpoint (it was committed
+     *                                          with {@link #commit(String, byte[])}, say), or is longer than
+     *                                          {@link #MAX_ARRAY_BYTES}
+     * @throws NullPointerException             if {@code jobId} is null
+     * @throws IllegalArgumentException         if {@code jobId} is not valid
+     * @since 0.1
+     */
+    public Optional<ProcessCheckpoint> recoverProcess(String jobId) {
+        return recover(jobId).map(recovered -> {
+            try {
+                return ProcessCheckpoint.parse(recovered.toByteArray());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("the newest checkpoint of " + jobId + " (#"
+                        + recovered.index().sequence() + ", epoch " + recovered.index().epoch()
+                        + ") cannot be read: " + e.getMessage(), e);
+            }
+        });
     }
 
     /**
@@ -453,6 +507,50 @@ public final class CheckpointStore {
             deleted += collectGarbage(jobId);
         }
         return deleted;
+    }
+
+    // ------------------------------------------------------------------------------------------------ deletion
+
+    /**
+     * Deletes a finished job: {@link #deleteJob(String, boolean) deleteJob(jobId, false)}, which refuses while writers
+     * of the job are alive.
+     *
+     * @param jobId the job
+     * @return how many objects were deleted
+     * @throws JobRunningException      if the epoch source knows of live writers or candidates of the job; nothing is
+     *                                  deleted
+     * @throws JobDeletionException     if something of the job could not be deleted; it names what
+     * @throws NullPointerException     if {@code jobId} is null
+     * @throws IllegalArgumentException if {@code jobId} is not valid
+     * @since 0.1
+     */
+    public int deleteJob(String jobId) {
+        return deleteJob(jobId, false);
+    }
+
+    /**
+     * Deletes everything of a job: first what the {@link EpochSource} keeps of it ({@link EpochSource#deleteJob}: a
+     * fenced source's counter, so that no earlier writer of the job can commit again), then every object of every
+     * checkpoint, of every epoch, on every repository — commit markers first, then index copies, then fragments,
+     * so that a deletion cut short never leaves a checkpoint that counts but lacks what it needs — and finally lists
+     * the repositories again to check that nothing of the job is left. Objects of other jobs are untouched; the
+     * repositories' own places (a directory, a bucket) stay. Idempotent: running it again after a failure finishes
+     * the work, and deleting a job that has nothing does nothing.
+     *
+     * @param jobId the job
+     * @param force whether to delete even while the epoch source knows of live writers or candidates of the job
+     *              (their commits are refused from then on)
+     * @return how many objects were deleted
+     * @throws JobRunningException      if {@code force} is false and the epoch source knows of live writers or
+     *                                  candidates of the job; nothing is deleted
+     * @throws JobDeletionException     if the epoch source failed (nothing else is then deleted), or repositories
+     *                                  could not be listed or still list objects of the job; it names them
+     * @throws NullPointerException     if {@code jobId} is null
+     * @throws IllegalArgumentException if {@code jobId} is not valid
+     * @since 0.1
+     */
+    public int deleteJob(String jobId, boolean force) {
+        return locked(jobId, state -> deletion.delete(jobId, state, force));
     }
 
     private static void requirePositive(Duration duration) {

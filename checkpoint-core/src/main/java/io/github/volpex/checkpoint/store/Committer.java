@@ -69,6 +69,9 @@ final class Committer {
     /** The epoch to commit under: acquired at the first commit, refused once a greater one shows up. */
     private long epoch(String jobId, JobState state, JobView view, long sequence, List<FragmentFailure> failures) {
         long highest = view.highestEpoch();
+        if (context.epochs.epochPerTerm()) {
+            return termEpoch(jobId, state, highest, sequence, failures);
+        }
         if (state.epoch < 0) {
             if (context.epochs.requiresCompleteListing() && !view.unreachable.isEmpty()) {
                 throw new EpochUnavailableException(jobId, sequence, List.copyOf(view.unreachable), "no epoch can "
@@ -76,15 +79,7 @@ final class Committer {
                         + "checkpoint of a greater epoch (" + context.epochs + " orders writers by what they list)",
                         failures);
             }
-            long acquired;
-            try {
-                acquired = context.epochs.acquire(jobId, highest);
-            } catch (IOException e) {
-                failures.add(new FragmentFailure(-1, "epoch source", FragmentFailure.Reason.UNAVAILABLE,
-                        String.valueOf(e.getMessage())));
-                throw new EpochUnavailableException(jobId, sequence, List.of(), "no epoch could be acquired",
-                        failures);
-            }
+            long acquired = acquire(jobId, highest, sequence, failures, "no epoch could be acquired");
             if (acquired <= highest || acquired < 0) {
                 throw new IllegalStateException("the epoch source must return an epoch greater than " + highest
                         + " and >= 0: " + acquired);
@@ -94,6 +89,33 @@ final class Committer {
             throw new StaleWriterException(jobId, sequence, state.epoch, highest, failures);
         }
         return state.epoch;
+    }
+
+    /**
+     * The epoch of the writer's current term ({@link EpochSource#epochPerTerm()}), asked at every commit: refused when
+     * the job lists a greater one, and kept as the job's epoch so that a later term's is taken afresh.
+     */
+    private long termEpoch(String jobId, JobState state, long highest, long sequence, List<FragmentFailure> failures) {
+        long held = acquire(jobId, highest, sequence, failures, "no epoch of a writer's term");
+        if (held < 0) {
+            throw new IllegalStateException("the epoch source must return an epoch >= 0: " + held);
+        }
+        if (held < highest) {
+            throw new StaleWriterException(jobId, sequence, held, highest, failures);
+        }
+        state.epoch = held;
+        return held;
+    }
+
+    /** Asks the epoch source for an epoch; its failure fails the commit before anything is written. */
+    private long acquire(String jobId, long highest, long sequence, List<FragmentFailure> failures, String what) {
+        try {
+            return context.epochs.acquire(jobId, highest);
+        } catch (IOException e) {
+            failures.add(new FragmentFailure(-1, "epoch source", FragmentFailure.Reason.UNAVAILABLE,
+                    String.valueOf(e.getMessage())));
+            throw new EpochUnavailableException(jobId, sequence, List.of(), what + ": " + e.getMessage(), failures);
+        }
     }
 
     /** Thrown inside a commit when fewer than {@code m} fragments were stored: nothing can regenerate the others. */

@@ -66,6 +66,49 @@ public interface EpochSource {
     boolean isCurrent(String jobId, long epoch) throws IOException;
 
     /**
+     * Tells whether this source hands each writer one epoch per <em>term</em> — from the writer's election to the
+     * moment it loses the role — as a writer election does, instead of a new epoch per {@link #acquire}. A store then
+     * calls {@link #acquire} before every commit and commits under the epoch it returns: the same throughout a term,
+     * and a new, greater one when its host is elected again after another writer held the role, so that one store
+     * serves its host across terms. For such a source, {@link #acquire} returns the epoch of the current term, which
+     * may equal {@code highestSeen} (the term's own checkpoints), and throws {@link IOException} when this host does
+     * not hold the role (the commit then fails with an {@link EpochUnavailableException}, nothing written); a store
+     * that lists a greater epoch than the term's refuses to commit ({@link StaleWriterException}). Such a source needs
+     * no complete listing.
+     *
+     * <p>The default, {@code false}, is for sources whose every {@link #acquire} takes a new epoch: a store acquires
+     * once per job, at its first commit, and keeps the epoch.
+     *
+     * @return whether epochs are held per term
+     * @since 0.1
+     */
+    default boolean epochPerTerm() {
+        return false;
+    }
+
+    /**
+     * Deletes what this source keeps of {@code jobId} (a coordination service's counter of the job, and whatever it
+     * created for it that is left empty), as {@link CheckpointStore#deleteJob} does before it deletes the job's
+     * checkpoints. Once it returns, no writer that acquired an epoch of the job before can commit again:
+     * {@link #isCurrent} answers {@code false} for every such epoch. A source that knows of live writers or candidates
+     * of the job (an election's members whose sessions live) refuses unless {@code force}. Deleting a job that has
+     * nothing here does nothing.
+     *
+     * <p>The default does nothing: a source that keeps nothing per job, as {@link #listing()} and {@link #clock} do.
+     *
+     * @param jobId the job
+     * @param force whether to delete even while writers or candidates of the job are alive (they then stop: their
+     *              commits are refused as stale)
+     * @throws JobRunningException if writers or candidates of the job are alive and {@code force} is false; nothing
+     *                             is deleted
+     * @throws IOException         if the source cannot be reached; what it keeps of the job may remain
+     * @since 0.1
+     */
+    default void deleteJob(String jobId, boolean force) throws IOException {
+        // Nothing is kept per job.
+    }
+
+    /**
      * Tells whether this source orders a writer's epoch only above the {@code highestSeen} it is given, which orders
      * the writer after every earlier one only if the listing behind {@code highestSeen} saw every repository. A store
      * then calls {@link #acquire} only after a listing of the job that every one of its repositories answered, and

@@ -55,12 +55,16 @@ final class JobView {
     final String jobId;
     /** Repositories whose listing failed. */
     final Set<String> unreachable;
+    /** Why each repository of {@link #unreachable} could not be listed, when known: what its listing threw. */
+    final Map<String, Throwable> listingFailures;
     /** Every checkpoint present, oldest first. */
     final TreeMap<CheckpointId, Trace> traces;
 
-    private JobView(String jobId, Set<String> unreachable, TreeMap<CheckpointId, Trace> traces) {
+    private JobView(String jobId, Set<String> unreachable, Map<String, Throwable> listingFailures,
+                    TreeMap<CheckpointId, Trace> traces) {
         this.jobId = jobId;
         this.unreachable = Collections.unmodifiableSet(unreachable);
+        this.listingFailures = Collections.unmodifiableMap(listingFailures);
         this.traces = traces;
     }
 
@@ -69,12 +73,24 @@ final class JobView {
      * repository's keys with the job's prefix, or null if it could not be listed.
      */
     static JobView of(String jobId, Map<String, List<String>> listings) {
+        return of(jobId, listings, Map.of());
+    }
+
+    /**
+     * Builds the view as {@link #of(String, Map)} does; {@code failures} holds what the listing of each repository
+     * that could not be listed threw.
+     */
+    static JobView of(String jobId, Map<String, List<String>> listings, Map<String, Throwable> failures) {
         Set<String> unreachable = new LinkedHashSet<>();
+        Map<String, Throwable> listingFailures = new LinkedHashMap<>();
         TreeMap<CheckpointId, Trace> traces = new TreeMap<>();
         for (Map.Entry<String, List<String>> listing : listings.entrySet()) {
             String repositoryId = listing.getKey();
             if (listing.getValue() == null) {
                 unreachable.add(repositoryId);
+                if (failures.get(repositoryId) != null) {
+                    listingFailures.put(repositoryId, failures.get(repositoryId));
+                }
                 continue;
             }
             for (String key : listing.getValue()) {
@@ -93,7 +109,7 @@ final class JobView {
                 }
             }
         }
-        return new JobView(jobId, unreachable, traces);
+        return new JobView(jobId, unreachable, listingFailures, traces);
     }
 
     /** The committed checkpoints, newest first. */

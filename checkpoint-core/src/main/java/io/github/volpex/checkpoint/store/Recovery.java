@@ -48,8 +48,8 @@ final class Recovery {
             if (view.unreachable.isEmpty()) {
                 return Optional.empty();
             }
-            throw new RepositoriesUnreachableException(jobId, -1, 0, 0, List.copyOf(view.unreachable), null,
-                    List.of());
+            throw new RepositoriesUnreachableException(jobId, -1, 0, 0, List.copyOf(view.unreachable),
+                    view.listingFailures, null, List.of());
         }
         // The newest committed checkpoint may be the last successful commit: never go back past it silently.
         List<JobView.Trace> older = committed.subList(1, committed.size());
@@ -73,8 +73,8 @@ final class Recovery {
             return failure;
         }
         return new RepositoriesUnreachableException(jobId, failure.sequence(), failure.required(),
-                failure.verified(), List.copyOf(unreachable), newestAvailable(jobId, older, unreachable),
-                failure.failures());
+                failure.verified(), List.copyOf(unreachable), view.listingFailures,
+                newestAvailable(jobId, older, unreachable), failure.failures());
     }
 
     /**

@@ -65,10 +65,15 @@ final class StoreContext {
         }
         List<Parallel.Outcome<List<String>>> outcomes = Parallel.all(executor, listings);
         Map<String, List<String>> byRepository = new LinkedHashMap<>();
+        Map<String, Throwable> failures = new LinkedHashMap<>();
         for (int r = 0; r < repositories.size(); r++) {
-            byRepository.put(repositories.get(r).id(), outcomes.get(r).ok() ? outcomes.get(r).value() : null);
+            Parallel.Outcome<List<String>> outcome = outcomes.get(r);
+            byRepository.put(repositories.get(r).id(), outcome.ok() ? outcome.value() : null);
+            if (!outcome.ok()) {
+                failures.put(repositories.get(r).id(), outcome.failure());
+            }
         }
-        return JobView.of(jobId, byRepository);
+        return JobView.of(jobId, byRepository, failures);
     }
 
     /**

@@ -27,8 +27,20 @@
  * <h2>Internals</h2>
  * {@code CheckpointStore} is a facade over package-private parts that share a {@code StoreContext}: {@code JobView}
  * (one listing of a job: which checkpoints exist, their order, which are committed), {@code Committer},
- * {@code Recovery}, {@code Repairer}, {@code Collector} (leases and garbage), {@code Reads} (fetching and verifying
- * fragments) and {@code Regenerator} (rebuilding fragments onto other repositories).
+ * {@code Recovery}, {@code Repairer}, {@code Collector} (leases and garbage), {@code JobDeletion} (deleting a whole
+ * job), {@code Reads} (fetching and verifying fragments) and {@code Regenerator} (rebuilding fragments onto other
+ * repositories).
+ *
+ * <h2>For replicated processes</h2>
+ * A process replicated over hosts that fail restarts from two things that must agree: its application state and the
+ * dataspace request number its replicas reopen at. {@link io.github.volpex.checkpoint.store.ProcessCheckpoint} holds
+ * both in one versioned checkpoint ({@code CheckpointStore.commit(job, ProcessCheckpoint)},
+ * {@code recoverProcess(job)}). Its replicas elect the one that writes (a coordination service's election, such as
+ * the ZooKeeper adapter's); such an {@link io.github.volpex.checkpoint.store.EpochSource} hands the elected writer one
+ * epoch per term ({@link io.github.volpex.checkpoint.store.EpochSource#epochPerTerm()}), which the store asks for
+ * before every commit, so one store serves a host through the terms it is elected for. A finished job is deleted in
+ * one call ({@code deleteJob}): the epoch source's counter first — refused while writers of the job live, unless
+ * forced — then every object of every epoch, markers first, checked by a last listing.
  *
  * <h2>Where it departs from the papers, and why</h2>
  * <ul>

@@ -14,8 +14,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -125,46 +123,35 @@ class CheckpointStoreTest {
     void failures_survive_serialization_of_the_exceptions_that_carry_them() throws Exception {
         List<FragmentFailure> failures = List.of(new FragmentFailure(2, "r7", FragmentFailure.Reason.CORRUPT, "x"),
                 new FragmentFailure(-1, "r8", FragmentFailure.Reason.UNAVAILABLE, "y"));
-        CheckpointUnavailableException unavailable = roundTrip(
+        CheckpointUnavailableException unavailable = Serialized.roundTrip(
                 new CheckpointUnavailableException("job", 3, 2, 1, failures));
         assertEquals(failures, unavailable.failures());
         assertEquals(List.of("job", 3L, 2, 1), List.of(unavailable.jobId(), unavailable.sequence(),
                 unavailable.required(), unavailable.verified()));
-        CommitFailedException failed = roundTrip(new CommitFailedException("job", 4, 1, true, "why", failures));
+        CommitFailedException failed = Serialized.roundTrip(new CommitFailedException("job", 4, 1, true, "why", failures));
         assertEquals(failures, failed.failures());
         assertEquals(1, failed.indexCopiesWritten());
         assertTrue(failed.reachedCommitPoint());
         assertThrows(NullPointerException.class, () -> new CommitFailedException("job", 4, 1, false, "why",
                 Arrays.asList(failures.get(0), null)));
-        StaleWriterException stale = roundTrip(new StaleWriterException("job", 5, 10, 12, failures));
+        StaleWriterException stale = Serialized.roundTrip(new StaleWriterException("job", 5, 10, 12, failures));
         assertEquals(List.of(10L, 12L, 5L), List.of(stale.epoch(), stale.newerEpoch(), stale.sequence()));
         assertFalse(stale.reachedCommitPoint());
         FragmentIndex available = FragmentIndexTest.example();
-        RepositoriesUnreachableException unreachable = roundTrip(new RepositoriesUnreachableException("job", 6, 2,
+        RepositoriesUnreachableException unreachable = Serialized.roundTrip(new RepositoriesUnreachableException("job", 6, 2,
                 1, List.of("r1", "r2"), available, failures));
         assertEquals(List.of("r1", "r2"), unreachable.unreachable());
         assertEquals(available, unreachable.newestAvailable().orElseThrow());
         assertEquals(failures, unreachable.failures());
-        assertTrue(roundTrip(new RepositoriesUnreachableException("job", -1, 0, 0, List.of("r1"), null, List.of()))
+        assertTrue(Serialized.roundTrip(new RepositoriesUnreachableException("job", -1, 0, 0, List.of("r1"), null, List.of()))
                 .newestAvailable().isEmpty());
-        EpochUnavailableException epoch = roundTrip(new EpochUnavailableException("job", 7, List.of("r3"), "why",
+        EpochUnavailableException epoch = Serialized.roundTrip(new EpochUnavailableException("job", 7, List.of("r3"), "why",
                 failures));
         assertEquals(List.of("r3"), epoch.unreachable());
         assertEquals(failures, epoch.failures());
         assertFalse(epoch.reachedCommitPoint());
         assertThrows(NullPointerException.class, () -> new EpochUnavailableException("job", 7,
                 Arrays.asList("r1", null), "why", failures));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> T roundTrip(T object) throws Exception {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(object);
-        }
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-            return (T) in.readObject();
-        }
     }
 
     @Test

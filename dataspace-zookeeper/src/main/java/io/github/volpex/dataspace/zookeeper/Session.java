@@ -348,6 +348,18 @@ final class Session implements AutoCloseable {
     }
 
     /**
+     * Creates a znode of a sequential mode; on success, {@code children} holds the one path ZooKeeper gave it and
+     * {@code stat} its stat (whose ephemeral owner names the session that created it).
+     */
+    Result createSequential(String prefix, byte[] data, CreateMode mode) {
+        return sync(client -> {
+            Stat stat = new Stat();
+            String created = client.create(prefix, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, mode, stat);
+            return new Result(Code.OK, null, stat, null, List.of(created));
+        });
+    }
+
+    /**
      * Brings the server this client talks to up to date with the leader ({@code sync}), so that the next read sees
      * every write committed before this call, also other clients' writes; waits for it like a synchronous call.
      */

@@ -164,12 +164,8 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         for (int i = 0; i < requests.length; i++) {
             requests[i] = new LongAdder();
         }
-        ZKClientConfig clientConfig = builder.clientConfig != null ? builder.clientConfig : new ZKClientConfig();
-        if (clientConfig.getProperty(ZKConfig.JUTE_MAXBUFFER) == null) {
-            clientConfig.setProperty(ZKConfig.JUTE_MAXBUFFER, Integer.toString(builder.juteMaxBuffer));
-        }
-        this.session = new Session(builder.connectString, (int) builder.sessionTimeout.toMillis(), clientConfig,
-                this::onNodeEvent, this::wakeAll);
+        this.session = new Session(builder.connectString, (int) builder.sessionTimeout.toMillis(),
+                clientConfig(builder), this::onNodeEvent, this::wakeAll);
         this.listing = new Listing(session, session.maxAnswerBytes(), this::waitForConnection);
         this.blobsInZooKeeper = builder.blobStore == null;
         this.blobStore = blobsInZooKeeper
@@ -177,9 +173,19 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
                 : builder.blobStore;
     }
 
+    /** The client configuration of a builder, its {@code jute.maxbuffer} set to the builder's unless given. */
+    private static ZKClientConfig clientConfig(ZooKeeperDataspace.Builder builder) {
+        ZKClientConfig clientConfig = builder.clientConfig != null ? builder.clientConfig : new ZKClientConfig();
+        if (clientConfig.getProperty(ZKConfig.JUTE_MAXBUFFER) == null) {
+            clientConfig.setProperty(ZKConfig.JUTE_MAXBUFFER, Integer.toString(builder.juteMaxBuffer));
+        }
+        return clientConfig;
+    }
+
     // ---- connecting ---------------------------------------------------------------------------------------------
 
     static ZkDataspace connect(ZooKeeperDataspace.Builder builder) {
+        ConnectStrings.check(builder.connectString);
         String namespace = ZooKeeperDataspace.Builder.checkPath("namespace", "/volpex/job-42", builder.namespace);
         checkLimits(builder, namespace);
         ZkDataspace dataspace = new ZkDataspace(builder, namespace);
@@ -265,7 +271,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             }
             if (!(results.get(ancestors.size()) instanceof OpResult.GetDataResult root)) {
                 for (String ancestor : missing) {
-                    Session.Result created = session.create(ancestor, EMPTY, CreateMode.PERSISTENT);
+                    Session.Result created = session.create(ancestor, Parents.MARKER, CreateMode.PERSISTENT);
                     if (!created.ok() && created.code() != Code.NODEEXISTS) {
                         waitIfUnknown(created, during);
                     }
@@ -299,7 +305,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             guardPrefix = guardPrefix(header.namespaceId());
             if (header.destroying()) {
                 LOG.info("completing the interrupted destroy of dataspace namespace {}", namespace);
-                deleteTree(header);
+                destroyer().deleteTree(header);
                 continue;
             }
             if (!header.sameSettings(wanted)) {
@@ -2153,73 +2159,73 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
             throw new DataspaceClosedException(0, 1, true);
         }
         String during = "destroying namespace " + namespace;
+        Destroyer destroyer = destroyer();
         Session.Result root = readOrWait(namespace, during);
         if (root.ok()) {
             Header header = Header.decodeOrNull(root.data(), namespace);
             if (header != null) {
-                while (session.setData(namespace, header.beingDestroyed().encode(), -1).unknown()) {
-                    waitForConnection(during);
-                }
-                deleteTree(header);
+                destroyer.markDestroying(header);
+                destroyer.deleteTree(header);
             }
         }
+        destroyer.deleteParents();
         close();
     }
 
     /**
-     * Deletes the namespace's blobs from an external store, then every znode under the namespace and the namespace
-     * itself: the tag guards first, so that every other client's commit fails from then on; then each process's read
-     * log by the numbers its record names (a log is never listed whole); then the rest, bucket by bucket
-     * ({@link Eraser}). A destroy cut short leaves the header marked, and the next client that connects finishes it.
+     * Destroys a namespace with a session of its own, knowing none of its settings: see
+     * {@link ZooKeeperDataspace.Builder#destroy()}.
      */
-    private void deleteTree(Header header) {
+    static boolean destroy(ZooKeeperDataspace.Builder builder) {
+        String connectString = ConnectStrings.check(builder.connectString);
+        String namespace = ZooKeeperDataspace.Builder.checkPath("namespace", "/volpex/job-42", builder.namespace);
+        Duration timeout = builder.connectionLossTimeout;
         String during = "destroying namespace " + namespace;
-        if (!header.blobsInZooKeeper()) {
-            String prefix = Long.toHexString(header.namespaceId()) + "-";
-            try {
-                for (String key : blobStore.keys()) {
-                    if (key.startsWith(prefix)) {
-                        blobStore.delete(key);
-                    }
+        try (Session session = new Session(connectString, (int) builder.sessionTimeout.toMillis(),
+                clientConfig(builder), event -> { }, () -> { })) {
+            Listing.ConnectionWait connection = what -> {
+                if (!session.awaitConnected(System.nanoTime() + timeout.toNanos())) {
+                    throw new ZooKeeperUnavailableException(connectString, timeout, what);
                 }
-            } catch (IOException ex) {
-                throw new BlobStoreException(prefix + "*", "deleting the namespace's blobs failed", ex);
+            };
+            connection.await(during);
+            Layout layout = new Layout(namespace);
+            Listing listing = new Listing(session, session.maxAnswerBytes(), connection);
+            Session.Result root = new Destroyer(session, layout, listing, connection, null).read(namespace, during);
+            boolean destroyed = false;
+            if (root.ok()) {
+                if (!Header.isHeader(root.data())) {
+                    throw new IllegalStateException("namespace " + namespace + " exists and is not a Volpex dataspace ("
+                            + root.stat().getNumChildren() + " children, " + root.data().length + " bytes of data)");
+                }
+                Header header;
+                try {
+                    header = Header.decodeOrNull(root.data(), namespace);
+                } catch (NamespaceFormatException otherFormat) {
+                    header = null;
+                }
+                if (header == null) {
+                    new Destroyer(session, layout, listing, connection, null).eraseOtherFormat();
+                } else {
+                    if (!header.blobsInZooKeeper() && builder.blobStore == null) {
+                        throw new IllegalStateException("namespace " + namespace + " keeps its large values in an "
+                                + "external blob store: give it to the builder (blobStore) to destroy the namespace");
+                    }
+                    Destroyer destroyer = new Destroyer(session, layout, listing, connection,
+                            header.blobsInZooKeeper() ? null : builder.blobStore);
+                    destroyer.markDestroying(header);
+                    destroyer.deleteTree(header);
+                }
+                destroyed = true;
             }
+            new Destroyer(session, layout, listing, connection, null).deleteParents();
+            return destroyed;
         }
-        Eraser eraser = new Eraser(session, listing, this::waitForConnection);
-        eraser.erase(List.of(layout.guards), Layout.MAX_TAG_NAME, during);
-        deleteLogs(during);
-        eraser.erase(List.of(layout.processes, layout.tags, layout.dictionary, layout.references, layout.store),
-                Layout.MAX_TAG_NAME, during);
-        eraser.erase(List.of(namespace), Layout.MAX_TAG_NAME, during);
-        LOG.info("destroyed dataspace namespace {}: {} znodes deleted", namespace, eraser.deleted());
     }
 
-    /** Deletes the read-log entries of every process, pipelined, from the window its record names. */
-    private void deleteLogs(String during) {
-        List<String> processes = listing.children(layout.processes, 10, during);
-        for (String process : processes == null ? List.<String>of() : processes) {
-            Session.Result read = readOrWait(layout.processes + "/" + process, during);
-            if (!read.ok()) {
-                continue;
-            }
-            ProcessRecord record;
-            try {
-                record = ProcessRecord.decode(read.data());
-            } catch (IllegalStateException corrupt) {
-                continue; // the eraser lists what is left
-            }
-            List<CompletableFuture<Session.Result>> deletes = new ArrayList<>(Eraser.BATCH);
-            for (long entry = record.oldest; entry <= record.issued; entry++) {
-                deletes.add(session.deleteAsync(layout.processes + "/" + process + "/" + entry, -1));
-                if (deletes.size() == Eraser.BATCH || entry == record.issued) {
-                    for (CompletableFuture<Session.Result> delete : deletes) {
-                        session.await(delete); // any entry left (a lost reply) goes with the eraser's listing
-                    }
-                    deletes.clear();
-                }
-            }
-        }
+    /** Deletes the namespace's blobs, znodes and emptied parents ({@link Destroyer}). */
+    private Destroyer destroyer() {
+        return new Destroyer(session, layout, listing, this::waitForConnection, blobsInZooKeeper ? null : blobStore);
     }
 
     // ---- for tests of the protocol ----------------------------------------------------------------------------------

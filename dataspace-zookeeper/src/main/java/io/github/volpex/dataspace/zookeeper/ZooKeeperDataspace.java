@@ -342,9 +342,11 @@ public interface ZooKeeperDataspace extends Dataspace {
          *                                       {@code IllegalStateException} too)
          * @throws ListingTooLargeException      if collecting garbage, or completing an interrupted destroy, meets a
          *                                       znode with more children than one answer can list
-         * @throws IllegalArgumentException      if the connect string or the namespace is malformed, the namespace
-         *                                       lies inside another dataspace, or the options do not fit ZooKeeper's
-         *                                       limits (the message names the option and the bound)
+         * @throws IllegalArgumentException      if the connect string cannot name a server (not host:port pairs
+         *                                       separated by commas, or none of its hosts resolves: refused at once,
+         *                                       naming it), the namespace is malformed, the namespace lies inside
+         *                                       another dataspace, or the options do not fit ZooKeeper's limits (the
+         *                                       message names the option and the bound)
          * @throws ZooKeeperUnavailableException if no server could be reached in time
          */
         public ZooKeeperDataspace connect() {
@@ -352,6 +354,32 @@ public interface ZooKeeperDataspace extends Dataspace {
                 throw new IllegalStateException("processCount must be set before connect()");
             }
             return ZkDataspace.connect(this);
+        }
+
+        /**
+         * Destroys the namespace without connecting to it as a dataspace: it needs none of the namespace's settings
+         * (process count, options), only the connect string and the namespace given to {@link
+         * ZooKeeperDataspace#builder}, the session and connection-loss timeouts, the client configuration and — if the
+         * namespace keeps its large values in an external store — the {@linkplain #blobStore(BlobStore) blob store}.
+         * It deletes the namespace as {@link ZooKeeperDataspace#destroy()} does (every client's requests fail from
+         * then on), then the parents above it that this package created when the namespace was, as far as they are
+         * left empty (a parent someone else made stays). A namespace of an earlier format is erased whole. A missing
+         * namespace is not an error: only its empty parents go, so running this again after a failure finishes it.
+         *
+         * @return whether a namespace was there and is now deleted
+         * @throws IllegalArgumentException      if the connect string cannot name a server (the message names it), or
+         *                                       the namespace is malformed
+         * @throws IllegalStateException         if the namespace's znode exists and is not a Volpex dataspace, or the
+         *                                       namespace keeps its blobs in an external store and none was given
+         * @throws ListingTooLargeException      if a znode of the namespace has more children than one answer can
+         *                                       list (it names the znode and the remedy)
+         * @throws BlobStoreException            if the external blob store cannot be listed or changed
+         * @throws ZooKeeperUnavailableException if the ensemble is unreachable for longer than the connection-loss
+         *                                       timeout; running it again finishes the work
+         * @since 0.1
+         */
+        public boolean destroy() {
+            return ZkDataspace.destroy(this);
         }
 
         /**

@@ -1,21 +1,15 @@
 package io.github.volpex.dataspace.zookeeper;
 
 import io.github.volpex.checkpoint.store.EpochSource;
+import io.github.volpex.checkpoint.store.JobRunningException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.Op;
 import org.apache.zookeeper.client.ZKClientConfig;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Fenced checkpoint epochs kept in a ZooKeeper ensemble: give it to a
@@ -38,7 +32,15 @@ import org.slf4j.LoggerFactory;
  * always receives a greater one. {@link #isCurrent} reads the counter and, when it still holds the epoch asked about,
  * confirms it with a version check that also goes through the leader (and confirms a counter it found missing the same
  * way): the answer is linearizable, never a lagging server's. A writer whose session expired while it was paused gets
- * a new session here and is told, at its next commit, that it is no longer current. The counters are persistent: no epoch depends on a session.
+ * a new session here and is told, at its next commit, that it is no longer current. The counters are persistent: no
+ * epoch depends on a session. The path and its ancestors are created when the first counter is, marked as this
+ * package's, and {@link #deleteJob} deletes them again once they are empty.
+ *
+ * <p><b>Fenced, and elected.</b> This source fences whoever acquired last; it does not choose which host writes. A
+ * {@link WriterElection} does, among the live replicas of a process, and hands its elected writer the next epoch of
+ * the same counter — one mechanism, so the election and the fence never disagree. Give a job's writers either their
+ * election or this source, not both: an {@link #acquire} here fences the elected writer, which then takes the role
+ * back with a new epoch.
  *
  * <p><b>Exactly once.</b> Every acquisition writes a random 16-byte token with its epoch (in a one-operation
  * {@code multi}, as the dataspace's writes are). When a write's outcome is unknown (a lost reply, a connection loss, a
@@ -62,32 +64,21 @@ import org.slf4j.LoggerFactory;
  */
 public final class ZooKeeperEpochSource implements EpochSource, AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ZooKeeperEpochSource.class);
-
-    /** The first four bytes of a counter: "VPZE". */
-    static final int MAGIC = 0x56505A45;
-    /** The counter's format. */
-    static final byte FORMAT = 1;
-    /** Bytes of a counter record. */
-    static final int RECORD_BYTES = 4 + 1 + 8 + 16;
-    private static final byte[] EMPTY = new byte[0];
-    /** Pause between attempts while a connection loss is being noticed. */
-    private static final long RETRY_PAUSE_MILLIS = 10;
-
     private final String connectString;
     private final String path;
-    private final Duration connectionLossTimeout;
     private final RandomGenerator random;
     private final Session session;
+    private final EpochCounters counters;
 
     private ZooKeeperEpochSource(Builder builder, String path) {
         this.connectString = builder.connectString;
         this.path = path;
-        this.connectionLossTimeout = builder.connectionLossTimeout;
         this.random = builder.random != null ? builder.random : new SecureRandom();
         ZKClientConfig config = builder.clientConfig != null ? builder.clientConfig : new ZKClientConfig();
         this.session = new Session(connectString, (int) builder.sessionTimeout.toMillis(), config, event -> { },
                 () -> { });
+        this.counters = new EpochCounters(session, connectString, path, builder.connectionLossTimeout,
+                "the epoch source");
     }
 
     /**
@@ -135,11 +126,7 @@ public final class ZooKeeperEpochSource implements EpochSource, AutoCloseable {
      * @throws IllegalArgumentException if {@code jobId} is empty
      */
     public String counterPath(String jobId) {
-        Objects.requireNonNull(jobId, "jobId");
-        if (jobId.isEmpty()) {
-            throw new IllegalArgumentException("jobId must not be empty");
-        }
-        return path + "/" + TagNames.name(jobId);
+        return counters.counterPath(jobId);
     }
 
     /**
@@ -160,65 +147,14 @@ public final class ZooKeeperEpochSource implements EpochSource, AutoCloseable {
      */
     @Override
     public long acquire(String jobId, long highestSeen) throws IOException {
-        String node = counterPath(jobId);
+        counterPath(jobId);
         if (highestSeen < -1 || highestSeen >= Long.MAX_VALUE - 1) {
             throw new IllegalArgumentException("highestSeen must be in [-1, " + (Long.MAX_VALUE - 1) + "): "
                     + highestSeen);
         }
         byte[] token = new byte[16];
         ByteBuffer.wrap(token).putLong(random.nextLong()).putLong(random.nextLong());
-        String during = "acquiring an epoch of job \"" + jobId + "\"";
-        long deadline = System.nanoTime() + connectionLossTimeout.toNanos();
-        long attempted = -1; // the epoch of a write whose outcome is unknown
-        while (true) {
-            Counter read = read(node, deadline, during);
-            if (read == null) {
-                if (attempted >= 0) {
-                    attempted = -1; // a create whose outcome was unknown did not apply, or was deleted since
-                }
-                long epoch = highestSeen + 1;
-                Session.Result created = session.multi(List.of(Op.create(node, encode(epoch, token), Records.OPEN_ACL,
-                        CreateMode.PERSISTENT)));
-                if (created.ok()) {
-                    LOG.debug("acquired epoch {} of job {} (new counter {})", epoch, jobId, node);
-                    return epoch;
-                }
-                if (created.code() == Code.NONODE) {
-                    createAncestors(deadline, during);
-                } else if (created.unknown()) {
-                    attempted = epoch;
-                    awaitConnection(deadline, during);
-                } else if (created.code() != Code.NODEEXISTS) {
-                    throw refused(created.code(), during);
-                }
-                continue;
-            }
-            long current = read.epoch();
-            if (attempted >= 0 && current == attempted && Arrays.equals(token, read.token())) {
-                LOG.debug("acquired epoch {} of job {} (after a lost reply)", current, jobId);
-                return current;
-            }
-            attempted = -1;
-            if (current == Long.MAX_VALUE) {
-                if (confirmed(node, read.version(), deadline, during)) {
-                    throw new IllegalStateException("the epoch counter " + node + " has reached Long.MAX_VALUE");
-                }
-                continue; // a lagging server's answer: read again
-            }
-            long epoch = Math.max(current, highestSeen) + 1;
-            Session.Result set = session.multi(List.of(Op.setData(node, encode(epoch, token), read.version())));
-            if (set.ok()) {
-                LOG.debug("acquired epoch {} of job {}", epoch, jobId);
-                return epoch;
-            }
-            if (set.unknown()) {
-                attempted = epoch;
-                awaitConnection(deadline, during);
-            } else if (set.code() != Code.BADVERSION && set.code() != Code.NONODE) {
-                throw refused(set.code(), during);
-            }
-            // Another writer acquired first, or the counter was deleted: read again.
-        }
+        return counters.acquire(jobId, highestSeen, token);
     }
 
     /**
@@ -238,152 +174,36 @@ public final class ZooKeeperEpochSource implements EpochSource, AutoCloseable {
      */
     @Override
     public boolean isCurrent(String jobId, long epoch) throws IOException {
-        String node = counterPath(jobId);
-        if (epoch < 0) {
-            throw new IllegalArgumentException("epoch must be >= 0: " + epoch);
-        }
-        String during = "checking epoch " + epoch + " of job \"" + jobId + "\"";
-        long deadline = System.nanoTime() + connectionLossTimeout.toNanos();
-        while (true) {
-            Counter read = read(node, deadline, during);
-            if (read == null) {
-                if (confirmed(node, -1, deadline, during)) {
-                    session.sync(node); // the counter exists: the server that answered had not yet seen its creation
-                    continue;
-                }
-                return false;
-            }
-            if (read.epoch() > epoch) {
-                return false; // counters only grow: no later answer can be true
-            }
-            if (confirmed(node, read.version(), deadline, during)) {
-                return read.epoch() == epoch;
-            }
-        }
+        return counters.isCurrent(jobId, epoch);
     }
 
     /**
-     * Tells whether the counter still has the version read (−1: any version, so whether it exists), as the ensemble's
-     * leader orders it (a one-operation {@code multi} of a version check): the server that answered a read may lag
-     * behind writes of other sessions. False if the counter changed or was deleted since (or does not exist).
+     * Deletes the job's counter, then {@linkplain #path() the path} and the parents above it that this package
+     * created, as far as they are left empty — a parent someone else made stays. Once it returns, {@link #isCurrent}
+     * answers {@code false} for every epoch of the job, so no earlier writer can commit again; an {@link #acquire}
+     * afterwards starts the job anew. The job's counter has children while members of its {@link WriterElection}
+     * live: then the deletion is refused unless {@code force}, which deletes their candidacies first (they stop
+     * competing, and their commits are refused). A writer that took its epoch through this source (not an election)
+     * leaves no trace of being alive: delete a job once its writers have stopped.
+     *
+     * @param jobId the job
+     * @param force whether to delete even while members of the job's writer election live
+     * @throws NullPointerException     if {@code jobId} is null
+     * @throws IllegalArgumentException if {@code jobId} is empty
+     * @throws JobRunningException      if members of the job's writer election live and {@code force} is false (it
+     *                                  names them, and which one writes under which epoch); nothing is deleted
+     * @throws IllegalStateException    if this source is closed
+     * @throws InterruptedIOException   if interrupted while waiting for the ensemble (the interrupt status is kept)
+     * @throws IOException              if the ensemble was unreachable for longer than the connection-loss timeout,
+     *                                  or refused the request
      */
-    private boolean confirmed(String node, int version, long deadline, String during) throws IOException {
-        while (true) {
-            Session.Result checked = session.multi(List.of(Op.check(node, version)));
-            if (checked.ok()) {
-                return true;
-            }
-            if (checked.unknown()) {
-                awaitConnection(deadline, during); // a check changes nothing: asking again is safe
-            } else if (checked.code() == Code.BADVERSION || checked.code() == Code.NONODE) {
-                return false;
-            } else {
-                throw refused(checked.code(), during);
-            }
-        }
-    }
-
-    /** A job's counter as read: its epoch, the token of the acquisition that set it, and its znode's version. */
-    private record Counter(long epoch, byte[] token, int version) {
-    }
-
-    /** Reads a job's counter; null if the job has none. */
-    private Counter read(String node, long deadline, String during) throws IOException {
-        while (true) {
-            Session.Result read = session.getData(node);
-            if (read.unknown()) {
-                awaitConnection(deadline, during);
-            } else if (read.code() == Code.NONODE) {
-                return null;
-            } else if (!read.ok()) {
-                throw refused(read.code(), during);
-            } else {
-                int version = read.stat().getVersion();
-                long epoch;
-                try {
-                    epoch = decode(node, read.data());
-                } catch (IllegalStateException notACounter) {
-                    // Reported only if it is what the counter holds now, not a lagging server's view.
-                    if (confirmed(node, version, deadline, during)) {
-                        throw notACounter;
-                    }
-                    continue;
-                }
-                return new Counter(epoch, Arrays.copyOfRange(read.data(), RECORD_BYTES - 16, RECORD_BYTES), version);
-            }
-        }
-    }
-
-    /** Creates the path's missing ancestors and the path itself. */
-    private void createAncestors(long deadline, String during) throws IOException {
-        int slash = 0;
-        while (slash >= 0) {
-            slash = path.indexOf('/', slash + 1);
-            String ancestor = slash < 0 ? path : path.substring(0, slash);
-            while (true) {
-                Session.Result created = session.create(ancestor, EMPTY, CreateMode.PERSISTENT);
-                if (created.ok() || created.code() == Code.NODEEXISTS) {
-                    break;
-                }
-                if (!created.unknown()) {
-                    throw refused(created.code(), during);
-                }
-                awaitConnection(deadline, during);
-            }
-        }
-    }
-
-    /** After an unknown outcome: waits for the session to be connected, or throws once the deadline has passed. */
-    private void awaitConnection(long deadlineNanos, String during) throws IOException {
-        if (session.closed()) {
-            throw new IllegalStateException("the epoch source is closed");
-        }
-        if (Thread.currentThread().isInterrupted()) {
-            throw new InterruptedIOException("interrupted while " + during);
-        }
-        // The client may still count itself connected just after a connection loss: pause before trying again.
-        try {
-            Thread.sleep(RETRY_PAUSE_MILLIS);
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while " + during);
-        }
-        if (!session.awaitConnected(deadlineNanos) || System.nanoTime() - deadlineNanos > 0) {
-            if (session.closed()) {
-                throw new IllegalStateException("the epoch source is closed");
-            }
-            if (Thread.currentThread().isInterrupted()) {
-                throw new InterruptedIOException("interrupted while " + during);
-            }
-            throw new IOException(new ZooKeeperUnavailableException(connectString, connectionLossTimeout, during)
-                    .getMessage());
-        }
-    }
-
-    private IOException refused(Code code, String during) {
-        if (session.closed()) {
-            throw new IllegalStateException("the epoch source is closed");
-        }
-        return new IOException("ZooKeeper refused a request while " + during + ": " + code);
+    @Override
+    public void deleteJob(String jobId, boolean force) throws IOException {
+        counters.deleteJob(jobId, force, null);
     }
 
     static byte[] encode(long epoch, byte[] token) {
-        return ByteBuffer.allocate(RECORD_BYTES).putInt(MAGIC).put(FORMAT).putLong(epoch).put(token).array();
-    }
-
-    /** Returns the epoch a counter holds. */
-    static long decode(String node, byte[] data) {
-        ByteBuffer buffer = ByteBuffer.wrap(data == null ? EMPTY : data);
-        if (buffer.remaining() != RECORD_BYTES || buffer.getInt() != MAGIC || buffer.get() != FORMAT) {
-            throw new IllegalStateException("znode " + node + " is not an epoch counter ("
-                    + (data == null ? 0 : data.length) + " bytes; a counter has " + RECORD_BYTES
-                    + " starting with the magic VPZE and format 1)");
-        }
-        long epoch = buffer.getLong();
-        if (epoch < 0) {
-            throw new IllegalStateException("znode " + node + " holds a negative epoch: " + epoch);
-        }
-        return epoch;
+        return EpochCounters.encode(epoch, token);
     }
 
     /** The current session's id (for tests that expire it). */
@@ -496,15 +316,17 @@ public final class ZooKeeperEpochSource implements EpochSource, AutoCloseable {
          * Nothing is created until the first {@link #acquire}.
          *
          * @return the connected source
-         * @throws IllegalArgumentException      if the connect string or the path is malformed, or the path is
-         *                                       {@code /} or lies under {@code /zookeeper}
+         * @throws IllegalArgumentException      if the connect string cannot name a server (not host:port pairs
+         *                                       separated by commas, or no host of it resolves; the message names
+         *                                       it), the path is malformed, or the path is {@code /} or lies under
+         *                                       {@code /zookeeper}
          * @throws ZooKeeperUnavailableException if no server could be reached in time
          */
         public ZooKeeperEpochSource connect() {
+            ConnectStrings.check(connectString);
             ZooKeeperDataspace.Builder.checkPath("path", "/volpex/epochs", path);
             ZooKeeperEpochSource source = new ZooKeeperEpochSource(this, path);
-            long deadline = System.nanoTime() + connectionLossTimeout.toNanos();
-            if (!source.session.awaitConnected(deadline)) {
+            if (!source.session.awaitConnected(source.counters.deadline())) {
                 source.close();
                 throw new ZooKeeperUnavailableException(connectString, connectionLossTimeout, "connecting");
             }

@@ -13,8 +13,11 @@
  * starts an ensemble of 1 to 7 servers in process for tests and examples; {@link
  * io.github.volpex.dataspace.zookeeper.BlobStore} is where large values go. {@link
  * io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource} gives a checkpoint store fenced writer epochs from the
- * same ensemble, so that one writer per job holds across machines (it needs {@code volpex-checkpoint-core}, an
- * optional dependency of this module).
+ * same ensemble, so that one writer per job holds across machines, and {@link
+ * io.github.volpex.dataspace.zookeeper.WriterElection} elects that writer among a process's live replicas and hands
+ * it the epoch of the same counter (both need {@code volpex-checkpoint-core}, an optional dependency of this module).
+ * {@link io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace.Builder#destroy()} destroys a namespace knowing none
+ * of its settings, and {@link io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource#deleteJob} a job's counter.
  *
  * <h2>Znode layout</h2>
  * <pre>
@@ -38,6 +41,10 @@
  * &lt;path&gt;/&lt;job name&gt;         {@link io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource}'s epoch counter of a job,
  *                               under a path of its own (magic "VPZE", format, {@code long} epoch, the 16-byte token
  *                               of the acquisition that set it)
+ * &lt;path&gt;/&lt;job name&gt;/c-&lt;token&gt;-&lt;seq&gt;  a member of the job's {@link io.github.volpex.dataspace.zookeeper.WriterElection}:
+ *                               ephemeral and sequential, its data the member's name; the lowest sequence writes
+ * &lt;parent&gt;                    a parent the package created above a namespace or an epoch path: data "VPZP" and
+ *                               format 1, deleted by clean-up once it has no child (one without it is never deleted)
  * </pre>
  * A process record is created by the process's first request; until then the process is at request 0. A tag's name is
  * its escaped form ({@code [A-Za-z0-9_-]} kept, any other UTF-16 unit as {@code %} and four hex digits), or
@@ -285,6 +292,16 @@
  * told apart by token, which this package does around every transaction itself. What is left — reconnecting after an
  * expired session — is a few lines ({@code Session}). Curator would add two jars, Guava and a second version of
  * ZooKeeper to converge, for none of it.
+ *
+ * <p>The writer election is the one place where a Curator recipe ({@code LeaderLatch}) almost fits, and it is still
+ * built here on the plain client, for three reasons. The fencing epoch must be taken in the same transaction that
+ * checks the candidacy (so that an epoch is only ever taken by a member the ensemble still counts as elected), which a
+ * latch's callbacks cannot do atomically; the latch's trackers record a decade of double leaders after reconnections
+ * and expired sessions (CURATOR-696, -620, -498, -460) whose fixes — a candidacy counts only in the session that made
+ * it, a token in every candidate's name, a suspended connection is no leadership — are a few lines each here
+ * ({@link io.github.volpex.dataspace.zookeeper.WriterElection} lists them); and Curator runs its connection-state
+ * listeners on threads of its own, which the library must not own. The election runs its steps on ZooKeeper's event
+ * thread, each one synchronous call that never waits for a connection.
  *
  * <h2>Limits, and where this departs from the in-process dataspace</h2>
  * <ul>

@@ -30,6 +30,20 @@ final class ChildJvms {
         return new ProcessBuilder(command).redirectError(log.toFile()).start();
     }
 
+    /** In a child: halts the JVM with status 3 after {@code millis}, whatever happens (a daemon thread). */
+    static void haltAfter(long millis) {
+        Thread deadline = new Thread(() -> {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException ignored) {
+                return;
+            }
+            Runtime.getRuntime().halt(3);
+        }, "deadline");
+        deadline.setDaemon(true);
+        deadline.start();
+    }
+
     /** Returns the last 2,000 chars of a child's log, for a failure message. */
     static String tail(Path log) {
         try {

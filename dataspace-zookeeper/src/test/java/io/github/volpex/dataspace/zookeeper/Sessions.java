@@ -35,6 +35,17 @@ final class Sessions {
         connected(connectString, sessionId, password).close();
     }
 
+    /** Returns the stat of a znode read through a new session, or null if it does not exist. */
+    static org.apache.zookeeper.data.Stat exists(String connectString, String path) throws Exception {
+        ZooKeeper raw = connect(connectString);
+        try {
+            raw.sync(path, (rc, p, ctx) -> { }, null);
+            return raw.exists(path, false);
+        } finally {
+            raw.close();
+        }
+    }
+
     /** Expires the current session of a dataspace client: see {@link #expire(String, long, byte[])}. */
     static void expire(String connectString, ZkDataspace victim) throws Exception {
         expire(connectString, victim.session().sessionId(), victim.session().sessionPassword());

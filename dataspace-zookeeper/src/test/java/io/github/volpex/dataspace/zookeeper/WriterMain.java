@@ -42,16 +42,7 @@ public final class WriterMain {
 
     public static void main(String[] args) throws Exception {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        Thread deadline = new Thread(() -> {
-            try {
-                Thread.sleep(TimeUnit.MINUTES.toMillis(2));
-            } catch (InterruptedException ignored) {
-                return;
-            }
-            Runtime.getRuntime().halt(3);
-        }, "deadline");
-        deadline.setDaemon(true);
-        deadline.start();
+        ChildJvms.haltAfter(TimeUnit.MINUTES.toMillis(2));
         String job = args[3];
         String name = args[4];
         IndexGate gate = new IndexGate();

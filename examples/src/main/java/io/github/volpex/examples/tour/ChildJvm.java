@@ -103,6 +103,21 @@ final class ChildJvm {
         return log;
     }
 
+    /** The child's name, as given to {@link #start}. */
+    String name() {
+        return name;
+    }
+
+    /** The child's process id. */
+    long pid() {
+        return process.pid();
+    }
+
+    /** The children running now, in no order (for tests that kill some from outside). */
+    static List<ChildJvm> running() {
+        return List.copyOf(RUNNING);
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }
@@ -131,6 +146,25 @@ final class ChildJvm {
     void kill() {
         killed = true;
         process.destroyForcibly();
+    }
+
+    /**
+     * Sends a POSIX signal to the child ({@code STOP} pauses it, {@code CONT} resumes it) with the system's
+     * {@code kill} command.
+     *
+     * @return whether the signal was delivered (false where there is no {@code kill}, or the child is gone)
+     */
+    boolean signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** The end of the child's log, for an error message. */

@@ -1,8 +1,12 @@
 package io.github.volpex.examples.tour;
 
 import io.github.volpex.checkpoint.interval.NiHarwoodEstimate;
+import io.github.volpex.checkpoint.store.CheckpointStore;
+import io.github.volpex.checkpoint.store.FragmentRepository;
 import io.github.volpex.checkpoint.store.s3.S3Repository;
 import io.github.volpex.dataspace.zookeeper.EmbeddedZooKeeper;
+import io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace;
+import io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource;
 import io.github.volpex.estimators.DownloadTimeEstimator;
 import io.github.volpex.estimators.RateEstimate;
 import io.github.volpex.examples.Main;
@@ -36,14 +40,17 @@ import java.util.stream.Stream;
  *   <li>each replica's host lives a lifetime drawn from the compute hosts' law, in the virtual time the replica
  *       reports; when it is over, the replica's JVM is killed with SIGKILL, wherever it is (in a transaction, in a
  *       checkpoint commit);</li>
- *   <li>a process that has lost every replica restarts as new JVMs from its last checkpoint and saved request number;
- *       when its writer dies, another live replica writes its checkpoints (a new, fenced epoch);</li>
+ *   <li>a replica JVM that dies in a way the coordinator did not schedule — killed from outside, an exit, a crash —
+ *       is a host failure like the others: counted, and its process restarted if it has no replica left;</li>
+ *   <li>a process that has lost every replica restarts as new JVMs from its last process checkpoint (state and
+ *       request number); the replicas of each process elect their writer ({@code WriterElection}), so when it dies
+ *       another live replica writes its checkpoints under a new, fenced epoch;</li>
  *   <li>storage hosts depart on their own lifetimes: the server stops (connections are refused) and everything it
  *       held is lost; an empty host takes its place on the same port a second later, and the writers repair their
  *       checkpoints;</li>
  *   <li>the ZooKeeper leader is stopped halfway through and restarted;</li>
- *   <li>now and then a writer is wrongly suspected and another replica of its process promoted: the old writer's next
- *       commit is refused as stale.</li>
+ *   <li>now and then a process's writer is paused with SIGSTOP for longer than its election session: another replica
+ *       is elected, and when the paused one resumes, its commit in flight is refused as stale.</li>
  * </ul>
  * Every child is stopped when the run ends, fails or is interrupted (a shutdown hook covers Ctrl-C), and a child whose
  * coordinator vanishes stops when its standard input ends. Single-threaded: every event is handled on the thread that
@@ -62,10 +69,10 @@ final class Cluster {
      * @param timeout          how long the run may take
      * @param replicaJvmOptions the replica JVMs' options
      * @param logs             where children's logs go; a temporary directory, deleted after a passing run, if empty
-     * @param suspicions       how many times a live writer is wrongly suspected
+     * @param pauses           how many times a process's writer is paused past its election session
      */
     record Config(Tour.Config tour, Optional<String> zookeeper, List<URI> s3, String bucket, String region,
-                  Duration timeout, List<String> replicaJvmOptions, Optional<Path> logs, int suspicions) {
+                  Duration timeout, List<String> replicaJvmOptions, Optional<Path> logs, int pauses) {
 
         /** Copies the lists. */
         Config {
@@ -81,7 +88,9 @@ final class Cluster {
      * @param replicaJvms       replica JVMs started
      * @param failovers         ZooKeeper leader failovers
      * @param failoverNote      which servers, when there was one
-     * @param suspicions        writers wrongly suspected (another replica promoted)
+     * @param unscheduled       replica JVMs that died without the coordinator killing them (host failures)
+     * @param elections         writers elected (terms begun)
+     * @param pauses            writers paused past their election session
      * @param staleRefusals     commits refused because the writer's epoch was stale
      * @param commitFailures    commits that failed otherwise (too few storage hosts reachable)
      * @param bytesOnS3         bytes on the storage hosts at the end
@@ -89,12 +98,14 @@ final class Cluster {
      * @param ownEnsemble       whether the run started its ensemble
      */
     record Result(Tour.Result tour, int replicaJvms, int failovers,
-                  String failoverNote, int suspicions, int staleRefusals, int commitFailures, long bytesOnS3,
-                  int objectsOnS3, boolean ownEnsemble) {
+                  String failoverNote, int unscheduled, int elections, int pauses, int staleRefusals,
+                  int commitFailures, long bytesOnS3, int objectsOnS3, boolean ownEnsemble) {
     }
 
     /** Seconds between two progress lines. */
     private static final int PROGRESS_TICKS = 5;
+    /** How long a writer is paused: longer than its election session, so that another replica is elected. */
+    private static final long PAUSE_NANOS = ReplicaCommand.ELECTION_SESSION.toNanos() + TimeUnit.SECONDS.toNanos(2);
     /** How long a departed storage host stays away before an empty one takes its place. */
     private static final long REJOIN_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -119,6 +130,8 @@ final class Cluster {
     private volatile EmbeddedZooKeeper ensemble;
     private String connectString;
     private RunSpec spec;
+    /** Whether the run's description is in the ensemble, so that there is something of the run to delete. */
+    private boolean published;
     private RuntimeException failure;
     private long startNanos;
     private double globalVirtualSeconds;
@@ -139,8 +152,10 @@ final class Cluster {
     /** A failover is under way on its thread: the run waits for it to end. */
     private boolean failoverRunning;
     private String failoverNote = "";
-    private int suspicions;
-    private int lastSuspected = -1;
+    private int unscheduled;
+    private int elections;
+    private int pauses;
+    private int lastPaused = -1;
     private int staleRefusals;
     private int commitFailures;
 
@@ -199,6 +214,7 @@ final class Cluster {
                     tour.computeHosts(), tour.storageHosts(), tour.storageLaw(), endpoints(), config.bucket(),
                     config.region());
             spec.publish(connectString, Duration.ofSeconds(30));
+            published = true;
             for (StorageHost host : storage) {
                 host.connect();
             }
@@ -305,6 +321,7 @@ final class Cluster {
             for (StorageHost host : storage) {
                 host.rejoinWhenDue();
             }
+            resumeWhenDue();
             if (System.nanoTime() - nextTick >= 0) {
                 nextTick += TimeUnit.SECONDS.toNanos(1);
                 tick();
@@ -333,9 +350,8 @@ final class Cluster {
             failoverRunning = true;
             startFailover();
         }
-        if (suspicions < config.suspicions()
-                && slowest >= (suspicions + 1) * setup.steps() / (config.suspicions() + 1)) {
-            suspectAWriter();
+        if (pauses < config.pauses() && slowest >= (pauses + 1) * setup.steps() / (config.pauses() + 1)) {
+            pauseAWriter();
         }
     }
 
@@ -360,20 +376,19 @@ final class Cluster {
 
     // ---- replicas --------------------------------------------------------------------------------------------------
 
-    private void launchReplica(ProcessState process, boolean restart, boolean writer, double startVirtualSeconds) {
+    /** Starts a replica JVM; {@code first} marks the first of a restart, whose restore counts the restart's kind. */
+    private void launchReplica(ProcessState process, boolean restart, boolean first, double startVirtualSeconds) {
         double lifetime = tour.computeHosts().draw(hostRandom);
-        ReplicaJvm replica = new ReplicaJvm(process, replicas.size() + 1, startVirtualSeconds, lifetime, writer,
-                restart);
+        ReplicaJvm replica = new ReplicaJvm(process, replicas.size() + 1, startVirtualSeconds, lifetime,
+                restart && first);
+        String name = "replica-" + replica.number + "-p" + process.index;
         List<String> arguments = new ArrayList<>(List.of("replica", "--zookeeper", connectString, "--run", run,
-                "--process", Integer.toString(process.index), "--coordinated", "--start-virtual-seconds",
-                Double.toString(startVirtualSeconds), "--deadline-minutes", Long.toString(deadlineMinutes)));
+                "--process", Integer.toString(process.index), "--name", name, "--coordinated",
+                "--start-virtual-seconds", Double.toString(startVirtualSeconds), "--deadline-minutes",
+                Long.toString(deadlineMinutes)));
         if (restart) {
             arguments.add("--restart");
         }
-        if (writer) {
-            arguments.add("--writer");
-        }
-        String name = "replica-" + replica.number + "-p" + process.index;
         try {
             replica.jvm = ChildJvm.start(name, ChildJvm.commandLine(config.replicaJvmOptions(), arguments),
                     credentials.environment(), logs.resolve(name + ".log"),
@@ -405,14 +420,12 @@ final class Cluster {
                 replica.servedFromLog = Long.parseLong(words[2]);
                 replica.duplicatePuts = Long.parseLong(words[3]);
                 replica.bytesWritten = Long.parseLong(words[4]);
-                if (replica.writer) {
-                    // The writer asks its scheduler after this step: give it what every failure so far says.
-                    Optional<NiHarwoodEstimate> estimate = observations.estimate(tour.checkpointSeconds(),
-                            downloadTime.seconds());
-                    estimate.ifPresent(e -> replica.jvm.send(ReplicaCommand.ESTIMATE + " "
-                            + e.failureRatePerSecond() + " " + e.checkpointOverheadSeconds() + " "
-                            + e.downloadSeconds()));
-                }
+                // The writer asks its scheduler after this step (and any replica may be elected): give it what every
+                // failure so far says.
+                Optional<NiHarwoodEstimate> estimate = observations.estimate(tour.checkpointSeconds(),
+                        downloadTime.seconds());
+                estimate.ifPresent(e -> replica.jvm.send(ReplicaCommand.ESTIMATE + " " + e.failureRatePerSecond()
+                        + " " + e.checkpointOverheadSeconds() + " " + e.downloadSeconds()));
             }
             case ReplicaCommand.CHECKPOINT -> {
                 checkpoints++;
@@ -424,20 +437,18 @@ final class Cluster {
                 process.lastCheckpointVirtualSeconds = at;
                 lastIntervalSeconds = Double.parseDouble(words[3]);
             }
-            case ReplicaCommand.STALE -> {
-                staleRefusals++;
-                replica.writer = false;
-                if (process.outcome == null && !process.live.isEmpty()
-                        && process.live.stream().noneMatch(other -> other.writer)) {
-                    // The newer writer died before this one learnt of it: someone must write again.
-                    promoteLeading(process);
-                }
+            case ReplicaCommand.STALE -> staleRefusals++;
+            case ReplicaCommand.ELECTED -> {
+                elections++;
+                replica.writer = true;
+                replica.epoch = Long.parseLong(words[1]);
             }
+            case ReplicaCommand.DEMOTED -> replica.writer = false;
             case ReplicaCommand.COMMIT_FAILED -> commitFailures++;
             case ReplicaCommand.REPAIRED -> fragmentsRepaired += Integer.parseInt(words[1]);
             case ReplicaCommand.RESTORED -> {
                 if (replica.firstOfRestart) {
-                    // One count per restart: its first writer's.
+                    // One count per restart: its first replica's.
                     if (!words[1].equals("checkpoint")) {
                         restartsFromScratch++;
                     }
@@ -469,61 +480,88 @@ final class Cluster {
         if (replica.jvm.killed()) {
             return;
         }
-        if (replica.done && replica.jvm.exitValue() == 0) {
+        if (replica.done) {
             observations.finished(replica, replica.virtualSeconds - replica.startVirtualSeconds);
             return;
         }
-        failure = new IllegalStateException(replica.jvm + " exited with status " + replica.jvm.exitValue()
-                + (replica.done ? " after finishing" : " before finishing") + "; the end of its log ("
-                + replica.jvm.log() + "):\n" + replica.jvm.tail(3000));
+        // Killed from outside (an operator, the OOM killer), crashed, or exited: a host failure like the others.
+        unscheduled++;
+        int status = replica.jvm.exitValue();
+        progress.printf("  [%5.1f s] %s died unscheduled (%s): a host failure%n", elapsed(), replica.jvm,
+                status > 128 ? "killed by signal " + (status - 128) : "exit status " + status
+                        + lastLine(replica.jvm.tail(2000)));
+        hostFailed(replica, replica.virtualSeconds);
     }
 
-    /** The replica's host has failed: SIGKILL; restart the process or promote a writer if need be. */
+    /** ", last logged: ..." with the last non-empty line of a log, or nothing. */
+    private static String lastLine(String log) {
+        String[] lines = log.strip().split("\n");
+        String last = lines.length == 0 ? "" : lines[lines.length - 1].strip();
+        return last.isEmpty() ? "" : ", last logged: " + (last.length() > 160 ? last.substring(0, 160) + "…" : last);
+    }
+
+    /** The replica's host has failed: SIGKILL; a host failure. */
     private void kill(ReplicaJvm replica) {
         replica.jvm.kill();
+        hostFailed(replica, replica.failsAtSeconds);
+    }
+
+    /**
+     * A replica's host failed at {@code failedAtSeconds} (virtual): its uptime is a failure observation, and a process
+     * left without a replica restarts from its checkpoint on new hosts. A writer that failed needs nothing here: the
+     * process's other replicas elect the next one.
+     */
+    private void hostFailed(ReplicaJvm replica, double failedAtSeconds) {
         ProcessState process = replica.process;
         process.live.remove(replica);
-        observations.failed(replica, replica.failsAtSeconds - replica.startVirtualSeconds);
-        if (process.outcome != null) {
+        observations.failed(replica, Math.max(0, failedAtSeconds - replica.startVirtualSeconds));
+        if (process.outcome != null || !process.live.isEmpty()) {
             return;
         }
-        if (process.live.isEmpty()) {
-            restarts++;
-            downloadTime.recordRestartDownload(tour.downloadSeconds());
-            double resume = replica.failsAtSeconds + tour.downloadSeconds();
-            for (int r = 0; r < tour.replicas(); r++) {
-                launchReplica(process, true, r == 0, resume);
-            }
-        } else if (replica.writer && process.live.stream().noneMatch(other -> other.writer)) {
-            promoteLeading(process);
+        restarts++;
+        downloadTime.recordRestartDownload(tour.downloadSeconds());
+        double resume = failedAtSeconds + tour.downloadSeconds();
+        for (int r = 0; r < tour.replicas(); r++) {
+            launchReplica(process, true, r == 0, resume);
         }
     }
 
-    /** Makes the live replica of {@code process} that is furthest ahead its writer. */
-    private void promoteLeading(ProcessState process) {
-        promote(process.live.stream().max(Comparator.comparingDouble(other -> other.virtualSeconds)).orElseThrow());
-    }
-
-    private void promote(ReplicaJvm replica) {
-        replica.writer = true;
-        replica.jvm.send(ReplicaCommand.WRITER);
-    }
-
-    /** A writer that is alive is taken for dead: another replica of its process becomes the writer. */
-    private void suspectAWriter() {
+    /**
+     * A process's writer is paused with SIGSTOP (a long garbage collection, a suspended laptop) for longer than its
+     * election session: another replica is elected; the paused one resumes later and is refused if it commits.
+     */
+    private void pauseAWriter() {
         for (int i = 1; i <= processes.length; i++) {
-            ProcessState process = processes[(lastSuspected + i) % processes.length];
+            ProcessState process = processes[(lastPaused + i) % processes.length];
             if (process.outcome != null || process.live.size() < 2) {
                 continue;
             }
-            Optional<ReplicaJvm> other = process.live.stream().filter(replica -> !replica.writer).findFirst();
-            if (other.isPresent() && process.live.stream().anyMatch(replica -> replica.writer)) {
-                suspicions++;
-                lastSuspected = process.index;
-                promote(other.get());
-                progress.printf("  [%5.1f s] process %d's writer is suspected (as after an expired session): "
-                        + "replica %d writes its checkpoints now%n", elapsed(), process.index, other.get().number);
+            Optional<ReplicaJvm> writer = process.live.stream().filter(r -> r.writer && r.pausedUntil == 0)
+                    .findFirst();
+            if (writer.isPresent() && writer.get().jvm.signal("STOP")) {
+                pauses++;
+                lastPaused = process.index;
+                writer.get().pausedUntil = System.nanoTime() + PAUSE_NANOS;
+                progress.printf("  [%5.1f s] process %d's writer, %s, paused with SIGSTOP for %d s, past its %d s "
+                        + "election session%n", elapsed(), process.index, writer.get().jvm,
+                        TimeUnit.NANOSECONDS.toSeconds(PAUSE_NANOS), ReplicaCommand.ELECTION_SESSION.toSeconds());
                 return;
+            }
+        }
+    }
+
+    /** Resumes the paused replicas whose pause is over. */
+    private void resumeWhenDue() {
+        for (ReplicaJvm replica : replicas) {
+            if (replica.pausedUntil != 0 && System.nanoTime() - replica.pausedUntil >= 0) {
+                replica.pausedUntil = 0;
+                if (replica.running()) {
+                    replica.jvm.signal("CONT");
+                    String writer = replica.process.live.stream().filter(r -> r.writer && r != replica)
+                            .map(r -> r.jvm + " under epoch " + r.epoch).findFirst().orElse("not elected yet");
+                    progress.printf("  [%5.1f s] %s resumed (SIGCONT); process %d's writer: %s%n", elapsed(),
+                            replica.jvm, replica.process.index, writer);
+                }
             }
         }
     }
@@ -636,8 +674,8 @@ final class Cluster {
                 restartsFromScratch, lostCheckpoints, checkpoints, List.copyOf(intervals), lastIntervalSeconds,
                 rate.isEmpty() ? 0.0 : rate.ratePerSecond(), written, departures, objectsLost, fragmentsRepaired,
                 served, duplicates, wall, virtual);
-        return new Result(tourResult, replicas.size(), failovers, failoverNote,
-                suspicions, staleRefusals, commitFailures, bytesOnS3, objectsOnS3, ensemble != null);
+        return new Result(tourResult, replicas.size(), failovers, failoverNote, unscheduled, elections, pauses,
+                staleRefusals, commitFailures, bytesOnS3, objectsOnS3, ensemble != null);
     }
 
     /** Stops every child and service; cleans up what the run left on services it was given. */
@@ -647,17 +685,12 @@ final class Cluster {
                 replica.jvm.kill();
             }
         }
+        if (published && ensemble == null) {
+            cleanUp();
+        }
         for (StorageHost host : storage) {
             if (host != null) {
                 host.stop();
-            }
-        }
-        if (spec != null && ensemble == null) {
-            // An ensemble of the user's: leave nothing of the run in it.
-            try {
-                spec.delete(connectString, Duration.ofSeconds(30));
-            } catch (RuntimeException e) {
-                progress.println("  could not delete the run's znodes " + spec.path() + ": " + e.getMessage());
             }
         }
         ChildJvm.destroyAll();
@@ -672,6 +705,35 @@ final class Cluster {
             }
         } else if (!passed) {
             progress.println("  the children's logs are in " + logs);
+        }
+    }
+
+    /**
+     * On services of the user's, leaves nothing of the run: every process's job deleted — its checkpoints on every
+     * storage host, of every epoch, and its epoch counter, forced, since the replicas were just killed and their
+     * election sessions may not have expired yet — then the dataspace, destroyed without its settings, and the run's
+     * description. A storage host's own clean-up removes whatever else the run left under its prefix.
+     */
+    private void cleanUp() {
+        List<FragmentRepository> repositories = new ArrayList<>();
+        for (StorageHost host : storage) {
+            if (host != null && host.repository != null) {
+                repositories.add(host.repository);
+            }
+        }
+        try (ZooKeeperEpochSource epochs = ZooKeeperEpochSource.connect(connectString, spec.epochsPath())) {
+            if (repositories.size() == storage.length) {
+                CheckpointStore store = spec.pool().store(repositories, () -> StoragePool.objective(1, 1, 1, 0))
+                        .epochs(epochs).build();
+                for (ProcessState process : processes) {
+                    store.deleteJob(RunSpec.jobId(process.index), true);
+                }
+            }
+            ZooKeeperDataspace.builder(connectString, spec.namespace()).destroy();
+            spec.delete(connectString, Duration.ofSeconds(30));
+        } catch (RuntimeException e) {
+            progress.println("  could not delete everything of run " + run + " (znodes under " + spec.path()
+                    + ", objects under " + run + "/ on S3): " + e.getMessage());
         }
     }
 
@@ -710,10 +772,14 @@ final class Cluster {
         final int number;
         final double startVirtualSeconds;
         final double failsAtSeconds;
-        /** The writer a restart started with: its restore counts the restart's kind. */
+        /** The first replica of a restart: its restore counts the restart's kind. */
         final boolean firstOfRestart;
         ChildJvm jvm;
+        /** Whether it said last that it is its process's writer, and under which epoch. */
         boolean writer;
+        long epoch = -1;
+        /** When a pause the coordinator began ends ({@link System#nanoTime()}), or 0. */
+        long pausedUntil;
         double virtualSeconds;
         boolean done;
         boolean exited;
@@ -722,14 +788,13 @@ final class Cluster {
         long bytesWritten;
 
         ReplicaJvm(ProcessState process, int number, double startVirtualSeconds, double lifetimeSeconds,
-                   boolean writer, boolean restart) {
+                   boolean firstOfRestart) {
             this.process = process;
             this.number = number;
             this.startVirtualSeconds = startVirtualSeconds;
             this.failsAtSeconds = startVirtualSeconds + lifetimeSeconds;
             this.virtualSeconds = startVirtualSeconds;
-            this.writer = writer;
-            this.firstOfRestart = restart && writer;
+            this.firstOfRestart = firstOfRestart;
         }
 
         boolean running() {
@@ -813,14 +878,15 @@ final class Cluster {
     static List<String[]> summaryRows(Result result) {
         Tour.Result tour = result.tour();
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"replica JVMs", String.format("%d started, %d killed with SIGKILL",
-                result.replicaJvms(), tour.replicaFailures())});
+        rows.add(new String[] {"replica JVMs", String.format("%d started, %d killed with SIGKILL on their hosts' "
+                + "lifetimes, %d died unscheduled (host failures)", result.replicaJvms(),
+                tour.replicaFailures() - result.unscheduled(), result.unscheduled())});
         rows.add(new String[] {"ZooKeeper failovers", result.ownEnsemble() ? result.failovers()
                 + (result.failoverNote().isEmpty() ? "" : " (" + result.failoverNote() + ")")
                 : "0 (an ensemble of yours: none injected)"});
-        rows.add(new String[] {"writers fenced", String.format("%d live writers taken for dead; stale commits "
-                + "refused: %d; other failed commits: %d", result.suspicions(), result.staleRefusals(),
-                result.commitFailures())});
+        rows.add(new String[] {"writers elected", String.format("%d (%d paused past their session); stale "
+                + "commits refused: %d; other failed commits: %d", result.elections(), result.pauses(),
+                result.staleRefusals(), result.commitFailures())});
         rows.add(new String[] {"bytes on S3", String.format("%,d written; %,d in %d objects at the end",
                 tour.bytesStored(), result.bytesOnS3(), result.objectsOnS3())});
         return rows;

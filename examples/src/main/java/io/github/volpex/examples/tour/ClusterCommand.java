@@ -35,11 +35,13 @@ public final class ClusterCommand implements Command {
     public Options options() {
         Options options = Options.forCommand("cluster", "The tour across processes: every replica of every "
                 + "logical process is a JVM of its own, sharing the dataspace through a 3-server ZooKeeper "
-                + "ensemble and keeping IDA (6,3) checkpoints on S3 storage hosts (S3Proxy servers in the coordinator's JVM), "
-                + "with one writer per process fenced through ZooKeeper. Replicas are killed with SIGKILL on their "
-                + "hosts' lifetimes and restart from their checkpoints, the ZooKeeper leader is stopped and "
-                + "restarted, storage hosts lose their data; the result is verified against a failure-free run, bit "
-                + "for bit. Everything binds to loopback and stops with the command.");
+                + "ensemble and keeping IDA (6,3) process checkpoints on S3 storage hosts (S3Proxy servers in the "
+                + "coordinator's JVM); the replicas of each process elect the one that writes its checkpoints under "
+                + "a fenced epoch. Replicas are killed with SIGKILL on their hosts' lifetimes (and may be killed or "
+                + "paused from outside: a host failure like the others) and restart from their checkpoints, writers "
+                + "are paused past their election session, the ZooKeeper leader is stopped and restarted, storage "
+                + "hosts lose their data; the result is verified against a failure-free run, bit for bit. "
+                + "Everything binds to loopback and stops with the command.");
         return TourCommand.runOptions(options, 10, 12.0)
                 .intOption("processes", 8, 2, 32, "logical processes, one temperature each")
                 .textOption("zookeeper", "HOST:PORT,...", "use this ZooKeeper ensemble instead of starting one "
@@ -50,8 +52,9 @@ public final class ClusterCommand implements Command {
                 .textOption("s3-bucket", "NAME", "the bucket, which must exist on --s3 (default " + DEFAULT_BUCKET
                         + ")")
                 .textOption("s3-region", "NAME", "the region of --s3 (default us-east-1)")
-                .intOption("suspicions", 2, 0, 10, "times a live writer is taken for dead and another replica of "
-                        + "its process made the writer (its next commit is refused as stale)")
+                .intOption("pauses", 2, 0, 10, "times a process's writer is paused (SIGSTOP) for longer than its "
+                        + "election session, so that another replica is elected, then resumed (its commit in flight "
+                        + "is refused as stale)")
                 .doubleOption("timeout-minutes", 10.0, 0.5, 1_440.0, "give up after this long")
                 .textOption("replica-jvm-options", "OPTIONS", "options of the replica JVMs, separated by spaces "
                         + "(default \"" + DEFAULT_REPLICA_JVM_OPTIONS + "\")")
@@ -78,7 +81,7 @@ public final class ClusterCommand implements Command {
         Cluster.Config cluster = new Cluster.Config(config, zookeeper, s3, bucket,
                 options.text("s3-region").orElse("us-east-1"),
                 Duration.ofMillis((long) (options.doubleValue("timeout-minutes") * 60_000)), jvmOptions, logs,
-                options.intValue("suspicions"));
+                options.intValue("pauses"));
 
         TourCommand.printHeader(config, s3.isEmpty() ? "on S3Proxy storage hosts"
                 : "on S3 at " + s3 + ", bucket " + bucket, out);

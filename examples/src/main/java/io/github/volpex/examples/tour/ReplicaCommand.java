@@ -6,15 +6,15 @@ import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.CheckpointStoreException;
 import io.github.volpex.checkpoint.store.CheckpointUnavailableException;
 import io.github.volpex.checkpoint.store.CommitFailedException;
-import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
+import io.github.volpex.checkpoint.store.ProcessCheckpoint;
 import io.github.volpex.checkpoint.store.RepairReport;
 import io.github.volpex.checkpoint.store.RepositoriesUnreachableException;
 import io.github.volpex.checkpoint.store.StaleWriterException;
 import io.github.volpex.checkpoint.store.s3.S3Repository;
 import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.dataspace.Replica;
+import io.github.volpex.dataspace.zookeeper.WriterElection;
 import io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace;
-import io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource;
 import io.github.volpex.examples.cli.Command;
 import io.github.volpex.examples.cli.Options;
 import io.github.volpex.examples.cli.UsageException;
@@ -29,23 +29,23 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * {@code replica}: one replica of one logical process of the tour across processes, in a JVM of its own. It reads the
- * run's description from ZooKeeper, opens its process in the ZooKeeper dataspace (at the request number of the
- * checkpoint it restarts from), runs replica-exchange Monte Carlo, and — while it is its process's writer — commits
- * checkpoints to the S3 storage hosts with epochs fenced through ZooKeeper, when the Ni–Harwood scheduler says so.
+ * run's description from ZooKeeper, joins its process's writer election, opens its process in the ZooKeeper
+ * dataspace (at the request number of the process checkpoint it restarts from), runs replica-exchange Monte Carlo,
+ * and — while the election makes it its process's writer — commits process checkpoints to the S3 storage hosts under
+ * the election's fencing epoch, when the Ni–Harwood scheduler says so.
  *
  * <p>With {@code --coordinated} it reports to its coordinator on standard output, one line per event, each starting
  * with {@code @}: the virtual
- * clock before every part of a step ({@code @clock}), every step ({@code @step}), checkpoints, refusals and repairs,
- * and at the end its final state ({@code @done}, Base64). It takes commands on standard input: {@code ack n} (the
- * coordinator has seen clock report {@code n}; a {@code --coordinated} replica runs at most {@value #PACING_WINDOW}
- * parts of a step ahead of it), {@code estimate μ V T_d} (the latest estimates), {@code writer} (it now writes its process's
- * checkpoints) and {@code departed <host>} (a storage host lost its data: repair). It stops when its input ends,
- * unless detached, and at its deadline.
+ * clock before every part of a step ({@code @clock}), every step ({@code @step}), its role in the election
+ * ({@code @writer}, {@code @candidate}), checkpoints, refusals and repairs, and at the end its final state
+ * ({@code @done}, Base64). It takes commands on standard input: {@code ack n} (the coordinator has seen clock report
+ * {@code n}; a {@code --coordinated} replica runs at most {@value #PACING_WINDOW} parts of a step ahead of it),
+ * {@code estimate μ V T_d} (the latest estimates) and {@code departed <host>} (a storage host lost its data: repair).
+ * It stops when its input ends, unless detached, and at its deadline.
  */
 public final class ReplicaCommand implements Command {
 
@@ -56,12 +56,19 @@ public final class ReplicaCommand implements Command {
     static final String STALE = "@stale";
     static final String COMMIT_FAILED = "@commit-failed";
     static final String REPAIRED = "@repaired";
+    static final String ELECTED = "@writer";
+    static final String DEMOTED = "@candidate";
     static final String DONE = "@done";
 
     static final String ACK = "ack";
     static final String ESTIMATE = "estimate";
-    static final String WRITER = "writer";
     static final String DEPARTED = "departed";
+
+    /**
+     * The session timeout of a replica's election: a writer whose host dies or pauses is replaced about this long
+     * after (plus one tick of the ensemble), and a pause this long makes another replica the writer.
+     */
+    static final Duration ELECTION_SESSION = Duration.ofSeconds(3);
 
     /**
      * How many parts of a step a paced replica may run past the last clock report its coordinator acknowledged: the
@@ -82,7 +89,8 @@ public final class ReplicaCommand implements Command {
                 .textOption("run", "NAME", "the run, as the cluster command names it (required)")
                 .intOption("process", 0, 1_000, "the logical process, from 0 (required)")
                 .flag("restart", "start from the process's last checkpoint (from the start if it has none)")
-                .flag("writer", "write the process's checkpoints (one replica per process does)")
+                .textOption("name", "NAME", "what the replica is called in its process's writer election (default: "
+                        + "replica and the process id of its JVM)")
                 .doubleOption("start-virtual-seconds", 0.0, 0.0, 1e12, "the virtual time this replica starts at")
                 .doubleOption("deadline-minutes", 60.0, 0.05, 10_080.0, "stop after this long whatever happens")
                 .flag("detached", "ignore standard input: stop only when done or at the deadline")
@@ -99,7 +107,8 @@ public final class ReplicaCommand implements Command {
         if (options.flag("coordinated") && options.flag("detached")) {
             throw new UsageException("--coordinated needs standard input: it cannot be --detached");
         }
-        ReplicaRun replica = new ReplicaRun(zookeeper, run, process, options.flag("writer"),
+        String name = options.text("name").orElse("replica " + ProcessHandle.current().pid());
+        ReplicaRun replica = new ReplicaRun(zookeeper, run, process, name,
                 options.doubleValue("start-virtual-seconds"), options.flag("coordinated"), out);
         Duration deadline = Duration.ofMillis((long) (options.doubleValue("deadline-minutes") * 60_000));
         Lifeline.watch(options.flag("detached") ? null : System.in, deadline, replica::command);
@@ -113,24 +122,23 @@ public final class ReplicaCommand implements Command {
         private final String runName;
         private final int process;
         private final String job;
+        private final String name;
         private final PrintStream out;
-        private volatile boolean writer;
         private volatile double virtualSeconds;
         private volatile NiHarwoodEstimate latest;
-        private final AtomicBoolean promoted = new AtomicBoolean();
         private final AtomicInteger departures = new AtomicInteger();
         private final boolean coordinated;
         private final Object pacing = new Object();
         private long reported;
         private long acknowledged;
 
-        ReplicaRun(String zookeeper, String run, int process, boolean writer, double startVirtualSeconds,
+        ReplicaRun(String zookeeper, String run, int process, String name, double startVirtualSeconds,
                    boolean coordinated, PrintStream out) {
             this.zookeeper = zookeeper;
             this.runName = run;
             this.process = process;
             this.job = RunSpec.jobId(process);
-            this.writer = writer;
+            this.name = name;
             this.virtualSeconds = startVirtualSeconds;
             this.coordinated = coordinated;
             this.out = out;
@@ -148,7 +156,6 @@ public final class ReplicaCommand implements Command {
                 }
                 case ESTIMATE -> latest = new NiHarwoodEstimate(Double.parseDouble(words[1]),
                         Double.parseDouble(words[2]), Double.parseDouble(words[3]));
-                case WRITER -> promoted.set(true);
                 case DEPARTED -> departures.incrementAndGet();
                 default -> throw new IllegalArgumentException("unknown command: " + line);
             }
@@ -177,16 +184,21 @@ public final class ReplicaCommand implements Command {
             }
             AdaptiveCheckpointScheduler scheduler = AdaptiveCheckpointScheduler.create(1,
                     () -> Optional.ofNullable(latest), () -> (long) (virtualSeconds * 1e9));
-            try (Checkpoints checkpoints = new Checkpoints(spec, scheduler)) {
-                RemdState state = restart ? recover(checkpoints.store(), setup) : RemdState.initial(setup, process);
+            // Every replica of the process competes for its writer role; the one elected writes the checkpoints.
+            try (WriterElection election = WriterElection.builder(zookeeper, spec.epochsPath(), job).name(name)
+                    .sessionTimeout(ELECTION_SESSION).executor(Runnable::run).listener(this::roleChanged).join();
+                 Checkpoints checkpoints = new Checkpoints(spec, scheduler, election)) {
+                ProcessCheckpoint start = restart ? recover(checkpoints.store(), setup)
+                        : ProcessCheckpoint.of(0, RemdState.initial(setup, process).toBytes());
                 if (!restart) {
                     report(RESTORED, "start", 0, 0);
                 }
+                RemdState state = RemdState.fromBytes(start.state());
                 DataspaceOptions dataspaceOptions = DataspaceOptions.builder()
                         .readLogCapacity(RunSpec.READ_LOG_CAPACITY).build();
                 try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.builder(zookeeper, spec.namespace())
                         .processCount(setup.processes()).options(dataspaceOptions).connect();
-                     Replica replica = dataspace.open(process, state.requestNumber())) {
+                     Replica replica = dataspace.open(process, start.requestNumber())) {
                     RemdProcess.Outcome outcome = RemdProcess.of(setup).run(replica, state, new RemdProcess.Hooks() {
                         @Override
                         public void beforeChunk(int step, int chunk) {
@@ -202,16 +214,12 @@ public final class ReplicaCommand implements Command {
                                 out.printf("process %d: step %d of %d done (request %d)%n", process,
                                         after.completedSteps(), setup.steps(), after.requestNumber());
                             }
-                            if (promoted.getAndSet(false)) {
-                                writer = true;
-                                checkpoints.renew(); // a new writer: a new epoch at its first commit
-                                departures.incrementAndGet();
-                            }
-                            if (writer && departures.getAndSet(0) > 0) {
+                            if (election.isWriter() && departures.getAndSet(0) > 0) {
                                 repair(checkpoints.store());
                             }
-                            if (writer && after.completedSteps() < setup.steps() && scheduler.checkpointDue()) {
-                                commit(checkpoints.store(), scheduler, after, spec.checkpointSeconds());
+                            if (election.isWriter() && after.completedSteps() < setup.steps()
+                                    && scheduler.checkpointDue()) {
+                                commit(checkpoints.store(), election, scheduler, after, spec.checkpointSeconds());
                             }
                         }
                     });
@@ -223,6 +231,16 @@ public final class ReplicaCommand implements Command {
             return 0;
         }
 
+        /** The election's news: reported to the coordinator; a new writer repairs what departures cost first. */
+        private void roleChanged(WriterElection.Role role, long epoch) {
+            if (role == WriterElection.Role.WRITER) {
+                departures.incrementAndGet();
+                report(ELECTED, epoch);
+            } else {
+                report(DEMOTED, epoch);
+            }
+        }
+
         /**
          * The way to the process's checkpoints — the storage hosts' S3 clients, the epoch source and the store — opened
          * when first needed: a replica that neither writes nor restarts never pays for them.
@@ -230,27 +248,24 @@ public final class ReplicaCommand implements Command {
         private final class Checkpoints implements AutoCloseable {
             private final RunSpec spec;
             private final AdaptiveCheckpointScheduler scheduler;
+            private final WriterElection election;
             private final List<S3Repository> clients = new ArrayList<>();
             private final List<VolatileRepository> repositories = new ArrayList<>();
             private ExecutorService threads;
-            private ZooKeeperEpochSource epochs;
             private CheckpointStore store;
 
-            Checkpoints(RunSpec spec, AdaptiveCheckpointScheduler scheduler) {
+            Checkpoints(RunSpec spec, AdaptiveCheckpointScheduler scheduler, WriterElection election) {
                 this.spec = spec;
                 this.scheduler = scheduler;
+                this.election = election;
             }
 
+            /**
+             * The store, its epochs the election's: it commits under the epoch of this replica's current term, and
+             * is refused once another replica was elected.
+             */
             CheckpointStore store() {
                 if (store == null) {
-                    renew();
-                }
-                return store;
-            }
-
-            /** A store that knows nothing of earlier commits: it acquires a new epoch at its first. */
-            void renew() {
-                if (epochs == null) {
                     S3Credentials credentials = S3Credentials.fromEnvironment(System.getenv())
                             .orElse(S3Credentials.LOOPBACK);
                     for (int h = 0; h < spec.storageHosts(); h++) {
@@ -259,14 +274,14 @@ public final class ReplicaCommand implements Command {
                         repositories.add(new VolatileRepository(s3));
                     }
                     threads = Executors.newFixedThreadPool(4, Tour.daemon("store"));
-                    epochs = ZooKeeperEpochSource.connect(zookeeper, spec.epochsPath());
+                    // Ten storage hosts, replaced one at a time: the writer repairs every lost fragment at once (a
+                    // reconstruction threshold of n), not only once the checkpoint is down to its midpoint.
+                    store = spec.pool().store(repositories, () -> StoragePool.objective(spec.computeLaw()
+                                    .meanSeconds(), scheduler.intervalSeconds(), spec.stepSeconds(), virtualSeconds))
+                            .reconstructionThreshold(StoragePool.DATA_FRAGMENTS + StoragePool.PARITY_FRAGMENTS)
+                            .executor(threads).epochs(election).build();
                 }
-                // Ten storage hosts, replaced one at a time: the writer repairs every lost fragment at once (a
-                // reconstruction threshold of n), not only once the checkpoint is down to its midpoint.
-                store = spec.pool().store(repositories, () -> StoragePool.objective(spec.computeLaw().meanSeconds(),
-                                scheduler.intervalSeconds(), spec.stepSeconds(), virtualSeconds))
-                        .reconstructionThreshold(StoragePool.DATA_FRAGMENTS + StoragePool.PARITY_FRAGMENTS)
-                        .executor(threads).epochs(epochs).build();
+                return store;
             }
 
             long bytesWritten() {
@@ -284,9 +299,6 @@ public final class ReplicaCommand implements Command {
                 }
                 for (S3Repository client : clients) {
                     client.close();
-                }
-                if (epochs != null) {
-                    epochs.close();
                 }
             }
         }
@@ -310,44 +322,47 @@ public final class ReplicaCommand implements Command {
             }
         }
 
-        /** Recovers the last checkpoint, waiting while storage hosts that may hold it are unreachable. */
-        private RemdState recover(CheckpointStore store, RemdSetup setup) throws InterruptedException {
+        /**
+         * Recovers the process's last checkpoint — its state and the request number to reopen at — waiting while
+         * storage hosts that may hold it are unreachable.
+         */
+        private ProcessCheckpoint recover(CheckpointStore store, RemdSetup setup) throws InterruptedException {
+            ProcessCheckpoint scratch = ProcessCheckpoint.of(0, RemdState.initial(setup, process).toBytes());
             while (true) {
                 try {
-                    Optional<RecoveredCheckpoint> recovered = store.recover(job);
+                    Optional<ProcessCheckpoint> recovered = store.recoverProcess(job);
                     if (recovered.isEmpty()) {
                         report(RESTORED, "scratch", 0, 0);
-                        return RemdState.initial(setup, process);
+                        return scratch;
                     }
-                    RemdState state = RemdState.fromBytes(recovered.get().toByteArray());
-                    report(RESTORED, "checkpoint", state.completedSteps(), state.requestNumber());
-                    if (writer) {
-                        repair(store);
-                    }
-                    return state;
+                    RemdState state = RemdState.fromBytes(recovered.get().state());
+                    report(RESTORED, "checkpoint", state.completedSteps(), recovered.get().requestNumber());
+                    return recovered.get();
                 } catch (RepositoriesUnreachableException e) {
                     Thread.sleep(200); // a storage host is coming back: ask again
                 } catch (CheckpointUnavailableException e) {
                     // Too many storage hosts lost their data between repairs: start over; the read log replays.
                     report(RESTORED, "lost", 0, 0);
-                    return RemdState.initial(setup, process);
+                    return scratch;
                 }
             }
         }
 
-        private void commit(CheckpointStore store, AdaptiveCheckpointScheduler scheduler, RemdState state,
-                            double checkpointSeconds) {
+        private void commit(CheckpointStore store, WriterElection election, AdaptiveCheckpointScheduler scheduler,
+                            RemdState state, double checkpointSeconds) {
             try {
-                store.commit(job, state.toBytes());
+                store.commit(job, ProcessCheckpoint.of(state.requestNumber(), state.toBytes()));
                 virtualSeconds += checkpointSeconds;
                 double interval = scheduler.intervalSeconds();
                 scheduler.checkpointCompleted();
                 report(CHECKPOINT, state.completedSteps(), virtualSeconds, interval);
             } catch (StaleWriterException e) {
-                // Another replica writes this process's checkpoints now: stop writing.
-                writer = false;
+                // Another replica was elected while this one wrote (it was paused, or cut off): its commit is refused.
                 report(STALE, e.epoch());
             } catch (CommitFailedException e) {
+                if (!election.isWriter()) {
+                    return; // the role went between the check and the commit: the new writer checkpoints
+                }
                 // Too few storage hosts took the fragments (some are being replaced): the next step tries again.
                 System.err.println("checkpoint of step " + state.completedSteps() + " failed: " + e.getMessage());
                 report(COMMIT_FAILED, oneLine(e));

@@ -198,10 +198,15 @@ record RunSpec(String run, RemdSetup setup, double stepSeconds, double checkpoin
         });
     }
 
-    /** Deletes the run's znode and everything under it: its dataspace and epochs. */
+    /** Deletes the run's znode and everything under it, and {@link #ROOT} once no run is left in it. */
     void delete(String connectString, Duration timeout) {
         withClient(connectString, timeout, zk -> {
             ZKUtil.deleteRecursive(zk, path());
+            try {
+                zk.delete(ROOT, -1);
+            } catch (KeeperException.NotEmptyException | KeeperException.NoNodeException otherRuns) {
+                // Other runs use it, or another run's clean-up deleted it.
+            }
             return null;
         });
     }

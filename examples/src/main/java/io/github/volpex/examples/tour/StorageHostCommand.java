@@ -20,8 +20,10 @@ public final class StorageHostCommand implements Command {
     public Options options() {
         return Options.forCommand("storage-host", "A storage host of the tour across processes: an S3 server "
                         + "(S3Proxy) keeping its objects in memory, so that they are lost when it stops; serves one "
-                        + "bucket with the credentials of AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or the "
-                        + "tour's loopback defaults), prints '@ready <port>' and stops when its standard input ends. "
+                        + "bucket with the credentials of AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY — when they "
+                        + "are unset, the tour's own: access key " + S3Credentials.LOOPBACK.accessKeyId()
+                        + ", secret " + S3Credentials.LOOPBACK.secretAccessKey() + ", which the cluster command and "
+                        + "its replicas use too — prints '@ready <port>' and stops when its standard input ends. "
                         + "The cluster command runs its own in its JVM; start these on other machines and give them "
                         + "to it with --s3.")
                 .intOption("port", 0, 0, 65_535, "the port to serve on, 0 for any free one")

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,26 +59,38 @@ class ClusterTest {
     /** Small runs: lifetimes concentrated around half an hour (Weibull shape 5), so every first replica dies. */
     private List<String> smallRun(long seed) {
         return new ArrayList<>(List.of("cluster", "--processes", "3", "--steps", "10", "--sweeps", "200", "--beads",
-                "12", "--shape", "5", "--scale-hours", "0.5", "--storage-scale-hours", "0.6", "--suspicions", "1",
+                "12", "--shape", "5", "--scale-hours", "0.5", "--storage-scale-hours", "0.6", "--pauses", "1",
                 "--seed", Long.toString(seed), "--timeout-minutes", "3", "--logs", logs.toString()));
     }
 
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
-    void replicas_killed_for_real_a_leader_failover_and_lost_storage_still_give_the_failure_free_result()
+    void replicas_killed_for_real_from_inside_and_outside_a_leader_failover_and_lost_storage_still_give_the_failure_free_result()
             throws Exception {
         long seed = Long.getLong("volpex.cluster.seed", System.nanoTime());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(smallRun(seed).toArray(new String[0]),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status;
+        Saboteur saboteur = new Saboteur(seed);
+        try {
+            saboteur.start();
+            status = Main.run(smallRun(seed).toArray(new String[0]), new PrintStream(out, true,
+                    StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        } finally {
+            saboteur.stop();
+        }
         String text = out.toString(StandardCharsets.UTF_8);
-        String context = "seed " + seed + " (replay with -Dvolpex.cluster.seed=" + seed + "):\n" + text + "\n"
-                + err.toString(StandardCharsets.UTF_8);
+        String context = "seed " + seed + " (replay with -Dvolpex.cluster.seed=" + seed + "); from outside the "
+                + "coordinator: " + saboteur.done() + ":\n" + text + "\n" + err.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, context);
         assertTrue(text.contains("verdict: PASS"), context);
+        // The replicas killed from outside are host failures, counted as such; the one paused past its session
+        // came back and the run went on.
+        assertTrue(saboteur.killed() >= 2 && saboteur.paused() == 1, context);
+        assertTrue(number(text, "lifetimes, (\\d+) died unscheduled") >= 1, context);
+        assertTrue(number(text, "writers elected +(\\d+) ") >= 3, context);
         // Lifetimes of 0.5 h ± 10% against 50 min of work: every process loses its first replicas.
-        assertTrue(number(text, "replica JVMs +\\d+ started, (\\d+) killed with SIGKILL") >= 6, context);
+        assertTrue(number(text, "replica JVMs +\\d+ started, (\\d+) killed with SIGKILL") >= 4, context);
         assertTrue(number(text, "processes restarted +(\\d+) ") >= 3, context);
         assertTrue(number(text, "processes restarted +\\d+ \\((\\d+) from a checkpoint") >= 1, context);
         assertEquals(1, number(text, "ZooKeeper failovers +(\\d+) \\(leader server"), context);
@@ -86,6 +99,114 @@ class ClusterTest {
         assertTrue(number(text, "checkpoints committed +(\\d+)") >= 1, context);
 
         assertNothingLeft(text, context);
+    }
+
+    /**
+     * Kills replica JVMs of this JVM's coordinator with SIGKILL from outside it (the system's kill command), as an
+     * operator or the OOM killer would, and pauses one with SIGSTOP for longer than its election session before
+     * resuming it: three kills and one pause, 1.5 to 3 s apart, on replicas drawn with the test's seed.
+     */
+    private static final class Saboteur {
+        private final SplittableRandom random;
+        private final Thread thread;
+        private final List<String> done = Collections.synchronizedList(new ArrayList<>());
+        private volatile boolean stopped;
+        private volatile int killed;
+        private volatile int paused;
+
+        Saboteur(long seed) {
+            this.random = new SplittableRandom(seed);
+            this.thread = new Thread(this::run, "saboteur");
+            thread.setDaemon(true);
+        }
+
+        void start() {
+            thread.start();
+        }
+
+        void stop() throws InterruptedException {
+            stopped = true;
+            thread.interrupt();
+            thread.join(30_000);
+        }
+
+        int killed() {
+            return killed;
+        }
+
+        int paused() {
+            return paused;
+        }
+
+        String done() {
+            return String.valueOf(done);
+        }
+
+        /** The replica JVMs running now. */
+        private static List<ChildJvm> replicas() {
+            return ChildJvm.running().stream().filter(child -> child.name().startsWith("replica-")).toList();
+        }
+
+        private void run() {
+            ChildJvm pausedVictim = null;
+            long resumeAt = 0;
+            try {
+                while (replicas().size() < 3) {
+                    Thread.sleep(100);
+                }
+                for (String action : List.of("KILL", "STOP", "KILL", "KILL")) {
+                    Thread.sleep(1_500 + random.nextInt(1_500));
+                    if (pausedVictim != null && System.nanoTime() - resumeAt >= 0) {
+                        resume(pausedVictim);
+                        pausedVictim = null;
+                    }
+                    List<ChildJvm> running = replicas();
+                    if (stopped || running.isEmpty()) {
+                        break;
+                    }
+                    ChildJvm victim = running.get(random.nextInt(running.size()));
+                    if (action.equals("STOP")) {
+                        if (signal(victim, "STOP")) {
+                            pausedVictim = victim;
+                            resumeAt = System.nanoTime() + (ReplicaCommand.ELECTION_SESSION.toNanos()
+                                    + TimeUnit.MILLISECONDS.toNanos(2_500));
+                            paused++;
+                            done.add("paused " + victim);
+                        }
+                    } else if (signal(victim, "KILL")) {
+                        killed++;
+                        done.add("killed " + victim);
+                    }
+                }
+                if (pausedVictim != null) {
+                    Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(resumeAt - System.nanoTime())));
+                }
+            } catch (InterruptedException stop) {
+                // The run ended.
+            } finally {
+                if (pausedVictim != null) {
+                    resume(pausedVictim);
+                }
+            }
+        }
+
+        private void resume(ChildJvm victim) {
+            try {
+                signal(victim, "CONT");
+                done.add("resumed " + victim);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** Signals a child with the system's kill command, as anyone outside the coordinator could. */
+        private static boolean signal(ChildJvm process, String signal) throws InterruptedException {
+            boolean sent = process.signal(signal);
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            return sent;
+        }
     }
 
     @Test
@@ -164,6 +285,17 @@ class ClusterTest {
                 "storage-host", "--bucket", "B");
     }
 
+    @Test
+    void a_storage_host_says_which_credentials_it_takes_when_none_are_given() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int status = Main.run(new String[] {"storage-host", "--help"}, new PrintStream(out, true,
+                StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        String help = out.toString(StandardCharsets.UTF_8).replaceAll("\\s+", " ");
+        assertEquals(0, status, help);
+        assertTrue(help.contains("when they are unset, the tour's own: access key volpex-tour, secret "
+                + "volpex-tour-secret"), help);
+    }
+
     private static void assertUsage(String message, String... arguments) {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int status = Main.run(arguments, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
@@ -176,7 +308,7 @@ class ClusterTest {
     /** Starts a coordinator in a JVM of its own, waits until its replicas run, stops it and checks they all stop. */
     private void assertChildrenStop(java.util.function.Consumer<Process> stop) throws Exception {
         Process coordinator = launch(List.of("cluster", "--processes", "2", "--replicas", "1", "--steps", "200",
-                "--sweeps", "200", "--beads", "12", "--suspicions", "0", "--logs", logs.toString()),
+                "--sweeps", "200", "--beads", "12", "--pauses", "0", "--logs", logs.toString()),
                 S3Credentials.LOOPBACK);
         BufferedReader lines = new BufferedReader(new InputStreamReader(coordinator.getInputStream(),
                 StandardCharsets.UTF_8));

@@ -651,12 +651,26 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         /**
          * Sets the endpoint of an S3-compatible store; the default is AWS's endpoint for the region.
          *
-         * @param endpoint for example {@code http://127.0.0.1:9000}
+         * @param endpoint an {@code http} or {@code https} URI with a host, for example {@code http://127.0.0.1:9000}
          * @return this builder
-         * @throws NullPointerException if {@code endpoint} is null
+         * @throws NullPointerException     if {@code endpoint} is null
+         * @throws IllegalArgumentException if {@code endpoint} has no scheme ({@code localhost:9000} reads as the
+         *                                  scheme {@code localhost}), another scheme than {@code http} or
+         *                                  {@code https}, no host, a query or a fragment; the message names it
          */
         public Builder endpoint(URI endpoint) {
-            this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+            Objects.requireNonNull(endpoint, "endpoint");
+            String scheme = endpoint.getScheme();
+            boolean web = "http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme);
+            if (!web || endpoint.isOpaque() || endpoint.getHost() == null || endpoint.getRawQuery() != null
+                    || endpoint.getRawFragment() != null) {
+                throw new IllegalArgumentException("endpoint must be an http or https URI with a host, such as "
+                        + "http://127.0.0.1:9000: \"" + endpoint + "\""
+                        + (web ? "" : scheme == null ? " has no scheme" : " has the scheme \"" + scheme + "\"" + (
+                                endpoint.isOpaque() ? " (a host and port with no scheme read as one: write http://"
+                                        + endpoint + ")" : "")));
+            }
+            this.endpoint = endpoint;
             return this;
         }
 
