@@ -35,11 +35,11 @@ final class Collector {
         }
         JobView.Trace trace = newest.get();
         List<FragmentFailure> failures = new ArrayList<>();
-        Optional<FragmentIndex> read = context.readIndex(jobId, trace, failures);
-        if (read.isEmpty()) {
+        StoreContext.IndexCopies copies = context.readIndexCopies(jobId, trace.id, trace.indexCopies, failures);
+        if (copies.best().isEmpty()) {
             return 0;
         }
-        FragmentIndex index = read.get();
+        FragmentIndex index = copies.best().get();
         if (index.isExpired(context.clock.instant())) {
             Map<String, List<String>> doomed = view.keysOlderThan(trace.id);
             trace.keys.forEach((repository, keys) -> doomed.computeIfAbsent(repository, r -> new ArrayList<>())
@@ -54,7 +54,17 @@ final class Collector {
             return 0;
         }
         Map<String, List<String>> doomed = view.keysOlderThan(trace.id);
-        // Copies of the newest checkpoint's fragments and index left on repositories that no longer hold them.
+        // Copies of the newest checkpoint's fragments and index left on repositories that no longer hold them — but
+        // only when this index is certainly the newest revision: every repository listed, every copy of the index was
+        // read, and no other copy has this revision or a newer one. A repair that moved a fragment writes a new
+        // revision; taking an older one for the newest would make the moved fragment look left behind.
+        boolean newestRevision = view.unreachable.isEmpty()
+                && copies.readable().keySet().containsAll(trace.indexCopies)
+                && copies.readable().values().stream()
+                        .allMatch(copy -> copy.revision() < index.revision() || copy.equals(index));
+        if (!newestRevision) {
+            return context.delete(jobId, doomed).deleted();
+        }
         trace.keys.forEach((repository, keys) -> {
             for (String key : keys) {
                 StoreKeys.Parsed parsed = StoreKeys.parse(key);

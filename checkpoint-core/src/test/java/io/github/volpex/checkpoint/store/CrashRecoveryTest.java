@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.erasure.IdaCodec;
 import io.github.volpex.estimators.SurvivalFunction;
+import io.github.volpex.testsupport.SearchDepth;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.Timeout;
  */
 class CrashRecoveryTest {
 
-    private static final int KILLS = 22;
+    /** Kills per kind of store in an ordinary run; the deep search multiplies them. */
+    private static final int KILLS = SearchDepth.rounds(11);
 
     /** The seed of the kill moments: new each run, named in every failure message. */
     private static final long SEED = Long.getLong("volpex.crash.seed", System.nanoTime());
@@ -49,7 +51,7 @@ class CrashRecoveryTest {
             }
             long next = 0;
             long lastReported = -1;
-            for (int kill = 0; kill < KILLS / 2; kill++) {
+            for (int kill = 0; kill < KILLS; kill++) {
                 Child child = Child.start(perennial, next, directories);
                 try {
                     child.awaitLine("ready");

@@ -41,6 +41,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -122,6 +123,16 @@ class StoreFaultPropertiesTest {
     void perennial_rabin(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs, @ForAll long seed)
             throws IOException {
         new World(Mode.RABIN, epochs, seed).run(operations);
+    }
+
+    /**
+     * A history the deep search falsified: repair moves a fragment of the newest checkpoint and writes a new revision
+     * of its index, one of whose copies a later collection cannot read; collection took the older revision for the
+     * newest and deleted the moved fragment as a copy left behind.
+     */
+    @Example
+    void collection_never_takes_a_moved_fragment_for_a_stray_copy_on_an_older_index_revision() throws IOException {
+        new World(Mode.EPHEMERAL, Epochs.FENCED, 1811).run(List.of(0, 0, 0, 0, 0, 28, 28, 92, 48, 40, 48));
     }
 
     /** One long history for every mode and every kind of epoch source. */
