@@ -302,12 +302,15 @@ public final class CheckpointStore implements AutoCloseable {
      * {@link StaleWriterException} and {@link EpochUnavailableException}, {@link IllegalStateException} — and with
      * {@link CommitSupersededException} when a newer commit of the job took its place before it started, or
      * {@link CommitAbandonedException} when {@link #close(Duration)} gave up on it. Whatever the outcome, the job's
-     * previous checkpoint is intact until a newer one is durable.
+     * previous checkpoint is intact until a newer one is durable. As for any {@link CompletionStage}, dependent
+     * stages see such a failure wrapped in a {@link java.util.concurrent.CompletionException} whose cause it is.
      *
      * <p><b>One at a time, in order.</b> A job has at most one commit persisting and one asynchronous commit waiting;
      * a newer commit of the job (asynchronous or not) supersedes the waiting one, which then never runs. A job's
-     * commits run in the order they were accepted and their stages complete in that order (those superseded excepted,
-     * which complete when superseded). Commits of different jobs run in parallel.
+     * commits run in the order they were accepted, and a commit's stage completes (or its synchronous call returns)
+     * only after the stage of the commit that ran before it has completed and the dependent actions that completion
+     * ran have returned: an action that records the latest durable checkpoint never sees an older one after a newer
+     * one. Superseded stages complete when superseded. Commits of different jobs run in parallel.
      *
      * <p><b>Memory.</b> Per job, the store holds at most two snapshots — the one persisting and the one waiting — each
      * the size of its checkpoint, plus the persisting commit's working memory (one segment and its {@code n} pieces,
@@ -315,8 +318,9 @@ public final class CheckpointStore implements AutoCloseable {
      * it is superseded.
      *
      * <p><b>Threads.</b> Dependent actions registered on the stage run on the thread that completes it, an executor
-     * thread, after the store has released the job: they may call the store, but should hand long work to an executor
-     * of their own.
+     * thread, after the store has released the job: they may call the store, a commit of the same job included, but
+     * should hand long work to an executor of their own, and must not wait for a later commit of the same job (that
+     * commit's stage waits for them to return).
      *
      * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
      * @param checkpoint the checkpoint's bytes; copied before this method returns

@@ -1,6 +1,5 @@
 package io.github.volpex.checkpoint.store;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -13,8 +12,8 @@ final class Job {
     final ReentrantLock lock = new ReentrantLock();
     final JobState state = new JobState();
     final CommitQueue<Persists.Persist> commits = new CommitQueue<>();
-    /** Completes with the stage of the commit that started last, which the next one waits for; guarded by the lock. */
-    CompletableFuture<FragmentIndex> lastStarted = CompletableFuture.completedFuture(null);
+    /** The commit that started last, whose delivery the next one waits for, or null; guarded by the lock. */
+    Persists.Persist lastStarted;
 
     Job(String id) {
         this.id = id;

@@ -20,7 +20,8 @@ import java.util.function.Supplier;
  * is a snapshot (a copy of the caller's bytes) persisted on the store's executor; a synchronous one runs on its
  * caller's thread when its turn comes. Whatever their kind, a job's commits run one at a time in the order they were
  * accepted (a superseded one never runs), and their outcomes are delivered in that order: a commit's outcome is
- * decided only once the stage of the commit that ran before it is complete.
+ * decided only once the commit that ran before it is delivered — its stage complete and the dependent actions that
+ * completion ran returned — unless the deciding thread is the one running those actions.
  *
  * <p>An asynchronous commit's outcome is delivered once it is durable (see {@link Committer.Durable}); what remains —
  * markers on the other repositories, deletion of what is older — is left in the job's state for the next operation on
@@ -53,8 +54,11 @@ final class Persists {
     /** One accepted commit: its bytes, how it ends, and how far it went. */
     static final class Persist implements CommitQueue.Entry, CommitProgress {
         final Job job;
-        /** The snapshot (asynchronous), the caller's array (synchronous), or null for a stream. */
-        final byte[] array;
+        /**
+         * The snapshot (asynchronous), the caller's array (synchronous), or null for a stream; dropped once the
+         * commit ran, so that the job keeps no checkpoint's bytes beyond its commit.
+         */
+        byte[] array;
         final InputStream stream;
         final boolean async;
         final CompletableFuture<FragmentIndex> outcome = new CompletableFuture<>();
@@ -62,11 +66,15 @@ final class Persists {
         final CompletionStage<FragmentIndex> stage = outcome.minimalCompletionStage();
         /** Set once, by whoever decides the outcome first. */
         private final AtomicBoolean decided = new AtomicBoolean();
+        /** The commit that started before this one, or null; set when this one starts, under the job's lock. */
+        Persist predecessor;
         /**
-         * Completes once the stage of the commit that started before this one is complete; set when this one starts,
-         * under the job's lock.
+         * Completes once this commit's outcome is delivered: its stage complete and the dependent actions that the
+         * completion ran returned.
          */
-        CompletableFuture<FragmentIndex> predecessor;
+        final CompletableFuture<Void> delivered = new CompletableFuture<>();
+        /** The thread completing this commit's stage while it does so, else null. */
+        volatile Thread deliverer;
         private boolean started;
         private boolean pastCommitPoint;
         private boolean abandoned;
@@ -273,6 +281,8 @@ final class Persists {
             return new Ran(persist(persist), null);
         } catch (Throwable t) {
             return new Ran(null, t);
+        } finally {
+            persist.array = null;
         }
     }
 
@@ -285,7 +295,7 @@ final class Persists {
                 throw new CommitProgress.Stopped();
             }
             persist.predecessor = job.lastStarted;
-            job.lastStarted = persist.outcome;
+            job.lastStarted = persist;
             job.state.finishPending();
             Committer.Durable durable = committer.commit(job.id, job.state, persist.stream, persist.array, persist);
             if (persist.async) {
@@ -311,18 +321,27 @@ final class Persists {
 
     /** Decides the commit's outcome, after the outcome of the commit that started before it. */
     private void deliver(Persist persist, FragmentIndex index, Throwable failure) {
-        if (persist.predecessor != null) {
-            Parallel.await(persist.predecessor);
+        Persist before = persist.predecessor;
+        // Wait until the earlier commit's stage and its dependent actions are done — unless this thread is running
+        // those actions (one of them committed again): the earlier stage is complete then.
+        if (before != null && before.deliverer != Thread.currentThread()) {
+            Parallel.await(before.delivered);
         }
-        if (!persist.decide()) {
-            return;
-        }
-        decided();
-        if (failure == null) {
-            persist.outcome.complete(index);
-        } else {
-            persist.outcome.completeExceptionally(failure instanceof CommitProgress.Stopped ? persist.abandon()
-                    : failure);
+        persist.predecessor = null;
+        try {
+            if (persist.decide()) {
+                decided();
+                persist.deliverer = Thread.currentThread();
+                if (failure == null) {
+                    persist.outcome.complete(index);
+                } else {
+                    persist.outcome.completeExceptionally(failure instanceof CommitProgress.Stopped
+                            ? persist.abandon() : failure);
+                }
+            }
+        } finally {
+            persist.deliverer = null;
+            persist.delivered.complete(null);
         }
     }
 
@@ -359,6 +378,7 @@ final class Persists {
                     abandoned.add(new AbandonedCommit(job.id, why.sequence(), why.started(),
                             why.reachedCommitPoint()));
                     persist.outcome.completeExceptionally(why);
+                    persist.delivered.complete(null);
                 }
             }
         }

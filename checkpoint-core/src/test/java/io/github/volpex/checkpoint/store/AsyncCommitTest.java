@@ -313,6 +313,22 @@ class AsyncCommitTest {
     }
 
     @Test
+    void with_the_default_executor_a_dependent_action_commits_again_inline() {
+        CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(3)).build();
+        List<Long> sequences = Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<FragmentIndex> chained = store.commitAsync(JOB, Stores.data(1, 30))
+                .thenCompose(first -> {
+                    sequences.add(first.sequence());
+                    return store.commitAsync(JOB, Stores.data(2, 30));
+                })
+                .toCompletableFuture();
+        assertTrue(chained.isDone(), "the inline executor left the second commit pending");
+        assertEquals(1, chained.join().sequence());
+        assertEquals(List.of(0L), sequences);
+        assertArrayEquals(Stores.data(2, 30), recovered(store));
+    }
+
+    @Test
     void with_the_default_executor_the_commit_is_done_when_commit_async_returns() {
         CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(2)).build();
         CompletionStage<FragmentIndex> stage = store.commitAsync(JOB, Stores.data(3, 10));
@@ -419,5 +435,67 @@ class AsyncCommitTest {
             fail("recovered a checkpoint of no commit: " + checkpoint);
         }
         assertArrayEquals(expected, checkpoint.toByteArray());
+    }
+
+    /**
+     * Thousands of checkpoints under {@code -Pscale} (300 in CI): a job checkpointing faster than its repositories take
+     * it, on a pool of two threads, with a repository that comes and goes and a collection now and then. Every stage
+     * is decided, those that ran complete in the order their commits were accepted, sequence numbers grow, the store
+     * keeps one checkpoint, and the last successful one is recovered byte for byte.
+     */
+    @Test
+    void thousands_of_asynchronous_checkpoints_keep_their_order_and_the_last_is_recovered() throws Exception {
+        int commits = io.github.volpex.testsupport.Scale.full() ? 5_000 : 300;
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        List<Stores.Switchable> repositories = Stores.Switchable.inMemory(5);
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(3, 1).withStripeSizeBytes(16),
+                repositories).executor(pool(2)).segmentBytes(64).random(new SplittableRandom(seed)).build();
+        List<Integer> completed = Collections.synchronizedList(new ArrayList<>());
+        List<CompletionStage<FragmentIndex>> stages = new ArrayList<>();
+        List<byte[]> states = new ArrayList<>();
+        for (int i = 0; i < commits; i++) {
+            byte[] state = Stores.data(random.nextLong(), 1 + random.nextInt(400));
+            states.add(state);
+            int id = i;
+            CompletionStage<FragmentIndex> stage = store.commitAsync(JOB, state);
+            stage.whenComplete((index, failure) -> {
+                if (failure == null) {
+                    completed.add(id);
+                }
+            });
+            stages.add(stage);
+            int dice = random.nextInt(50);
+            if (dice == 0) {
+                repositories.get(random.nextInt(5)).reachable = false;
+            } else if (dice < 4) {
+                repositories.forEach(r -> r.reachable = true);
+            } else if (dice == 4) {
+                store.collectGarbage(JOB);
+            }
+        }
+        repositories.forEach(r -> r.reachable = true);
+        long lastSequence = -1;
+        int lastDurable = -1;
+        for (int i = 0; i < commits; i++) {
+            try {
+                FragmentIndex index = stages.get(i).toCompletableFuture().get(60, TimeUnit.SECONDS);
+                assertTrue(index.sequence() > lastSequence, "seed " + seed + ": sequence numbers went back at " + i);
+                assertEquals(Sha256.of(states.get(i)), index.checkpointSha256(), "seed " + seed);
+                lastSequence = index.sequence();
+                lastDurable = i;
+            } catch (java.util.concurrent.ExecutionException e) {
+                assertInstanceOf(CheckpointStoreException.class, e.getCause(), "seed " + seed);
+            }
+        }
+        assertTrue(lastDurable >= 0, "seed " + seed + ": no commit of " + commits + " became durable");
+        List<Integer> order = List.copyOf(completed);
+        for (int i = 1; i < order.size(); i++) {
+            assertTrue(order.get(i - 1) < order.get(i), "seed " + seed + ": stages completed out of order: "
+                    + order.subList(Math.max(0, i - 3), i + 1));
+        }
+        assertEquals(List.of(), store.close(Duration.ofMinutes(1)), "seed " + seed);
+        assertArrayEquals(states.get(lastDurable), recovered(store), "seed " + seed);
+        assertEquals(1, store.checkpoints(JOB).size(), "seed " + seed + ": older checkpoints were kept");
     }
 }
