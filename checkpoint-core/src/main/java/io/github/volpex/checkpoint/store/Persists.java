@@ -309,9 +309,14 @@ final class Persists {
         }
     }
 
-    /** Runs what the job's last commit left to do, unless an operation on the job already did. */
+    /**
+     * Runs what the job's last commit left to do, unless an operation on the job already did or holds the job now
+     * (every operation runs it first): a persisting thread never waits for the next commit's persist.
+     */
     private static void finishPending(Job job) {
-        job.lock.lock();
+        if (!job.lock.tryLock()) {
+            return;
+        }
         try {
             job.state.finishPending();
         } finally {
