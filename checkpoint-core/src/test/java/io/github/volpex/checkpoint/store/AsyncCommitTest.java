@@ -268,6 +268,36 @@ class AsyncCommitTest {
     }
 
     @Test
+    void an_interrupted_close_abandons_at_once_and_keeps_the_interrupt() throws Exception {
+        List<Gated> repositories = Gated.inMemory(3);
+        CheckpointStore store = CheckpointStore.ephemeral(repositories).executor(pool(2)).build();
+        repositories.forEach(r -> r.close(key -> true));
+        CompletionStage<FragmentIndex> running = store.commitAsync(JOB, Stores.data(1, 40));
+        awaitArrival(repositories);
+        Thread.currentThread().interrupt();
+        List<AbandonedCommit> abandoned;
+        try {
+            abandoned = store.close(Duration.ofDays(1));
+        } finally {
+            assertTrue(Thread.interrupted(), "close cleared the interrupt status");
+        }
+        assertEquals(List.of(new AbandonedCommit(JOB, 0, true, false)), abandoned);
+        assertInstanceOf(CommitAbandonedException.class, failureOf(running));
+        repositories.forEach(Gated::release);
+    }
+
+    @Test
+    void a_persist_the_executor_rejects_runs_on_the_calling_thread() {
+        ExecutorService shutDown = pool(1);
+        shutDown.shutdown();
+        CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(3)).executor(shutDown).build();
+        CompletionStage<FragmentIndex> stage = store.commitAsync(JOB, Stores.data(3, 70));
+        assertTrue(stage.toCompletableFuture().isDone(), "a rejected persist was dropped");
+        assertEquals(0, stage.toCompletableFuture().join().sequence());
+        assertArrayEquals(Stores.data(3, 70), recovered(store));
+    }
+
+    @Test
     void close_waits_for_persists_that_finish_in_time() {
         CheckpointStore store = CheckpointStore.perennial(IdaCodec.rabin(2, 1).withStripeSizeBytes(8),
                 Stores.inMemory(4)).executor(pool(1)).closeTimeout(Duration.ofMinutes(1)).build();
