@@ -468,8 +468,8 @@ class AsyncCommitTest {
     }
 
     /**
-     * Thousands of checkpoints under {@code -Pscale} (300 in CI): a job checkpointing faster than its repositories take
-     * it, on a pool of two threads, with a repository that comes and goes and a collection now and then. Every stage
+     * Thousands of checkpoints under {@code -Pscale} (300 in CI): a job that sometimes checkpoints faster than its
+     * repositories take it and sometimes computes until the persist is done, on a pool of two threads, with a repository that comes and goes and a collection now and then. Every stage
      * is decided, those that ran complete in the order their commits were accepted, sequence numbers grow, the store
      * keeps one checkpoint, and the last successful one is recovered byte for byte.
      */
@@ -495,6 +495,11 @@ class AsyncCommitTest {
                 }
             });
             stages.add(stage);
+            if (random.nextInt(3) == 0) {
+                // The job computes for a while: the persist catches up (most checkpoints then persist, not all are
+                // superseded).
+                stage.toCompletableFuture().handle((index, failure) -> null).get(60, TimeUnit.SECONDS);
+            }
             int dice = random.nextInt(50);
             if (dice == 0) {
                 repositories.get(random.nextInt(5)).reachable = false;
@@ -507,6 +512,7 @@ class AsyncCommitTest {
         repositories.forEach(r -> r.reachable = true);
         long lastSequence = -1;
         int lastDurable = -1;
+        int durable = 0;
         for (int i = 0; i < commits; i++) {
             try {
                 FragmentIndex index = stages.get(i).toCompletableFuture().get(60, TimeUnit.SECONDS);
@@ -514,11 +520,13 @@ class AsyncCommitTest {
                 assertEquals(Sha256.of(states.get(i)), index.checkpointSha256(), "seed " + seed);
                 lastSequence = index.sequence();
                 lastDurable = i;
+                durable++;
             } catch (java.util.concurrent.ExecutionException e) {
                 assertInstanceOf(CheckpointStoreException.class, e.getCause(), "seed " + seed);
             }
         }
-        assertTrue(lastDurable >= 0, "seed " + seed + ": no commit of " + commits + " became durable");
+        assertTrue(durable >= commits / 4, "seed " + seed + ": only " + durable + " of " + commits
+                + " commits became durable");
         List<Integer> order = List.copyOf(completed);
         for (int i = 1; i < order.size(); i++) {
             assertTrue(order.get(i - 1) < order.get(i), "seed " + seed + ": stages completed out of order: "
