@@ -43,6 +43,8 @@ final class Persists {
     private boolean closed;
     /** The commits accepted whose outcome is not decided yet. */
     private int undecided;
+    /** How many stages this thread is completing, whose dependent actions it may be running. */
+    private final ThreadLocal<int[]> settling = ThreadLocal.withInitial(() -> new int[1]);
 
     Persists(StoreContext context, Committer committer, Function<String, Job> jobOf, Supplier<Collection<Job>> jobs) {
         this.context = context;
@@ -213,6 +215,22 @@ final class Persists {
         }
     }
 
+    /**
+     * Completes {@code persist}'s stage as {@code how} says, then counts it decided: {@link #close} returns only once
+     * the stages it waited for are complete. While the completion runs dependent actions on this thread, this
+     * thread's {@link #close} does not wait for the commit whose actions it runs.
+     */
+    private void settle(Persist persist, java.util.function.Consumer<CompletableFuture<FragmentIndex>> how) {
+        int[] depth = settling.get();
+        depth[0]++;
+        try {
+            how.accept(persist.outcome);
+        } finally {
+            depth[0]--;
+            decided();
+        }
+    }
+
     private void decided() {
         synchronized (decisions) {
             undecided--;
@@ -222,8 +240,7 @@ final class Persists {
 
     private void supersede(Persist persist) {
         if (persist.decide()) {
-            decided();
-            persist.outcome.completeExceptionally(new CommitSupersededException(persist.job.id));
+            settle(persist, outcome -> outcome.completeExceptionally(new CommitSupersededException(persist.job.id)));
         }
     }
 
@@ -335,14 +352,15 @@ final class Persists {
         persist.predecessor = null;
         try {
             if (persist.decide()) {
-                decided();
                 persist.deliverer = Thread.currentThread();
-                if (failure == null) {
-                    persist.outcome.complete(index);
-                } else {
-                    persist.outcome.completeExceptionally(failure instanceof CommitProgress.Stopped
-                            ? persist.abandon() : failure);
-                }
+                settle(persist, outcome -> {
+                    if (failure == null) {
+                        outcome.complete(index);
+                    } else {
+                        outcome.completeExceptionally(failure instanceof CommitProgress.Stopped
+                                ? persist.abandon() : failure);
+                    }
+                });
             }
         } finally {
             persist.deliverer = null;
@@ -361,7 +379,9 @@ final class Persists {
         boolean interrupted = false;
         long deadline = System.nanoTime() + saturatedNanos(maxWait);
         synchronized (decisions) {
-            while (undecided > 0) {
+            // Not counting the commits whose dependent actions this thread runs (one of them closes the store).
+            int own = settling.get()[0];
+            while (undecided > own) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     break;
@@ -379,10 +399,9 @@ final class Persists {
             for (Persist persist : job.commits.abandonAll()) {
                 CommitAbandonedException why = persist.abandon();
                 if (persist.decide()) {
-                    decided();
                     abandoned.add(new AbandonedCommit(job.id, why.sequence(), why.started(),
                             why.reachedCommitPoint()));
-                    persist.outcome.completeExceptionally(why);
+                    settle(persist, outcome -> outcome.completeExceptionally(why));
                     persist.delivered.complete(null);
                 }
             }

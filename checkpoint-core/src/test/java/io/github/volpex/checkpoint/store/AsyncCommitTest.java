@@ -298,6 +298,15 @@ class AsyncCommitTest {
     }
 
     @Test
+    void a_dependent_action_that_closes_the_store_does_not_wait_for_its_own_commit() throws Exception {
+        CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(3)).executor(pool(1)).build();
+        List<AbandonedCommit> abandoned = store.commitAsync(JOB, Stores.data(1, 30))
+                .thenApply(index -> store.close(Duration.ofDays(1))).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        assertEquals(List.of(), abandoned);
+        assertArrayEquals(Stores.data(1, 30), recovered(store));
+    }
+
+    @Test
     void close_waits_for_persists_that_finish_in_time() {
         CheckpointStore store = CheckpointStore.perennial(IdaCodec.rabin(2, 1).withStripeSizeBytes(8),
                 Stores.inMemory(4)).executor(pool(1)).closeTimeout(Duration.ofMinutes(1)).build();
