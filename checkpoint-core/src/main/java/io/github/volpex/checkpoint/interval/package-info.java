@@ -22,6 +22,28 @@
  * <p>Times are seconds as {@code double}, rates per second; survival functions come from the estimators module
  * ({@link io.github.volpex.estimators.SurvivalFunction}).
  *
+ * <h2>Blocking and background checkpoints</h2>
+ * With an {@linkplain io.github.volpex.checkpoint.store.CheckpointStore#commitAsync asynchronous commit} a checkpoint
+ * has two durations: the <i>overhead</i>, the time the job is held (the snapshot), and the <i>latency</i>, until the
+ * checkpoint is durable and a failure no longer rolls back past it. Vaidya ("Impact of checkpoint latency on overhead
+ * ratio of a checkpointing scheme", IEEE Trans. Computers 46(8), 1997) separates them. The models here read them so:
+ * <ul>
+ *   <li><b>Young, Daly</b> ({@link io.github.volpex.checkpoint.interval.ClassicalIntervals}): the cost {@code C} is
+ *   a blocking checkpoint, overhead and latency in one. Passing the overhead of a background commit as {@code C}
+ *   ignores that a failure during the latency loses the previous interval too.</li>
+ *   <li><b>Ni–Harwood</b> ({@link io.github.volpex.checkpoint.interval.NiHarwoodModel}): {@code V} is the extra
+ *   run time a checkpoint causes, measured (§3.1.2, eq. 2) rather than assumed blocking, so a background persist's
+ *   slowdown is counted wherever it falls; the model still restarts the interval when a checkpoint completes.</li>
+ *   <li><b>Ren</b> ({@link io.github.volpex.checkpoint.interval.RenLookAhead}): the one paper here that separates
+ *   them — the guest is held for the overhead {@code C} (creation and encoding) while the transfer overlaps
+ *   computation, and the step {@code δt} is the checkpoint latency (§5), since a checkpoint can start only once the
+ *   previous one completed. Pass the measured latency as the step.</li>
+ *   <li><b>Rahman–Subhlok</b> ({@link io.github.volpex.checkpoint.interval.RahmanSubhlokModel}): the checkpoint
+ *   time {@code T_s} is blocking.</li>
+ * </ul>
+ * A store's asynchronous commit bounds the work in flight to one persist per job, so an interval shorter than the
+ * latency supersedes checkpoints rather than queueing them.
+ *
  * <h2>Where the library departs from the papers, and why</h2>
  * <ul>
  *   <li><b>Ni–Harwood.</b> The closed form is evaluated through the offset {@code d = z + 1/e = Vkμ / (e(T_d kμ + 1))}

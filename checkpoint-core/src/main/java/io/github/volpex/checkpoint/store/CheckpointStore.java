@@ -1,7 +1,6 @@
 package io.github.volpex.checkpoint.store;
 
 import io.github.volpex.erasure.IdaCodec;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,8 +15,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
 
@@ -70,9 +69,17 @@ import java.util.random.RandomGenerator;
  * hands an elected writer one epoch per term ({@link EpochSource#epochPerTerm()}) is asked before every commit: the
  * store commits under the epoch of the current term, so a host elected again later commits under its new one.
  *
+ * <h2>Asynchronous commits</h2>
+ * {@link #commitAsync} splits a commit into a snapshot, taken on the calling thread (a copy of the bytes), and a
+ * persist, run on the executor with the same protocol; its stage completes once the checkpoint is durable. A job has
+ * at most one persist running and one waiting, a newer commit supersedes the waiting one
+ * ({@link CommitSupersededException}), and {@link #close(Duration)} waits a bounded time for them before abandoning
+ * the rest ({@link CommitAbandonedException}). A crash at any instant of a persist is a crash of a commit: the
+ * guarantee below holds with the stages that completed successfully counted as returned commits.
+ *
  * <h2>The guarantee</h2>
- * Let <i>L</i> be the last checkpoint of a job whose {@link #commit} returned, whichever writer committed it. Then, as
- * long as the assumptions below hold:
+ * Let <i>L</i> be the last checkpoint of a job whose {@link #commit} returned, or whose {@link #commitAsync} stage
+ * completed successfully, whichever writer committed it. Then, as long as the assumptions below hold:
  * <ul>
  *   <li>{@link #recover(String)} returns <i>L</i> or a checkpoint that reached its commit point after <i>L</i>'s
  *       commit returned — never an older one, never one that never reached its commit point, never corrupted bytes —
@@ -119,15 +126,16 @@ import java.util.random.RandomGenerator;
  *
  * <p><b>Threads.</b> A store is thread-safe. Operations on one job are serialised; operations on different jobs run
  * in parallel. One writer at a time per job: another process writing the same job is detected only through epochs
- * (above). The store owns no threads: repository calls run on the injected {@link Executor} (by default, the calling
- * thread) and the caller's thread waits for them, so calls block for as long as the repositories take; repositories
- * should time out their own calls. A store must not be given an executor whose threads call it. A task the executor
- * rejects (a saturated or shut-down pool) runs on the calling thread instead, so a rejection never fails an
- * operation.
+ * (above). The store owns no threads: repository calls and asynchronous persists run on the injected
+ * {@link Executor} (by default, the calling thread), and a thread that waits for repository calls runs itself those
+ * the executor has not started yet, so a pool of any size never deadlocks and the store may be called from the
+ * executor's own threads. Calls other than {@link #commitAsync} block for as long as the repositories take;
+ * repositories should time out their own calls. A task the executor rejects (a saturated or shut-down pool) runs on
+ * the calling thread instead, so a rejection never fails an operation.
  *
  * @since 0.1
  */
-public final class CheckpointStore {
+public final class CheckpointStore implements AutoCloseable {
 
     /** The default segment size: the unit of streaming, 1 MiB. */
     public static final int DEFAULT_SEGMENT_BYTES = 1 << 20;
@@ -137,6 +145,13 @@ public final class CheckpointStore {
     public static final int MAX_ARRAY_BYTES = Integer.MAX_VALUE - 16;
     /** The number of full replicas in ephemeral mode (de Camargo §4.2). */
     public static final int EPHEMERAL_REPLICAS = 2;
+    /**
+     * How long {@link #close()} waits for the commits a store accepted, unless {@link Builder#closeTimeout} says
+     * otherwise: 30 seconds.
+     *
+     * @since 0.1
+     */
+    public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final StoreContext context;
     private final Committer committer;
@@ -145,13 +160,9 @@ public final class CheckpointStore {
     private final Repairer repairer;
     private final Collector collector;
     private final JobDeletion deletion;
+    private final Persists persists;
+    private final Duration closeTimeout;
     private final ConcurrentHashMap<String, Job> jobs = new ConcurrentHashMap<>();
-
-    /** A job's lock and what this store remembers of it. */
-    private static final class Job {
-        final ReentrantLock lock = new ReentrantLock();
-        final JobState state = new JobState();
-    }
 
     private CheckpointStore(Builder builder) {
         int threshold = builder.reconstructionThreshold > 0 ? builder.reconstructionThreshold
@@ -169,6 +180,8 @@ public final class CheckpointStore {
         this.repairer = new Repairer(context, reads, regenerator);
         this.collector = new Collector(context, reads, repairer);
         this.deletion = new JobDeletion(context);
+        this.persists = new Persists(context, committer, this::job, jobs::values);
+        this.closeTimeout = builder.closeTimeout;
     }
 
     /**
@@ -202,12 +215,17 @@ public final class CheckpointStore {
         return (m + n + 1) / 2;
     }
 
-    /** Runs {@code operation} under the job's lock. */
+    private Job job(String jobId) {
+        return jobs.computeIfAbsent(jobId, Job::new);
+    }
+
+    /** Runs {@code operation} under the job's lock, after what the job's last commit left to do. */
     private <T> T locked(String jobId, Function<JobState, T> operation) {
         Names.requireJobId(jobId);
-        Job job = jobs.computeIfAbsent(jobId, id -> new Job());
+        Job job = job(jobId);
         job.lock.lock();
         try {
+            job.state.finishPending();
             return operation.apply(job.state);
         } finally {
             job.lock.unlock();
@@ -217,7 +235,9 @@ public final class CheckpointStore {
     // ----------------------------------------------------------------------------------------------------- commit
 
     /**
-     * Commits a new checkpoint of {@code jobId}; see the class documentation for the protocol.
+     * Commits a new checkpoint of {@code jobId}; see the class documentation for the protocol. If a commit of the job
+     * is running (an {@linkplain #commitAsync asynchronous} one persisting, say), this one waits for it, and it
+     * supersedes an asynchronous commit waiting for its turn ({@link CommitSupersededException}).
      *
      * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
      * @param checkpoint the checkpoint's bytes; not retained
@@ -230,24 +250,25 @@ public final class CheckpointStore {
      *                                   some did not); nothing is written
      * @throws IllegalStateException    if the placement policy chooses other than the distinct candidates asked for,
      *                                  or the epoch source breaks its contract (whatever they throw reaches the caller
-     *                                  too); the previous checkpoint is then intact
+     *                                  too); the previous checkpoint is then intact; or if the store is closed
+     * @throws CommitAbandonedException if the store was closed while this commit waited for its turn or ran, and
+     *                                  {@link #close(Duration)} gave up waiting for it
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if {@code jobId} is not valid
      */
     public FragmentIndex commit(String jobId, byte[] checkpoint) {
         Objects.requireNonNull(checkpoint, "checkpoint");
-        return locked(jobId, state -> {
-            try {
-                return committer.commit(jobId, state, new ByteArrayInputStream(checkpoint), checkpoint);
-            } catch (IOException e) {
-                throw new UncheckedIOException("a byte array cannot fail to read", e);
-            }
-        });
+        try {
+            return persists.commit(jobId, null, checkpoint);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a byte array cannot fail to read", e);
+        }
     }
 
     /**
      * Commits a new checkpoint read from {@code checkpoint} until its end, in bounded memory: one segment and its
-     * pieces at a time. The stream is not closed. Unlike a commit from an array, one whose writes fail so widely that
+     * pieces at a time. The stream is not closed. It waits for a running commit of the job and supersedes a waiting
+     * asynchronous one, as {@link #commit(String, byte[])} does. Unlike a commit from an array, one whose writes fail so widely that
      * fewer than {@code m} fragments remain cannot start over (the stream is consumed) and fails.
      *
      * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
@@ -260,25 +281,62 @@ public final class CheckpointStore {
      *                                   epoch source failed, or it needs a listing that every repository answers and
      *                                   some did not); nothing is written
      * @throws IllegalStateException    if the placement policy or the epoch source breaks its contract; the previous
-     *                                  checkpoint is then intact
+     *                                  checkpoint is then intact; or if the store is closed
+     * @throws CommitAbandonedException if the store was closed while this commit waited for its turn or ran, and
+     *                                  {@link #close(Duration)} gave up waiting for it
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if {@code jobId} is not valid
      */
     public FragmentIndex commit(String jobId, InputStream checkpoint) throws IOException {
         Objects.requireNonNull(checkpoint, "checkpoint");
-        IOException[] failure = new IOException[1];
-        FragmentIndex index = locked(jobId, state -> {
-            try {
-                return committer.commit(jobId, state, checkpoint, null);
-            } catch (IOException e) {
-                failure[0] = e;
-                return null;
-            }
-        });
-        if (failure[0] != null) {
-            throw failure[0];
-        }
-        return index;
+        return persists.commit(jobId, checkpoint, null);
+    }
+
+    /**
+     * Commits a new checkpoint of {@code jobId} in the background: takes a snapshot — a copy of {@code checkpoint}, so
+     * the caller may change its array as soon as this method returns — and persists it on the store's executor with
+     * the protocol of {@link #commit(String, byte[])}. The calling thread pays for the copy only (with the default
+     * executor, which runs tasks on the calling thread, the whole commit runs before this method returns).
+     *
+     * <p>The returned stage completes with the new checkpoint's index once the checkpoint has reached its commit point
+     * and is durable ({@code k + 1} holders list a commit marker): from then on {@link #recover(String)} returns it or
+     * a newer committed checkpoint. Marking the other repositories and deleting the checkpoints it replaces follow, on
+     * the same thread or in the job's next operation. The stage completes exceptionally with what
+     * {@link #commit(String, byte[])} would throw — {@link CommitFailedException} and its subclasses
+     * {@link StaleWriterException} and {@link EpochUnavailableException}, {@link IllegalStateException} — and with
+     * {@link CommitSupersededException} when a newer commit of the job took its place before it started, or
+     * {@link CommitAbandonedException} when {@link #close(Duration)} gave up on it. Whatever the outcome, the job's
+     * previous checkpoint is intact until a newer one is durable. As for any {@link CompletionStage}, dependent
+     * stages see such a failure wrapped in a {@link java.util.concurrent.CompletionException} whose cause it is.
+     *
+     * <p><b>One at a time, in order.</b> A job has at most one commit persisting and one asynchronous commit waiting;
+     * a newer commit of the job (asynchronous or not) supersedes the waiting one, which then never runs. A job's
+     * commits run in the order they were accepted, and a commit's stage completes (or its synchronous call returns)
+     * only after the stage of the commit that ran before it has completed and the dependent actions that completion
+     * ran have returned: an action that records the latest durable checkpoint never sees an older one after a newer
+     * one. Superseded stages complete when superseded. Commits of different jobs run in parallel.
+     *
+     * <p><b>Memory.</b> Per job, the store holds at most two snapshots — the one persisting and the one waiting — each
+     * the size of its checkpoint, plus the persisting commit's working memory (one segment and its {@code n} pieces,
+     * as for {@link #commit(String, InputStream)}); a call holds one more copy while it takes its snapshot, released if
+     * it is superseded.
+     *
+     * <p><b>Threads.</b> Dependent actions registered on the stage run on the thread that completes it, an executor
+     * thread, after the store has released the job: they may call the store, a commit of the same job included, but
+     * should hand long work to an executor of their own, and must not wait for a later commit of the same job (that
+     * commit's stage waits for them to return).
+     *
+     * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
+     * @param checkpoint the checkpoint's bytes; copied before this method returns
+     * @return a stage that completes when the commit is durable, or fails as described above; completing it (through
+     *         {@link CompletionStage#toCompletableFuture()}) does not affect the commit
+     * @throws IllegalStateException    if the store is closed
+     * @throws NullPointerException     if an argument is null
+     * @throws IllegalArgumentException if {@code jobId} is not valid
+     * @since 0.1
+     */
+    public CompletionStage<FragmentIndex> commitAsync(String jobId, byte[] checkpoint) {
+        return persists.commitAsync(jobId, checkpoint);
     }
 
     /**
@@ -291,8 +349,12 @@ public final class CheckpointStore {
      * @return the new checkpoint's index
      * @throws CommitFailedException    if the commit did not complete; the previous checkpoint is then intact
      * @throws StaleWriterException     if a newer writer of the job exists; nothing is written
-     * @throws IllegalStateException    if the placement policy or the epoch source breaks its contract; the previous
-     *                                  checkpoint is then intact
+     * @throws EpochUnavailableException if this is the store's first commit of the job and no epoch can be taken;
+     *                                   nothing is written
+     * @throws IllegalStateException    if the placement policy or the epoch source breaks its contract (the previous
+     *                                  checkpoint is then intact), or if the store is closed
+     * @throws CommitAbandonedException if the store was closed while this commit waited for its turn or ran, and
+     *                                  {@link #close(Duration)} gave up waiting for it
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if {@code jobId} is not valid
      * @since 0.1
@@ -537,6 +599,11 @@ public final class CheckpointStore {
      * repositories' own places (a directory, a bucket) stay. Idempotent: running it again after a failure finishes
      * the work, and deleting a job that has nothing does nothing.
      *
+     * <p>It waits for a commit of the job that is persisting and runs after it, but does not cancel an
+     * {@linkplain #commitAsync asynchronous} commit still waiting for its turn: that one runs after the deletion and
+     * starts the job anew, as any commit after a deletion does. Wait for the stages of the job's commits (or
+     * {@linkplain #close(Duration) close} the store) before deleting the job.
+     *
      * @param jobId the job
      * @param force whether to delete even while the epoch source knows of live writers or candidates of the job
      *              (their commits are refused from then on)
@@ -558,6 +625,46 @@ public final class CheckpointStore {
         if (duration.isNegative() || duration.isZero()) {
             throw new IllegalArgumentException("duration must be positive: " + duration);
         }
+    }
+
+    /**
+     * Closes the store for commits, waiting up to the builder's {@linkplain Builder#closeTimeout close timeout} for
+     * the commits it accepted; see {@link #close(Duration)}. What it abandons is reported by the abandoned commits'
+     * stages and callers.
+     *
+     * @since 0.1
+     */
+    @Override
+    public void close() {
+        close(closeTimeout);
+    }
+
+    /**
+     * Closes the store for commits: from now on {@link #commit(String, byte[])}, {@link #commit(String, InputStream)}
+     * and {@link #commitAsync} throw {@link IllegalStateException}. The commits already accepted — persisting, or
+     * waiting for their turn — go on for up to {@code maxWait}; then every one not yet decided is abandoned: its stage
+     * (or its synchronous caller) gets a {@link CommitAbandonedException}. An abandoned commit that had not started
+     * never writes anything; one that had started stops at its next step — before its commit point, so that it never
+     * counts — unless it was already writing its commit markers, in which case it may complete and count (its
+     * exception then says it may have reached its commit point). The job's previous checkpoint is intact either way.
+     *
+     * <p>This method never waits longer than {@code maxWait} (plus the time to fail the stages), whatever the
+     * repositories do: a repository call that never returns keeps its executor thread, not this one. Interrupting the
+     * waiting thread abandons at once (the interrupt status is kept). Recovery, repair and collection still work on a
+     * closed store; they hold nothing that needs closing. Closing twice is harmless.
+     *
+     * @param maxWait how long to wait for the accepted commits; zero abandons every one not yet decided at once
+     * @return the commits abandoned, in no particular order; empty if every accepted commit was decided in time
+     * @throws NullPointerException     if {@code maxWait} is null
+     * @throws IllegalArgumentException if {@code maxWait} is negative
+     * @since 0.1
+     */
+    public List<AbandonedCommit> close(Duration maxWait) {
+        Objects.requireNonNull(maxWait, "maxWait");
+        if (maxWait.isNegative()) {
+            throw new IllegalArgumentException("maxWait must be >= 0: " + maxWait);
+        }
+        return persists.close(maxWait);
     }
 
     /**
@@ -629,6 +736,7 @@ public final class CheckpointStore {
         private int reconstructionThreshold;
         private int segmentBytes = DEFAULT_SEGMENT_BYTES;
         private int extraFetches;
+        private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
 
         Builder(Collection<? extends FragmentRepository> repositories, Dispersal dispersal) {
             Objects.requireNonNull(repositories, "repositories");
@@ -650,11 +758,13 @@ public final class CheckpointStore {
         }
 
         /**
-         * Sets the executor that runs repository calls; the default runs them on the calling thread, one after
-         * another. With a pool, writes of a segment's fragments and fetches of fragments run in parallel. A task the
-         * executor rejects runs on the calling thread.
+         * Sets the executor that runs repository calls and asynchronous persists; the default runs them on the
+         * calling thread, one after another (so {@link CheckpointStore#commitAsync} persists before it returns). With
+         * a pool, writes of a segment's fragments and fetches of fragments run in parallel, and asynchronous commits
+         * persist in the background. A task the executor rejects runs on the calling thread.
          *
-         * @param executor the executor; it must not run tasks on a thread that waits for the store
+         * @param executor the executor; the store's own waits never block it (a waiting thread runs the calls not
+         *                 yet started itself)
          * @return this builder
          * @throws NullPointerException if {@code executor} is null
          */
@@ -780,6 +890,25 @@ public final class CheckpointStore {
                 throw new IllegalArgumentException("extraFetches must be >= 0: " + fragments);
             }
             this.extraFetches = fragments;
+            return this;
+        }
+
+        /**
+         * Sets how long {@link CheckpointStore#close()} waits for the commits the store accepted before it abandons
+         * them; the default is {@link #DEFAULT_CLOSE_TIMEOUT}.
+         *
+         * @param timeout the bound; zero abandons at once
+         * @return this builder
+         * @throws NullPointerException     if {@code timeout} is null
+         * @throws IllegalArgumentException if {@code timeout} is negative
+         * @since 0.1
+         */
+        public Builder closeTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative()) {
+                throw new IllegalArgumentException("closeTimeout must be >= 0: " + timeout);
+            }
+            this.closeTimeout = timeout;
             return this;
         }
 

@@ -31,10 +31,21 @@ final class Committer {
     }
 
     /**
-     * Commits a checkpoint read from {@code in}; {@code array} is the same bytes when the caller gave an array, which
-     * lets a commit that lost too many fragment writes start over on other repositories.
+     * A commit that reached its commit point and is durable ({@code k + 1} holders list a marker): its index, and what
+     * remains to do — markers on the other repositories that answer, deletion of the older checkpoints and of what
+     * failed commits left. {@code finish} must run under the job's lock before any other operation on the job, and at
+     * most once.
      */
-    FragmentIndex commit(String jobId, JobState state, InputStream in, byte[] array) throws IOException {
+    record Durable(FragmentIndex index, Runnable finish) {
+    }
+
+    /**
+     * Commits a checkpoint read from {@code in}, up to the point where it is durable; {@code array} is the same bytes
+     * when the caller gave an array, which lets a commit that lost too many fragment writes start over on other
+     * repositories. {@code progress} hears of every step and may stop the commit before its commit point.
+     */
+    Durable commit(String jobId, JobState state, InputStream in, byte[] array, CommitProgress progress)
+            throws IOException {
         JobView view = context.view(jobId);
         List<FragmentFailure> failures = new ArrayList<>();
         long sequence = Math.max(state.nextSequence, view.highestSequence() + 1);
@@ -44,8 +55,9 @@ final class Committer {
         long sizeHint = array != null ? array.length
                 : state.lastCommitted != null ? state.lastCommitted.checkpointBytes() : 0;
         while (true) {
+            progress.step(sequence);
             CheckpointId id = new CheckpointId(epoch, sequence, context.nextCommitId());
-            Attempt attempt = new Attempt(jobId, id, view.unreachable, excluded, failures);
+            Attempt attempt = new Attempt(jobId, id, view.unreachable, excluded, failures, progress);
             InputStream input = array != null ? new ByteArrayInputStream(array) : in;
             FragmentIndex index;
             try {
@@ -58,11 +70,13 @@ final class Committer {
                 }
                 throw new CommitFailedException(jobId, sequence, 0, false, e.getMessage(), failures);
             }
-            FragmentIndex committed = attempt.publish(index, state);
+            FragmentIndex committed = attempt.publish(index);
             state.lastCommitted = committed;
-            // Committed and verified: what is older is no longer needed.
-            context.delete(jobId, view.keysOlderThan(id));
-            return committed;
+            return new Durable(committed, () -> {
+                attempt.markOthers(committed);
+                // Committed and verified: what is older is no longer needed.
+                context.delete(jobId, view.keysOlderThan(id));
+            });
         }
     }
 
@@ -134,18 +148,20 @@ final class Committer {
         private final Set<String> unreachable;
         private final Set<String> excluded;
         private final List<FragmentFailure> failures;
+        private final CommitProgress progress;
         /** Every repository this attempt wrote to or tried to. */
         private final Set<String> touched = new LinkedHashSet<>();
         /** Every repository this attempt tried to store a commit marker on. */
         private final Set<String> markersTried = new LinkedHashSet<>();
 
         Attempt(String jobId, CheckpointId id, Set<String> unreachable, Set<String> excluded,
-                List<FragmentFailure> failures) {
+                List<FragmentFailure> failures, CommitProgress progress) {
             this.jobId = jobId;
             this.id = id;
             this.unreachable = unreachable;
             this.excluded = excluded;
             this.failures = failures;
+            this.progress = progress;
         }
 
         /** Streams the checkpoint into {@code n} fragments and replaces those whose writes failed or vanished. */
@@ -180,6 +196,7 @@ final class Committer {
                 byte[] segment = new byte[segmentBytes];
                 byte[][] pieces = new byte[n][dispersal.pieceLength(segmentBytes)];
                 while (true) {
+                    progress.step(id.sequence());
                     int read = in.readNBytes(segment, 0, segmentBytes);
                     if (read == 0) {
                         break;
@@ -208,6 +225,7 @@ final class Committer {
                     checkpointSha, now, StoreContext.leaseEnd(now, context.lease), locations);
             // Replace failed writes, then writes that reported success but are not there (dropped on the way).
             for (int round = 0; ; round++) {
+                progress.step(id.sequence());
                 if (n - missing.size() < m) {
                     throw new TooFewFragments("only " + (n - missing.size()) + " of " + n + " fragments were "
                             + "stored, " + m + " are needed to regenerate the others");
@@ -256,8 +274,12 @@ final class Committer {
             return missing;
         }
 
-        /** Index copies, the epoch check and the commit markers; returns the committed index. */
-        FragmentIndex publish(FragmentIndex index, JobState state) {
+        /**
+         * Index copies, the epoch check and the commit markers, until {@code k + 1} holders list one; returns the
+         * committed index.
+         */
+        FragmentIndex publish(FragmentIndex index) {
+            progress.step(id.sequence());
             List<String> holders = StoreContext.holders(index);
             int quorum = index.k() + 1;
             context.putAll(holders, index.indexKey(), index.toBytes(), -1, failures);
@@ -282,6 +304,7 @@ final class Committer {
                 abandon();
                 throw new StaleWriterException(jobId, id.sequence(), id.epoch(), -1, failures);
             }
+            progress.commitPoint();
             // The commit point: the first marker stored. The commit is durable once k + 1 holders list one.
             int markers = 0;
             for (int round = 0; round < 2 && markers < quorum; round++) {
@@ -304,7 +327,12 @@ final class Committer {
                         + (markers == 0 && mayCount ? "; one may remain where its removal failed, so the checkpoint "
                         + "was kept whole" : ""), failures);
             }
-            // Durable. Markers on every other repository that answers make the commit visible to more readers.
+            return index;
+        }
+
+        /** Durable: markers on every other repository that answers make the commit visible to more readers. */
+        void markOthers(FragmentIndex index) {
+            List<String> holders = StoreContext.holders(index);
             List<String> others = new ArrayList<>();
             for (FragmentRepository repository : context.repositories) {
                 if (!holders.contains(repository.id()) && !unreachable.contains(repository.id())) {
@@ -312,7 +340,6 @@ final class Committer {
                 }
             }
             context.putAll(others, index.markerKey(), MARKER, -1, new ArrayList<>());
-            return index;
         }
 
         /**

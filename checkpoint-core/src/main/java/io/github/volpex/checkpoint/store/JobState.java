@@ -2,8 +2,8 @@ package io.github.volpex.checkpoint.store;
 
 /**
  * What a store remembers of one job between calls: the epoch it acquired to commit under, the next sequence number,
- * and the last checkpoint it committed. Guarded by the job's lock. A restarted process starts with none of it and
- * learns what it needs from the repositories.
+ * the last checkpoint it committed, and what an asynchronous commit left to do after its commit point. Guarded by the
+ * job's lock. A restarted process starts with none of it and learns what it needs from the repositories.
  */
 final class JobState {
 
@@ -13,4 +13,18 @@ final class JobState {
     long nextSequence;
     /** The last checkpoint this store committed, or null. */
     FragmentIndex lastCommitted;
+    /**
+     * What the last asynchronous commit left to do once durable (markers on the other repositories, deletion of what
+     * is older), or null: the next operation on the job runs it first.
+     */
+    Runnable pendingFinish;
+
+    /** Runs what the last commit left to do, if anything. */
+    void finishPending() {
+        Runnable finish = pendingFinish;
+        pendingFinish = null;
+        if (finish != null) {
+            finish.run();
+        }
+    }
 }

@@ -8,9 +8,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicBoolean;
 
-/** Runs repository calls on the store's executor and waits for all of them. */
+/**
+ * Runs repository calls on the store's executor and waits for all of them.
+ *
+ * <p>A thread that waits for a call the executor has not started yet runs it itself (as a fork/join pool's joining
+ * thread does): a store may therefore be called from the executor's own threads — an asynchronous commit persists on
+ * one — without ever waiting for a task queued behind itself, whatever the size of the pool.
+ */
 final class Parallel {
 
     private Parallel() {
@@ -23,19 +29,48 @@ final class Parallel {
         }
     }
 
+    /** One call, run once: by the executor, or by the thread that waits for it if the executor has not started it. */
+    static final class Task<T> implements Runnable {
+        private final Callable<T> callable;
+        private final AtomicBoolean claimed = new AtomicBoolean();
+        final CompletableFuture<T> future = new CompletableFuture<>();
+
+        private Task(Callable<T> callable) {
+            this.callable = callable;
+        }
+
+        @Override
+        public void run() {
+            runIfUnclaimed();
+        }
+
+        /** Runs the call on this thread unless another thread has started it; returns whether this one ran it. */
+        boolean runIfUnclaimed() {
+            if (!claimed.compareAndSet(false, true)) {
+                return false;
+            }
+            try {
+                future.complete(callable.call());
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+            return true;
+        }
+    }
+
     /**
      * Runs every task on {@code executor} and waits for all of them. An {@link Error} thrown by a task is rethrown
      * once all have finished: the store never treats an error as a repository failure.
      */
     static <T> List<Outcome<T>> all(Executor executor, List<? extends Callable<T>> tasks) {
-        List<CompletableFuture<T>> futures = new ArrayList<>(tasks.size());
+        List<Task<T>> started = new ArrayList<>(tasks.size());
         for (Callable<T> task : tasks) {
-            futures.add(start(executor, task));
+            started.add(start(executor, task));
         }
         List<Outcome<T>> outcomes = new ArrayList<>(tasks.size());
         Error error = null;
-        for (CompletableFuture<T> future : futures) {
-            Outcome<T> outcome = await(future);
+        for (Task<T> task : started) {
+            Outcome<T> outcome = await(task);
             if (outcome.failure() instanceof Error e && error == null) {
                 error = e;
             }
@@ -52,13 +87,23 @@ final class Parallel {
      * calling thread instead, as Caffeine does with its maintenance work: a rejection must neither fail an operation
      * half-way nor leave earlier tasks of the same batch running unawaited.
      */
-    static <T> CompletableFuture<T> start(Executor executor, Callable<T> task) {
-        Supplier<T> supplier = () -> call(task);
+    static <T> Task<T> start(Executor executor, Callable<T> callable) {
+        Task<T> task = new Task<>(callable);
         try {
-            return CompletableFuture.supplyAsync(supplier, executor);
+            executor.execute(task);
         } catch (RejectedExecutionException e) {
-            return CompletableFuture.supplyAsync(supplier, Runnable::run);
+            task.run();
         }
+        return task;
+    }
+
+    /**
+     * Waits for {@code task} without being interruptible, keeping the thread's interrupt status; runs it on this
+     * thread if the executor has not started it.
+     */
+    static <T> Outcome<T> await(Task<T> task) {
+        task.runIfUnclaimed();
+        return await(task.future);
     }
 
     /** Waits for {@code future} without being interruptible, keeping the thread's interrupt status. */
@@ -69,17 +114,6 @@ final class Parallel {
             return new Outcome<>(null, e.getCause() == null ? e : e.getCause());
         } catch (RuntimeException e) {
             return new Outcome<>(null, e);
-        }
-    }
-
-    /** Calls {@code task}, wrapping checked exceptions for {@link CompletableFuture}. */
-    static <T> T call(Callable<T> task) {
-        try {
-            return task.call();
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Exception e) {
-            throw new CompletionException(e);
         }
     }
 

@@ -92,6 +92,7 @@ final class Reads {
     private Map<Integer, byte[]> fetchVerified(FragmentIndex index, Framing framing, List<FragmentFailure> failures) {
         LinkedBlockingQueue<Object[]> done = new LinkedBlockingQueue<>();
         List<FragmentLocation> pending = new ArrayList<>(index.fragments());
+        List<Parallel.Task<byte[]>> started = new ArrayList<>();
         Map<Integer, byte[]> verified = new HashMap<>();
         int running = 0;
         int parallel = Math.min(index.n(), index.m() + context.extraFetches);
@@ -100,13 +101,25 @@ final class Reads {
             while (running < parallel - verified.size() && !pending.isEmpty()) {
                 FragmentLocation location = pending.remove(0);
                 running++;
-                Parallel.start(context.executor, () -> fetch(index, location, expectedLength))
-                        .whenComplete((bytes, failure) -> done.add(new Object[] {location, bytes, failure}));
+                Parallel.Task<byte[]> task = Parallel.start(context.executor,
+                        () -> fetch(index, location, expectedLength));
+                task.future.whenComplete((bytes, failure) -> done.add(new Object[] {location, bytes, failure}));
+                started.add(task);
             }
             if (running == 0) {
                 break;
             }
-            Object[] result = take(done);
+            Object[] result = done.poll();
+            if (result == null) {
+                // Run a fetch the executor has not started here rather than wait for it.
+                started.removeIf(task -> task.future.isDone());
+                for (Parallel.Task<byte[]> task : started) {
+                    if (task.runIfUnclaimed()) {
+                        break;
+                    }
+                }
+                result = take(done);
+            }
             running--;
             FragmentLocation location = (FragmentLocation) result[0];
             Throwable failure = (Throwable) result[2];

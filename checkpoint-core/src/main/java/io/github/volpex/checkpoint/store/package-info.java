@@ -105,6 +105,16 @@
  *       keeps the FFI on three managers, here it lives next to the fragments and suffers their faults, so a copy that
  *       is missing, corrupt or of an older revision is rewritten on every holder that answers, and read back.
  *       Without that, damage within {@code k} per repair cycle would reach every copy in a few cycles.</li>
+ *   <li><b>Asynchronous commits.</b> A snapshot and a background persist, as CheckFreq (Mohan et al., FAST '21)
+ *       splits a checkpoint: the caller pays for a copy of its bytes; the persist is the same protocol on the
+ *       injected executor, and its stage completes at durability ({@code k + 1} markers listed), not at the first
+ *       marker, so a completed stage means what a returned {@code commit} means. Per job at most one persist runs
+ *       and one waits (a newer commit supersedes the waiting one), so the memory held is at most two snapshots per
+ *       job; a job that checkpoints faster than its repositories take it loses intermediate checkpoints, never the
+ *       order. Marking the other repositories and deleting the replaced checkpoint follow after the stage
+ *       completes, and the job's next operation finishes them first if they have not run. A thread that waits for
+ *       repository calls runs those the executor has not started, so persists on a small pool never deadlock on
+ *       their own calls; closing waits a bounded time and then abandons, never hanging on a repository.</li>
  * </ul>
  *
  * @since 0.1

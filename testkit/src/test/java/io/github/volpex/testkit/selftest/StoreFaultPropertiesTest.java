@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.github.volpex.checkpoint.store.AbandonedCommit;
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.CheckpointStoreException;
 import io.github.volpex.checkpoint.store.CheckpointUnavailableException;
+import io.github.volpex.checkpoint.store.CommitSupersededException;
 import io.github.volpex.checkpoint.store.CorruptIndexException;
 import io.github.volpex.checkpoint.store.EpochSource;
 import io.github.volpex.checkpoint.store.FragmentIndex;
@@ -39,6 +41,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
@@ -67,6 +72,10 @@ import net.jqwik.api.Provide;
  * <p>A second family of properties lets damage accumulate across repair cycles: each cycle damages fragments, index
  * copies and markers of at most {@code k} holders in all (counting those still damaged), then repairs under light
  * faults; recovery must return the newest checkpoint every time.
+ *
+ * <p>The same histories run with most commits asynchronous ({@link CheckpointStore#commitAsync}), their persists
+ * queued until the history drains them at random steps; there a commit returns when its stage completes
+ * successfully, and a process dies or closes with persists pending.
  *
  * <p>Sizes for CI; {@code -Pscale} runs ten times longer operation sequences, repair cycles and writer generations,
  * and histories of 10,000 operations (some 2,800 commit attempts) instead of 400 (README, "Scale runs").
@@ -133,6 +142,40 @@ class StoreFaultPropertiesTest {
     @Example
     void collection_never_takes_a_moved_fragment_for_a_stray_copy_on_an_older_index_revision() throws IOException {
         new World(Mode.EPHEMERAL, Epochs.FENCED, 1811).run(List.of(0, 0, 0, 0, 0, 28, 28, 92, 48, 40, 48));
+    }
+
+    /**
+     * The same histories with most commits asynchronous: their persists wait on a queue the history drains at random
+     * steps, so that commits accumulate (the waiting one superseded), repairs, collections, recoveries, crashes and
+     * outages come between a commit's acceptance and its persist, and processes die or close with persists pending.
+     * A commit counts as returned when its stage completes successfully.
+     */
+    @Property(tries = 200)
+    void ephemeral_asynchronous(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs,
+                                @ForAll long seed) throws IOException {
+        new World(Mode.EPHEMERAL, epochs, seed, true).run(operations);
+    }
+
+    @Property(tries = 200)
+    void perennial_systematic_asynchronous(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs,
+                                           @ForAll long seed) throws IOException {
+        new World(Mode.SYSTEMATIC, epochs, seed, true).run(operations);
+    }
+
+    /**
+     * One long asynchronous history per mode: under {@code -Pscale}, 10,000 operations with some 2,800 commits
+     * accepted.
+     */
+    @Property(tries = 1)
+    void a_long_asynchronous_history_in_every_mode(@ForAll long seed) throws IOException {
+        for (Mode mode : Mode.values()) {
+            SplittableRandom random = new SplittableRandom(seed);
+            List<Integer> operations = new ArrayList<>();
+            for (int i = 0; i < LONG_HISTORY; i++) {
+                operations.add(random.nextInt(100));
+            }
+            new World(mode, Epochs.LISTING, seed, true).run(operations);
+        }
     }
 
     /** One long history for every mode and every kind of epoch source. */
@@ -289,6 +332,27 @@ class StoreFaultPropertiesTest {
         }
     }
 
+    /**
+     * A process's executor whose tasks wait until {@link #drain}: the persists of asynchronous commits, and repository
+     * calls, which the store's waiting thread runs itself (so the history stays on one thread, in an order its seed
+     * decides).
+     */
+    private static final class Deferred implements Executor {
+        private final java.util.ArrayDeque<Runnable> tasks = new java.util.ArrayDeque<>();
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+        }
+
+        /** Runs every task, those queued while it runs included; a simulated death stops it there. */
+        void drain() {
+            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                task.run();
+            }
+        }
+    }
+
     /** The repositories, the current process and the ground truth of one run. */
     private static final class World {
         private final Mode mode;
@@ -307,11 +371,22 @@ class StoreFaultPropertiesTest {
         /** The last checkpoint whose commit returned, and when it returned. */
         private FragmentIndex lastCommitted;
         private long lastReturned;
+        /** Whether most commits are asynchronous. */
+        private final boolean asynchronous;
+        /** The current process's executor: its tasks wait until the history drains them. */
+        private Deferred executor = new Deferred();
+        /** The stages of the current process's asynchronous commits not yet seen decided. */
+        private final List<CompletionStage<FragmentIndex>> pending = new ArrayList<>();
 
         World(Mode mode, Epochs epochMode, long seed) {
+            this(mode, epochMode, seed, false);
+        }
+
+        World(Mode mode, Epochs epochMode, long seed, boolean asynchronous) {
             this.mode = mode;
             this.epochMode = epochMode;
             this.seed = seed;
+            this.asynchronous = asynchronous;
             this.random = new SplittableRandom(seed);
             for (int i = 0; i < mode.repositories; i++) {
                 repositories.add(FaultyRepository.wrap(new RecordingRepository(FragmentRepository.inMemory("r" + i),
@@ -333,11 +408,18 @@ class StoreFaultPropertiesTest {
 
         private AssertionError failure(AssertionError e) {
             List<String> tail = history.subList(Math.max(0, history.size() - 30), history.size());
-            return new AssertionError(mode + ", " + epochMode + " epochs, seed " + seed + ": " + e.getMessage()
+            return new AssertionError(mode + ", " + epochMode + " epochs" + (asynchronous ? ", asynchronous" : "")
+                    + ", seed " + seed + ": " + e.getMessage()
                     + "\nlast steps: " + tail, e);
         }
 
         private void restart() {
+            if (asynchronous && store != null && random.nextBoolean()) {
+                closeWithPersistsPending();
+            }
+            // The process is gone: what its executor still held never runs.
+            executor = new Deferred();
+            pending.clear();
             faults = FaultSchedule.none();
             repositories.forEach(r -> r.schedule(faults));
             // A new host, whose clock is off by up to two hours either way, or steps from the last host's by up to an
@@ -352,12 +434,15 @@ class StoreFaultPropertiesTest {
                 case CLOCK -> EpochSource.clock(clock);
             };
             store = builder.random(new SplittableRandom(random.nextLong())).segmentBytes(32).epochs(epochs)
-                    .clock(clock).lease(Duration.ofDays(365)).build();
+                    .clock(clock).lease(Duration.ofDays(365)).executor(executor).build();
             history.add("restart (clock " + clock.errorSeconds + " s off)");
         }
 
         private void step(int code) throws IOException {
             clock.elapsedSeconds++;
+            if (asynchronous && random.nextInt(3) == 0) {
+                storeCall("persist", this::drain);
+            }
             if (code < 28) {
                 commit();
             } else if (code < 40) {
@@ -416,6 +501,24 @@ class StoreFaultPropertiesTest {
             byte[] data = new byte[random.nextInt(200)];
             random.nextBytes(data);
             attempted.put(Sha256.of(data), data);
+            if (asynchronous && random.nextInt(4) != 0) {
+                storeCall("commit asynchronously", () -> {
+                    CompletionStage<FragmentIndex> stage = store.commitAsync(JOB, data);
+                    pending.add(stage);
+                    stage.thenAccept(index -> {
+                        synchronized (model) {
+                            lastCommitted = index;
+                            lastReturned = ++model.time;
+                        }
+                        history.add("durable " + prefix(index));
+                    });
+                });
+                return;
+            }
+            if (asynchronous) {
+                // A synchronous commit waits for the persists accepted before it: they run first.
+                storeCall("persist", this::drain);
+            }
             storeCall("commit", () -> {
                 FragmentIndex index = store.commit(JOB, data);
                 synchronized (model) {
@@ -424,6 +527,64 @@ class StoreFaultPropertiesTest {
                 }
                 history.add("committed " + prefix(index));
             });
+        }
+
+        /**
+         * Runs what the process's executor holds — the persists accepted, and those they promote — then reports the
+         * decided stages: a stage that failed with the process's death is that death, one that failed otherwise must
+         * carry a typed exception.
+         */
+        private void drain() {
+            executor.drain();
+            for (java.util.Iterator<CompletionStage<FragmentIndex>> i = pending.iterator(); i.hasNext(); ) {
+                CompletableFuture<FragmentIndex> stage = i.next().toCompletableFuture();
+                if (!stage.isDone()) {
+                    continue;
+                }
+                i.remove();
+                Throwable failure = failureOf(stage);
+                if (failure instanceof SimulatedCrash crash) {
+                    throw crash;
+                }
+                if (failure instanceof CommitSupersededException) {
+                    history.add("superseded");
+                } else if (failure != null) {
+                    assertTrue(failure instanceof CheckpointStoreException, "an untyped failure: " + failure);
+                    history.add("persist failed: " + failure.getClass().getSimpleName());
+                }
+            }
+            assertTrue(pending.isEmpty(), "stages undecided once every persist ran: " + pending.size());
+        }
+
+        /**
+         * Closes the process's store at once with persists pending: each is abandoned before it started, and running
+         * what the executor held afterwards writes nothing that counts.
+         */
+        private void closeWithPersistsPending() {
+            long undecided = pending.stream().filter(s -> !s.toCompletableFuture().isDone()).count();
+            List<AbandonedCommit> abandoned = store.close(Duration.ZERO);
+            history.add("close: " + abandoned.size() + " abandoned");
+            assertTrue(abandoned.size() == undecided, "close abandoned " + abandoned + " with " + undecided
+                    + " stages undecided");
+            for (CompletionStage<FragmentIndex> stage : pending) {
+                Throwable failure = failureOf(stage.toCompletableFuture());
+                assertTrue(failure == null || failure instanceof CheckpointStoreException
+                        || failure instanceof SimulatedCrash, "an untyped failure: " + failure);
+            }
+            for (AbandonedCommit commit : abandoned) {
+                assertFalse(commit.started(), "a commit abandoned before its persist ran had started: " + commit);
+            }
+            try {
+                executor.drain();
+            } catch (SimulatedCrash crash) {
+                // The abandoned persists do nothing; what else the process left may meet its death.
+            }
+        }
+
+        /** What a decided stage failed with, unwrapped; null if it completed successfully. */
+        private static Throwable failureOf(CompletableFuture<FragmentIndex> stage) {
+            Throwable failure = stage.handle((index, t) -> t).join();
+            return failure instanceof java.util.concurrent.CompletionException wrapped ? wrapped.getCause() : failure;
         }
 
         private FaultyRepository pick() {

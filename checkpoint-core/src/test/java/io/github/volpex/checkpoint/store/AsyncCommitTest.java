@@ -1,0 +1,548 @@
+package io.github.volpex.checkpoint.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.github.volpex.erasure.IdaCodec;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Asynchronous commits: the snapshot, the stage completing at durability in commit order, supersession, synchronous
+ * commits interleaved with asynchronous ones, close with persists that do not finish (never hanging, abandoning with
+ * the facts), the store called from its own executor's threads and from the stages' dependent actions, and errors.
+ * Repositories that hold their calls at a gate let the test act while a persist is stopped at a chosen step.
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class AsyncCommitTest {
+
+    private static final String JOB = "job";
+    private final List<ExecutorService> pools = new ArrayList<>();
+
+    @AfterEach
+    void stopPools() throws InterruptedException {
+        for (ExecutorService pool : pools) {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "a pool thread is still running");
+        }
+    }
+
+    private ExecutorService pool(int threads) {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        pools.add(pool);
+        return pool;
+    }
+
+    /** A repository that holds the calls whose key {@link #gated} matches until {@link #release()}. */
+    static final class Gated implements FragmentRepository {
+        final FragmentRepository delegate;
+        volatile Predicate<String> gated = key -> false;
+        /** A permit per call that arrived at the closed gate. */
+        final Semaphore arrived = new Semaphore(0);
+        private volatile CountDownLatch gate = new CountDownLatch(1);
+
+        Gated(FragmentRepository delegate) {
+            this.delegate = delegate;
+        }
+
+        static List<Gated> inMemory(int count) {
+            List<Gated> all = new ArrayList<>();
+            for (FragmentRepository repository : Stores.inMemory(count)) {
+                all.add(new Gated(repository));
+            }
+            return all;
+        }
+
+        void close(Predicate<String> keys) {
+            gate = new CountDownLatch(1);
+            gated = keys;
+        }
+
+        void release() {
+            gated = key -> false;
+            gate.countDown();
+        }
+
+        private void pass(String key) throws IOException {
+            if (gated.test(key)) {
+                arrived.release();
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RepositoryUnavailableException(id(), "interrupted at the gate", e);
+                }
+            }
+        }
+
+        @Override
+        public String id() {
+            return delegate.id();
+        }
+
+        @Override
+        public void put(String key, byte[] content) throws IOException {
+            pass(key);
+            delegate.put(key, content);
+        }
+
+        @Override
+        public Optional<byte[]> get(String key) throws IOException {
+            return delegate.get(key);
+        }
+
+        @Override
+        public boolean delete(String key) throws IOException {
+            return delegate.delete(key);
+        }
+
+        @Override
+        public List<String> list(String prefix) throws IOException {
+            return delegate.list(prefix);
+        }
+    }
+
+    private static void awaitArrival(List<Gated> repositories) throws InterruptedException {
+        while (true) {
+            for (Gated repository : repositories) {
+                if (repository.arrived.tryAcquire(10, TimeUnit.MILLISECONDS)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private static <T> Throwable failureOf(CompletionStage<T> stage) {
+        try {
+            stage.toCompletableFuture().join();
+        } catch (CompletionException e) {
+            return e.getCause();
+        }
+        throw new AssertionError("the stage completed normally");
+    }
+
+    private static byte[] recovered(CheckpointStore store) {
+        return store.recover(JOB).orElseThrow().toByteArray();
+    }
+
+    @Test
+    void the_stage_completes_once_the_checkpoint_is_durable_and_the_snapshot_is_a_copy() throws Exception {
+        List<Gated> repositories = Gated.inMemory(5);
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(2, 2).withStripeSizeBytes(16),
+                repositories).executor(pool(2)).segmentBytes(64).build();
+        byte[] state = Stores.data(1, 300);
+        byte[] original = state.clone();
+        repositories.forEach(r -> r.close(key -> key.endsWith(".ok")));
+        CompletionStage<FragmentIndex> stage = store.commitAsync(JOB, state);
+        // The job goes on changing its state: the snapshot must not see it.
+        java.util.Arrays.fill(state, (byte) 7);
+        awaitArrival(repositories);
+        assertFalse(stage.toCompletableFuture().isDone(), "completed before any commit marker was stored");
+        repositories.forEach(Gated::release);
+        FragmentIndex index = stage.toCompletableFuture().join();
+        assertArrayEquals(original, recovered(store));
+        assertEquals(index, store.recover(JOB).orElseThrow().index());
+        // What the commit left (markers elsewhere, deleting the older) runs before the next operation's own work.
+        byte[] next = Stores.data(2, 100);
+        FragmentIndex second = store.commitAsync(JOB, next).toCompletableFuture().join();
+        assertEquals(1, store.checkpoints(JOB).size(), "the older checkpoint was not collected");
+        assertEquals(second, store.latestIndex(JOB).orElseThrow());
+    }
+
+    @Test
+    void a_newer_commit_supersedes_the_waiting_one_and_stages_complete_in_commit_order() throws Exception {
+        List<Gated> repositories = Gated.inMemory(4);
+        CheckpointStore store = CheckpointStore.ephemeral(repositories).executor(pool(3)).build();
+        repositories.forEach(r -> r.close(key -> true));
+        List<Boolean> firstDoneFirst = Collections.synchronizedList(new ArrayList<>());
+        CompletionStage<FragmentIndex> first = store.commitAsync(JOB, Stores.data(1, 50));
+        awaitArrival(repositories);
+        CompletionStage<FragmentIndex> second = store.commitAsync(JOB, Stores.data(2, 50));
+        CompletionStage<FragmentIndex> third = store.commitAsync(JOB, Stores.data(3, 50));
+        CompletionStage<FragmentIndex> fourth = store.commitAsync(JOB, Stores.data(4, 50));
+        fourth.thenRun(() -> firstDoneFirst.add(first.toCompletableFuture().isDone()));
+        assertInstanceOf(CommitSupersededException.class, failureOf(second));
+        assertInstanceOf(CommitSupersededException.class, failureOf(third));
+        assertFalse(first.toCompletableFuture().isDone());
+        repositories.forEach(Gated::release);
+        FragmentIndex last = fourth.toCompletableFuture().join();
+        FragmentIndex before = first.toCompletableFuture().join();
+        assertTrue(before.sequence() < last.sequence());
+        assertEquals(before.sequence() + 1, last.sequence(), "a superseded commit took a sequence number");
+        assertArrayEquals(Stores.data(4, 50), recovered(store));
+        assertEquals(List.of(true), firstDoneFirst, "the later commit's stage completed before the earlier one's");
+    }
+
+    @Test
+    void a_synchronous_commit_waits_for_the_persist_and_supersedes_the_waiting_one() throws Exception {
+        List<Gated> repositories = Gated.inMemory(4);
+        CheckpointStore store = CheckpointStore.ephemeral(repositories).executor(pool(2)).build();
+        ExecutorService caller = pool(1);
+        repositories.forEach(r -> r.close(key -> key.endsWith(".ok")));
+        CompletionStage<FragmentIndex> running = store.commitAsync(JOB, Stores.data(1, 40));
+        awaitArrival(repositories);
+        CompletionStage<FragmentIndex> waiting = store.commitAsync(JOB, Stores.data(2, 40));
+        CompletableFuture<FragmentIndex> sync = CompletableFuture.supplyAsync(
+                () -> store.commit(JOB, Stores.data(3, 40)), caller);
+        assertInstanceOf(CommitSupersededException.class, failureOf(waiting));
+        assertFalse(sync.isDone());
+        repositories.forEach(Gated::release);
+        FragmentIndex synchronous = sync.join();
+        assertTrue(running.toCompletableFuture().isDone(), "the synchronous commit returned before the earlier "
+                + "asynchronous one's stage completed");
+        assertTrue(running.toCompletableFuture().join().sequence() < synchronous.sequence());
+        assertArrayEquals(Stores.data(3, 40), recovered(store));
+    }
+
+    @Test
+    void close_abandons_what_does_not_finish_in_time_and_the_previous_checkpoint_stays() throws Exception {
+        List<Gated> repositories = Gated.inMemory(5);
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(2, 2).withStripeSizeBytes(16),
+                repositories).executor(pool(2)).segmentBytes(32).build();
+        byte[] previous = Stores.data(9, 120);
+        store.commit(JOB, previous);
+        // The next persist is held while writing its index copies, before its commit point.
+        repositories.forEach(r -> r.close(key -> key.endsWith(".idx")));
+        CompletionStage<FragmentIndex> running = store.commitAsync(JOB, Stores.data(10, 120));
+        awaitArrival(repositories);
+        CompletionStage<FragmentIndex> waiting = store.commitAsync(JOB, Stores.data(11, 120));
+        List<AbandonedCommit> abandoned = store.close(Duration.ofMillis(50));
+        assertEquals(2, abandoned.size(), abandoned.toString());
+        CommitAbandonedException inFlight = assertInstanceOf(CommitAbandonedException.class, failureOf(running));
+        CommitAbandonedException queued = assertInstanceOf(CommitAbandonedException.class, failureOf(waiting));
+        assertTrue(inFlight.started());
+        assertFalse(inFlight.reachedCommitPoint());
+        assertEquals(1, inFlight.sequence());
+        assertFalse(queued.started());
+        assertTrue(abandoned.contains(new AbandonedCommit(JOB, 1, true, false)), abandoned.toString());
+        assertTrue(abandoned.contains(new AbandonedCommit(JOB, -1, false, false)), abandoned.toString());
+        assertThrows(IllegalStateException.class, () -> store.commitAsync(JOB, new byte[1]));
+        assertThrows(IllegalStateException.class, () -> store.commit(JOB, new byte[1]));
+        // The held persist stops at its next step: it never reaches its commit point.
+        repositories.forEach(Gated::release);
+        pools.get(0).shutdown();
+        assertTrue(pools.get(0).awaitTermination(30, TimeUnit.SECONDS));
+        assertArrayEquals(previous, recovered(store), "a closed store still recovers; the abandoned commit never "
+                + "counts");
+        assertTrue(store.close(Duration.ZERO).isEmpty(), "closing twice abandons nothing more");
+    }
+
+    @Test
+    void close_says_when_an_abandoned_commit_may_have_reached_its_commit_point() throws Exception {
+        List<Gated> repositories = Gated.inMemory(4);
+        CheckpointStore store = CheckpointStore.ephemeral(repositories).executor(pool(2)).build();
+        repositories.forEach(r -> r.close(key -> key.endsWith(".ok")));
+        CompletionStage<FragmentIndex> running = store.commitAsync(JOB, Stores.data(5, 64));
+        awaitArrival(repositories);
+        List<AbandonedCommit> abandoned = store.close(Duration.ZERO);
+        assertEquals(List.of(new AbandonedCommit(JOB, 0, true, true)), abandoned);
+        assertTrue(assertInstanceOf(CommitAbandonedException.class, failureOf(running)).reachedCommitPoint());
+        repositories.forEach(Gated::release);
+        pools.get(0).shutdown();
+        assertTrue(pools.get(0).awaitTermination(30, TimeUnit.SECONDS));
+        // It went on writing its markers: it counts in full.
+        assertArrayEquals(Stores.data(5, 64), recovered(store));
+    }
+
+    @Test
+    void an_interrupted_close_abandons_at_once_and_keeps_the_interrupt() throws Exception {
+        List<Gated> repositories = Gated.inMemory(3);
+        CheckpointStore store = CheckpointStore.ephemeral(repositories).executor(pool(2)).build();
+        repositories.forEach(r -> r.close(key -> true));
+        CompletionStage<FragmentIndex> running = store.commitAsync(JOB, Stores.data(1, 40));
+        awaitArrival(repositories);
+        Thread.currentThread().interrupt();
+        List<AbandonedCommit> abandoned;
+        try {
+            abandoned = store.close(Duration.ofDays(1));
+        } finally {
+            assertTrue(Thread.interrupted(), "close cleared the interrupt status");
+        }
+        assertEquals(List.of(new AbandonedCommit(JOB, 0, true, false)), abandoned);
+        assertInstanceOf(CommitAbandonedException.class, failureOf(running));
+        repositories.forEach(Gated::release);
+    }
+
+    @Test
+    void a_persist_the_executor_rejects_runs_on_the_calling_thread() {
+        ExecutorService shutDown = pool(1);
+        shutDown.shutdown();
+        CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(3)).executor(shutDown).build();
+        CompletionStage<FragmentIndex> stage = store.commitAsync(JOB, Stores.data(3, 70));
+        assertTrue(stage.toCompletableFuture().isDone(), "a rejected persist was dropped");
+        assertEquals(0, stage.toCompletableFuture().join().sequence());
+        assertArrayEquals(Stores.data(3, 70), recovered(store));
+    }
+
+    @Test
+    void a_dependent_action_that_closes_the_store_does_not_wait_for_its_own_commit() throws Exception {
+        CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(3)).executor(pool(1)).build();
+        List<AbandonedCommit> abandoned = store.commitAsync(JOB, Stores.data(1, 30))
+                .thenApply(index -> store.close(Duration.ofDays(1))).toCompletableFuture().get(60, TimeUnit.SECONDS);
+        assertEquals(List.of(), abandoned);
+        assertArrayEquals(Stores.data(1, 30), recovered(store));
+    }
+
+    @Test
+    void close_waits_for_persists_that_finish_in_time() {
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.rabin(2, 1).withStripeSizeBytes(8),
+                Stores.inMemory(4)).executor(pool(1)).closeTimeout(Duration.ofMinutes(1)).build();
+        List<CompletionStage<FragmentIndex>> stages = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            stages.add(store.commitAsync("job-" + i, Stores.data(i, 500)));
+        }
+        store.close();
+        for (int i = 0; i < 5; i++) {
+            assertTrue(stages.get(i).toCompletableFuture().isDone());
+            assertArrayEquals(Stores.data(i, 500), store.recover("job-" + i).orElseThrow().toByteArray());
+        }
+    }
+
+    @Test
+    void a_pool_of_one_thread_persists_many_jobs_whose_commits_wait_for_parallel_repository_calls() {
+        // The persist runs on the pool's only thread and waits for repository calls queued behind it: it runs them.
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(3, 2).withStripeSizeBytes(8),
+                Stores.inMemory(6)).executor(pool(1)).segmentBytes(16).extraFetches(1).build();
+        List<CompletionStage<FragmentIndex>> stages = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            for (int job = 0; job < 4; job++) {
+                stages.add(store.commitAsync("job-" + job, Stores.data(10L * round + job, 90 + job)));
+            }
+        }
+        CompletableFuture.allOf(stages.stream().map(CompletionStage::toCompletableFuture)
+                .map(f -> f.exceptionally(e -> null)).toArray(CompletableFuture[]::new)).join();
+        for (int job = 0; job < 4; job++) {
+            assertArrayEquals(Stores.data(20 + job, 90 + job), store.recover("job-" + job).orElseThrow()
+                    .toByteArray());
+        }
+    }
+
+    @Test
+    void the_stages_dependent_actions_may_call_the_store_a_synchronous_commit_of_the_job_included() {
+        CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(3)).executor(pool(1)).build();
+        CompletableFuture<FragmentIndex> chained = store.commitAsync(JOB, Stores.data(1, 30))
+                .thenApply(first -> store.commit(JOB, Stores.data(2, 30)))
+                .toCompletableFuture();
+        FragmentIndex second = chained.join();
+        assertEquals(1, second.sequence());
+        assertArrayEquals(Stores.data(2, 30), recovered(store));
+    }
+
+    @Test
+    void with_the_default_executor_a_dependent_action_commits_again_inline() {
+        CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(3)).build();
+        List<Long> sequences = Collections.synchronizedList(new ArrayList<>());
+        CompletableFuture<FragmentIndex> chained = store.commitAsync(JOB, Stores.data(1, 30))
+                .thenCompose(first -> {
+                    sequences.add(first.sequence());
+                    return store.commitAsync(JOB, Stores.data(2, 30));
+                })
+                .toCompletableFuture();
+        assertTrue(chained.isDone(), "the inline executor left the second commit pending");
+        assertEquals(1, chained.join().sequence());
+        assertEquals(List.of(0L), sequences);
+        assertArrayEquals(Stores.data(2, 30), recovered(store));
+    }
+
+    @Test
+    void with_the_default_executor_the_commit_is_done_when_commit_async_returns() {
+        CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(2)).build();
+        CompletionStage<FragmentIndex> stage = store.commitAsync(JOB, Stores.data(3, 10));
+        assertTrue(stage.toCompletableFuture().isDone());
+        assertArrayEquals(Stores.data(3, 10), recovered(store));
+    }
+
+    @Test
+    void completing_the_returned_stage_does_not_touch_the_commit() throws Exception {
+        List<Gated> repositories = Gated.inMemory(2);
+        CheckpointStore store = CheckpointStore.ephemeral(repositories).executor(pool(2)).build();
+        repositories.forEach(r -> r.close(key -> true));
+        CompletionStage<FragmentIndex> stage = store.commitAsync(JOB, Stores.data(4, 10));
+        awaitArrival(repositories);
+        stage.toCompletableFuture().cancel(true);
+        repositories.forEach(Gated::release);
+        store.close(Duration.ofMinutes(1));
+        assertArrayEquals(Stores.data(4, 10), recovered(store));
+    }
+
+    @Test
+    void failures_and_errors_fail_the_stage_and_the_next_commit_still_runs() throws Exception {
+        List<Stores.Switchable> repositories = Stores.Switchable.inMemory(3);
+        CheckpointStore store = CheckpointStore.ephemeral(repositories).executor(pool(2)).build();
+        store.commit(JOB, Stores.data(1, 20));
+        repositories.forEach(r -> r.reachable = false);
+        Throwable failure = failureOf(store.commitAsync(JOB, Stores.data(2, 20)));
+        assertInstanceOf(CommitFailedException.class, failure);
+        repositories.forEach(r -> r.reachable = true);
+        assertArrayEquals(Stores.data(1, 20), recovered(store));
+
+        List<FragmentRepository> broken = new ArrayList<>();
+        for (FragmentRepository repository : Stores.inMemory(3)) {
+            broken.add(new Stores.Switchable(repository) {
+                @Override
+                public void put(String key, byte[] content) throws IOException {
+                    if (key.startsWith(JOB + ".0000000000000000.0000000000000000.") && key.endsWith(".ok")) {
+                        throw new StackOverflowError("the process is broken");
+                    }
+                    super.put(key, content);
+                }
+            });
+        }
+        CheckpointStore fragile = CheckpointStore.ephemeral(broken).executor(pool(2)).build();
+        CompletionStage<FragmentIndex> dies = fragile.commitAsync(JOB, Stores.data(3, 20));
+        CompletionStage<FragmentIndex> next = fragile.commitAsync(JOB, Stores.data(4, 20));
+        assertInstanceOf(StackOverflowError.class, failureOf(dies));
+        assertEquals(1, next.toCompletableFuture().join().sequence());
+    }
+
+    @Test
+    void bad_arguments_are_refused_before_anything_is_queued() {
+        CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(2)).build();
+        assertThrows(NullPointerException.class, () -> store.commitAsync(JOB, null));
+        assertThrows(NullPointerException.class, () -> store.commitAsync(null, new byte[1]));
+        assertThrows(IllegalArgumentException.class, () -> store.commitAsync("no.dots", new byte[1]));
+        assertThrows(IllegalArgumentException.class, () -> store.close(Duration.ofSeconds(-1)));
+        assertThrows(NullPointerException.class, () -> store.close(null));
+        assertThrows(IllegalArgumentException.class, () -> CheckpointStore.ephemeral(Stores.inMemory(2))
+                .closeTimeout(Duration.ofMillis(-1)));
+        assertTrue(store.recover(JOB).isEmpty());
+    }
+
+    @Test
+    void many_threads_committing_one_job_see_every_stage_decided_and_the_newest_recovered() throws Exception {
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(2, 1).withStripeSizeBytes(8),
+                Stores.inMemory(4)).executor(pool(2)).segmentBytes(16).random(new SplittableRandom(3)).build();
+        ExecutorService callers = pool(4);
+        java.util.Map<Sha256, byte[]> attempted = new java.util.concurrent.ConcurrentHashMap<>();
+        List<CompletableFuture<List<CompletionStage<FragmentIndex>>>> work = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            int thread = t;
+            work.add(CompletableFuture.supplyAsync(() -> {
+                List<CompletionStage<FragmentIndex>> mine = new ArrayList<>();
+                for (int i = 0; i < 15; i++) {
+                    byte[] data = Stores.data(100L * thread + i, 40 + i);
+                    attempted.put(Sha256.of(data), data);
+                    if (i % 5 == 4) {
+                        store.commit(JOB, data);
+                    } else {
+                        mine.add(store.commitAsync(JOB, data));
+                    }
+                }
+                return mine;
+            }, callers));
+        }
+        long highest = -1;
+        for (CompletableFuture<List<CompletionStage<FragmentIndex>>> w : work) {
+            for (CompletionStage<FragmentIndex> stage : w.join()) {
+                try {
+                    highest = Math.max(highest, stage.toCompletableFuture().join().sequence());
+                } catch (CompletionException e) {
+                    assertInstanceOf(CommitSupersededException.class, e.getCause());
+                }
+            }
+        }
+        assertTrue(store.close(Duration.ofMinutes(1)).isEmpty());
+        FragmentIndex newest = store.latestIndex(JOB).orElseThrow();
+        assertTrue(newest.sequence() >= highest, newest + " is older than a completed stage's " + highest);
+        assertEquals(1, store.checkpoints(JOB).size());
+        RecoveredCheckpoint checkpoint = store.recover(JOB).orElseThrow();
+        byte[] expected = attempted.get(checkpoint.index().checkpointSha256());
+        if (expected == null) {
+            fail("recovered a checkpoint of no commit: " + checkpoint);
+        }
+        assertArrayEquals(expected, checkpoint.toByteArray());
+    }
+
+    /**
+     * Thousands of checkpoints under {@code -Pscale} (300 in CI): a job that sometimes checkpoints faster than its
+     * repositories take it and sometimes computes until the persist is done, on a pool of two threads, with a repository that comes and goes and a collection now and then. Every stage
+     * is decided, those that ran complete in the order their commits were accepted, sequence numbers grow, the store
+     * keeps one checkpoint, and the last successful one is recovered byte for byte.
+     */
+    @Test
+    void thousands_of_asynchronous_checkpoints_keep_their_order_and_the_last_is_recovered() throws Exception {
+        int commits = io.github.volpex.testsupport.Scale.full() ? 5_000 : 300;
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        List<Stores.Switchable> repositories = Stores.Switchable.inMemory(5);
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(3, 1).withStripeSizeBytes(16),
+                repositories).executor(pool(2)).segmentBytes(64).random(new SplittableRandom(seed)).build();
+        List<Integer> completed = Collections.synchronizedList(new ArrayList<>());
+        List<CompletionStage<FragmentIndex>> stages = new ArrayList<>();
+        List<byte[]> states = new ArrayList<>();
+        for (int i = 0; i < commits; i++) {
+            byte[] state = Stores.data(random.nextLong(), 1 + random.nextInt(400));
+            states.add(state);
+            int id = i;
+            CompletionStage<FragmentIndex> stage = store.commitAsync(JOB, state);
+            stage.whenComplete((index, failure) -> {
+                if (failure == null) {
+                    completed.add(id);
+                }
+            });
+            stages.add(stage);
+            if (random.nextInt(3) == 0) {
+                // The job computes for a while: the persist catches up (most checkpoints then persist, not all are
+                // superseded).
+                stage.toCompletableFuture().handle((index, failure) -> null).get(60, TimeUnit.SECONDS);
+            }
+            int dice = random.nextInt(50);
+            if (dice == 0) {
+                repositories.get(random.nextInt(5)).reachable = false;
+            } else if (dice < 4) {
+                repositories.forEach(r -> r.reachable = true);
+            } else if (dice == 4) {
+                store.collectGarbage(JOB);
+            }
+        }
+        repositories.forEach(r -> r.reachable = true);
+        long lastSequence = -1;
+        int lastDurable = -1;
+        int durable = 0;
+        for (int i = 0; i < commits; i++) {
+            try {
+                FragmentIndex index = stages.get(i).toCompletableFuture().get(60, TimeUnit.SECONDS);
+                assertTrue(index.sequence() > lastSequence, "seed " + seed + ": sequence numbers went back at " + i);
+                assertEquals(Sha256.of(states.get(i)), index.checkpointSha256(), "seed " + seed);
+                lastSequence = index.sequence();
+                lastDurable = i;
+                durable++;
+            } catch (java.util.concurrent.ExecutionException e) {
+                assertInstanceOf(CheckpointStoreException.class, e.getCause(), "seed " + seed);
+            }
+        }
+        assertTrue(durable >= commits / 4, "seed " + seed + ": only " + durable + " of " + commits
+                + " commits became durable");
+        List<Integer> order = List.copyOf(completed);
+        for (int i = 1; i < order.size(); i++) {
+            assertTrue(order.get(i - 1) < order.get(i), "seed " + seed + ": stages completed out of order: "
+                    + order.subList(Math.max(0, i - 3), i + 1));
+        }
+        assertEquals(List.of(), store.close(Duration.ofMinutes(1)), "seed " + seed);
+        assertArrayEquals(states.get(lastDurable), recovered(store), "seed " + seed);
+        assertEquals(1, store.checkpoints(JOB).size(), "seed " + seed + ": older checkpoints were kept");
+    }
+}
