@@ -2,6 +2,7 @@ package io.github.volpex.checkpoint.math;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.testsupport.SearchDepth;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -26,8 +27,11 @@ class LambertWAccuracyTest {
 
     /** The share of correctly rounded results required in every sub-domain: all of them. */
     private static final double REQUIRED_CORRECTLY_ROUNDED = 1.0;
-    /** Random points per sub-domain and run: a fixed count, so that a seed replays the same points. */
-    private static final int RANDOM_POINTS = 100;
+    /**
+     * Random points per sub-domain and run: 100, times the search factor of a deep search. A seed replays the same
+     * points (the first ones of a deeper run too).
+     */
+    private static final int RANDOM_POINTS = SearchDepth.rounds(100);
     /** The system property that replays a run's random points: {@code -Dvolpex.lambertw.seed=<seed>}. */
     static final String SEED_PROPERTY = "volpex.lambertw.seed";
 
