@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.github.volpex.checkpoint.store.s3.S3Repository;
 import io.github.volpex.dataspace.zookeeper.EmbeddedZooKeeper;
 import io.github.volpex.examples.Main;
+import io.github.volpex.testsupport.SearchDepth;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -67,38 +68,40 @@ class ClusterTest {
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
     void replicas_killed_for_real_from_inside_and_outside_a_leader_failover_and_lost_storage_still_give_the_failure_free_result()
             throws Exception {
-        long seed = Long.getLong("volpex.cluster.seed", System.nanoTime());
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status;
-        Saboteur saboteur = new Saboteur(seed);
-        try {
-            saboteur.start();
-            status = Main.run(smallRun(seed).toArray(new String[0]), new PrintStream(out, true,
-                    StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        } finally {
-            saboteur.stop();
-        }
-        String text = out.toString(StandardCharsets.UTF_8);
-        String context = "seed " + seed + " (replay with -Dvolpex.cluster.seed=" + seed + "); from outside the "
-                + "coordinator: " + saboteur.done() + ":\n" + text + "\n" + err.toString(StandardCharsets.UTF_8);
-        assertEquals(0, status, context);
-        assertTrue(text.contains("verdict: PASS"), context);
-        // The replicas killed from outside are host failures, counted as such; the one paused past its session
-        // came back and the run went on.
-        assertTrue(saboteur.killed() >= 2 && saboteur.paused() == 1, context);
-        assertTrue(number(text, "lifetimes, (\\d+) died unscheduled") >= 1, context);
-        assertTrue(number(text, "writers elected +(\\d+) ") >= 3, context);
-        // Lifetimes of 0.5 h ± 10% against 50 min of work: every process loses its first replicas.
-        assertTrue(number(text, "replica JVMs +\\d+ started, (\\d+) killed with SIGKILL") >= 4, context);
-        assertTrue(number(text, "processes restarted +(\\d+) ") >= 3, context);
-        assertTrue(number(text, "processes restarted +\\d+ \\((\\d+) from a checkpoint") >= 1, context);
-        assertEquals(1, number(text, "ZooKeeper failovers +(\\d+) \\(leader server"), context);
-        assertTrue(number(text, "storage-host departures +(\\d+)") >= 1, context);
-        assertTrue(number(text, "requests served from read log +(\\d+)") >= 1, context);
-        assertTrue(number(text, "checkpoints committed +(\\d+)") >= 1, context);
+        // One run in an ordinary build, a hundred in a deep search; a failure names its seed and the replay flag.
+        SearchDepth.eachSeed("volpex.cluster.seed", 1, seed -> {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            int status;
+            Saboteur saboteur = new Saboteur(seed);
+            try {
+                saboteur.start();
+                status = Main.run(smallRun(seed).toArray(new String[0]), new PrintStream(out, true,
+                        StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+            } finally {
+                saboteur.stop();
+            }
+            String text = out.toString(StandardCharsets.UTF_8);
+            String context = "from outside the coordinator: " + saboteur.done() + ":\n" + text + "\n"
+                    + err.toString(StandardCharsets.UTF_8);
+            assertEquals(0, status, context);
+            assertTrue(text.contains("verdict: PASS"), context);
+            // The replicas killed from outside are host failures, counted as such; the one paused past its session
+            // came back and the run went on.
+            assertTrue(saboteur.killed() >= 2 && saboteur.paused() == 1, context);
+            assertTrue(number(text, "lifetimes, (\\d+) died unscheduled") >= 1, context);
+            assertTrue(number(text, "writers elected +(\\d+) ") >= 3, context);
+            // Lifetimes of 0.5 h ± 10% against 50 min of work: every process loses its first replicas.
+            assertTrue(number(text, "replica JVMs +\\d+ started, (\\d+) killed with SIGKILL") >= 4, context);
+            assertTrue(number(text, "processes restarted +(\\d+) ") >= 3, context);
+            assertTrue(number(text, "processes restarted +\\d+ \\((\\d+) from a checkpoint") >= 1, context);
+            assertEquals(1, number(text, "ZooKeeper failovers +(\\d+) \\(leader server"), context);
+            assertTrue(number(text, "storage-host departures +(\\d+)") >= 1, context);
+            assertTrue(number(text, "requests served from read log +(\\d+)") >= 1, context);
+            assertTrue(number(text, "checkpoints committed +(\\d+)") >= 1, context);
 
-        assertNothingLeft(text, context);
+            assertNothingLeft(text, context);
+        });
     }
 
     /**
