@@ -823,7 +823,13 @@ final class Cluster {
             repository = new VolatileRepository(client);
         }
 
-        /** The host leaves and loses everything it held; an empty one takes its place a second later. */
+        /**
+         * The host leaves and loses everything it held; an empty one takes its place a second later. On S3 of the
+         * user's, what the run stored under the host's prefix is deleted at once, and the host counts as away for the
+         * same second: the next departure waits for it, as with the run's own servers, so that departures due
+         * together (virtual time jumps when a process restarts) come a second apart and writers can repair between
+         * them, instead of emptying every host in one instant.
+         */
         void depart() {
             departing = true;
             departures++;
@@ -832,19 +838,20 @@ final class Cluster {
                 if (server != null) {
                     objectsLost += repository.list("").size();
                     server.depart();
-                    rejoinAtNanos = System.nanoTime() + REJOIN_NANOS;
                 } else {
                     objectsLost += repository.depart();
-                    rejoined();
                 }
+                rejoinAtNanos = System.nanoTime() + REJOIN_NANOS;
             } catch (IOException e) {
                 failure = new IllegalStateException("storage host " + index + " could not be emptied", e);
             }
         }
 
         void rejoinWhenDue() {
-            if (departing && server != null && System.nanoTime() - rejoinAtNanos >= 0) {
-                server.rejoin();
+            if (departing && System.nanoTime() - rejoinAtNanos >= 0) {
+                if (server != null) {
+                    server.rejoin();
+                }
                 rejoined();
             }
         }
