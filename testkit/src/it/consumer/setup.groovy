@@ -13,7 +13,7 @@ def text = { element, String name ->
     found ? found[0].textContent.trim() : null
 }
 
-// (1) A module is published unless its POM sets maven.deploy.skip (examples, benchmarks); POM-only
+// (1) A module is published unless its POM sets maven.deploy.skip (examples, benchmarks, test-support); POM-only
 // modules (the parent, the BOM itself) are not dependencies a user adds.
 def published = [] as SortedSet
 def unpublished = [] as SortedSet

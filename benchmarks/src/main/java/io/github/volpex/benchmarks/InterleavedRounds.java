@@ -124,7 +124,13 @@ public final class InterleavedRounds {
         }
     }
 
-    private static double median(double[] values) {
+    /**
+     * Returns the median of {@code values}.
+     *
+     * @param values the values, at least one; not changed
+     * @return their median (the mean of the middle two for an even count)
+     */
+    public static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
@@ -133,12 +139,23 @@ public final class InterleavedRounds {
 
     /** The geometric mean of the ratios and the 95% interval of that mean. */
     static String interval(double[] ratios) {
+        double[] g = geometricMeanInterval(ratios);
+        return String.format(Locale.ROOT, "%.2f [%.2f, %.2f]", g[0], g[1], g[2]);
+    }
+
+    /**
+     * Returns the geometric mean of {@code ratios} and the two-sided 95% Student-t interval of that mean (taken on
+     * the logarithms); beyond 30 degrees of freedom the normal quantile 1.96 stands for t.
+     *
+     * @param ratios positive ratios, at least one (with one, the interval is unbounded)
+     * @return {@code {mean, low, high}}
+     */
+    public static double[] geometricMeanInterval(double[] ratios) {
         int n = ratios.length;
         double mean = Arrays.stream(ratios).map(Math::log).sum() / n;
         double squares = Arrays.stream(ratios).map(r -> (Math.log(r) - mean) * (Math.log(r) - mean)).sum();
         double half = n < 2 ? Double.POSITIVE_INFINITY
                 : (n - 1 <= T_975.length ? T_975[n - 2] : 1.96) * Math.sqrt(squares / (n - 1) / n);
-        return String.format(Locale.ROOT, "%.2f [%.2f, %.2f]", Math.exp(mean), Math.exp(mean - half),
-                Math.exp(mean + half));
+        return new double[] {Math.exp(mean), Math.exp(mean - half), Math.exp(mean + half)};
     }
 }

@@ -1,5 +1,6 @@
 package io.github.volpex.benchmarks.checkpoint;
 
+import io.github.volpex.benchmarks.InterleavedRounds;
 import io.github.volpex.checkpoint.math.LambertW;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -27,10 +28,8 @@ public final class LambertWCpuTimeReport {
     private static final int COUNT = 1024;
     /** Passes over the 1024 arguments per timed batch: about 20 ms of CPU. */
     private static final int PASSES = 1000;
-    /** Student's t, two-sided 95%, for 1 to 30 degrees of freedom. */
-    private static final double[] T_975 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060,
-        2.056, 2.052, 2.048, 2.045, 2.042};
+    /** The most rounds: Student's t is tabled up to 30 degrees of freedom. */
+    private static final int MAX_ROUNDS = 31;
 
     /** Keeps the results alive. */
     static volatile double sink;
@@ -45,8 +44,8 @@ public final class LambertWCpuTimeReport {
      */
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 30;
-        if (rounds < 2 || rounds > T_975.length + 1) {
-            throw new IllegalArgumentException("rounds must be in [2, " + (T_975.length + 1) + "]: " + rounds);
+        if (rounds < 2 || rounds > MAX_ROUNDS) {
+            throw new IllegalArgumentException("rounds must be in [2, " + MAX_ROUNDS + "]: " + rounds);
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         System.out.printf(Locale.ROOT, "Java %s, %d rounds of %d passes over %d arguments%n", Runtime.version(),
@@ -64,7 +63,7 @@ public final class LambertWCpuTimeReport {
             }
             double[] previousNs = new double[rounds];
             double[] currentNs = new double[rounds];
-            double[] logRatio = new double[rounds];
+            double[] ratio = new double[rounds];
             for (int r = 0; r < rounds; r++) {
                 boolean previousFirst = r % 2 == 0;
                 long a = threads.getCurrentThreadCpuTime();
@@ -76,14 +75,11 @@ public final class LambertWCpuTimeReport {
                 double second = (double) (c - b) / PASSES / COUNT;
                 previousNs[r] = previousFirst ? first : second;
                 currentNs[r] = previousFirst ? second : first;
-                logRatio[r] = Math.log(currentNs[r] / previousNs[r]);
+                ratio[r] = currentNs[r] / previousNs[r];
             }
-            double mean = Arrays.stream(logRatio).average().orElseThrow();
-            double variance = Arrays.stream(logRatio).map(x -> (x - mean) * (x - mean)).sum() / (rounds - 1);
-            double half = T_975[rounds - 2] * Math.sqrt(variance / rounds);
+            double[] g = InterleavedRounds.geometricMeanInterval(ratio);
             System.out.printf(Locale.ROOT, "| `%s` | %.2f | %.2f | %.3f [%.3f, %.3f] |%n", distribution,
-                    median(previousNs), median(currentNs), Math.exp(mean), Math.exp(mean - half),
-                    Math.exp(mean + half));
+                    InterleavedRounds.median(previousNs), InterleavedRounds.median(currentNs), g[0], g[1], g[2]);
         }
     }
 
@@ -117,12 +113,5 @@ public final class LambertWCpuTimeReport {
             }
         }
         return sum;
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
     }
 }

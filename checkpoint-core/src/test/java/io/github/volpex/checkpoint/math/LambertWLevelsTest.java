@@ -71,40 +71,35 @@ class LambertWLevelsTest {
         }
     }
 
+    /** The fast and precise steps, where they certify a result, and the public result all equal the exact one. */
+    private static void assertLevelsAgree(String call, double fast, double precise, double result, double exact) {
+        assertAgreesIfCertified("fast", fast, exact, call);
+        assertAgreesIfCertified("precise", precise, exact, call);
+        assertEquals(exact, result, call);
+    }
+
     @Property(tries = 3000)
     void w0_levels_agree(@ForAll("principalArguments") double z) {
         double exact = LambertWExact.w0(z, LambertW.w0(z));
-        String call = "w0(" + z + ")";
-        assertAgreesIfCertified("fast", LambertW.fastW0(z), exact, call);
-        assertAgreesIfCertified("precise", LambertW.preciseW0(z), exact, call);
-        assertEquals(exact, LambertW.w0(z), call);
+        assertLevelsAgree("w0(" + z + ")", LambertW.fastW0(z), LambertW.preciseW0(z), LambertW.w0(z), exact);
     }
 
     @Property(tries = 3000)
     void wm1_levels_agree(@ForAll("lowerArguments") double z) {
         double exact = LambertWExact.wm1(z, LambertW.wm1(z));
-        String call = "wm1(" + z + ")";
-        assertAgreesIfCertified("fast", LambertW.fastWm1(z), exact, call);
-        assertAgreesIfCertified("precise", LambertW.preciseWm1(z), exact, call);
-        assertEquals(exact, LambertW.wm1(z), call);
+        assertLevelsAgree("wm1(" + z + ")", LambertW.fastWm1(z), LambertW.preciseWm1(z), LambertW.wm1(z), exact);
     }
 
     @Property(tries = 2000)
     void onePlusW0_levels_agree(@ForAll("principalOffsets") double d) {
         double exact = LambertWExact.onePlus(d, false, LambertW.onePlusW0(d));
-        String call = "onePlusW0(" + d + ")";
-        assertAgreesIfCertified("fast", LambertW.fastOffset(d, false), exact, call);
-        assertAgreesIfCertified("precise", LambertW.preciseOffset(d, false), exact, call);
-        assertEquals(exact, LambertW.onePlusW0(d), call);
+        assertLevelsAgree("onePlusW0(" + d + ")", LambertW.fastOffset(d, false), LambertW.preciseOffset(d, false), LambertW.onePlusW0(d), exact);
     }
 
     @Property(tries = 2000)
     void onePlusWm1_levels_agree(@ForAll("lowerOffsets") double d) {
         double exact = LambertWExact.onePlus(d, true, LambertW.onePlusWm1(d));
-        String call = "onePlusWm1(" + d + ")";
-        assertAgreesIfCertified("fast", LambertW.fastOffset(d, true), exact, call);
-        assertAgreesIfCertified("precise", LambertW.preciseOffset(d, true), exact, call);
-        assertEquals(exact, LambertW.onePlusWm1(d), call);
+        assertLevelsAgree("onePlusWm1(" + d + ")", LambertW.fastOffset(d, true), LambertW.preciseOffset(d, true), LambertW.onePlusWm1(d), exact);
     }
 
     /** The exact last resort is right: it gives the correctly rounded double of the apfloat reference. */
