@@ -1,9 +1,17 @@
 package io.github.volpex.dataspace.zookeeper;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.volpex.dataspace.Operation;
+import io.github.volpex.dataspace.Request;
 import io.github.volpex.testkit.ProgramStep;
 import io.github.volpex.testkit.ReplicatedPrograms;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -57,6 +65,40 @@ class ConcurrentReplicasPropertiesTest {
             long[] unread = run.unreadCommits();
             Statistics.label("a commit on a remembered state applied").collect(unread[1] > 0);
             Statistics.label("a commit on a remembered state was refused").collect(unread[0] > unread[1]);
+        }
+    }
+
+    /**
+     * A request the middleware cancels after every replica has settled on it waiting: the run is not over until the
+     * replicas have observed the cancel and gone on. (A run that ended as soon as it first looked settled missed a
+     * cancel committed just after, and blamed the replicas for it.)
+     */
+    @Example
+    void a_cancel_after_the_run_looks_settled_is_observed_before_the_run_ends() throws Exception {
+        List<List<ProgramStep>> programs = List.of(
+                List.of(new ProgramStep(Operation.PUT, "x"), new ProgramStep(Operation.GET, "never"),
+                        new ProgramStep(Operation.PUT, "y")),
+                List.of(new ProgramStep(Operation.GET, "x")));
+        String namespace = ensemble.freshNamespace();
+        int inline = ZooKeeperDataspace.Builder.DEFAULT_INLINE_LIMIT_BYTES;
+        boolean[] cancelled = new boolean[1];
+        try (ZkDataspace observer = connect(namespace, programs.size(), inline)) {
+            ConcurrentRun run = new ConcurrentRun(process -> connect(namespace, programs.size(), inline), observer,
+                    programs, 1L).withoutChaos();
+            run.executeAndCheck(settled -> {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                Optional<Request> waiting = observer.server().pendingRequest(0);
+                while (waiting.isEmpty() || waiting.get().requestNumber() != 2) {
+                    assertTrue(System.nanoTime() - deadline < 0, "process 0 came to wait on its get");
+                    Thread.sleep(10);
+                    waiting = observer.server().pendingRequest(0);
+                }
+                Thread.sleep(500); // the run looks settled meanwhile
+                cancelled[0] = observer.server().cancel(0, 2).isEmpty();
+            });
+            assertTrue(cancelled[0], "the middleware cancelled the waiting get");
+            assertEquals(3, observer.highWaterMark(0), "process 0 went on past the cancelled get to its last put");
+            ensemble.inspector().check(namespace);
         }
     }
 

@@ -32,7 +32,9 @@ import java.util.function.IntFunction;
  * every process keeps a survivor.
  *
  * <p>The run ends when it cannot change any more, which the dataspace itself tells: every process has completed its
- * program or waits on a pending request, and every live replica has caught up with its process. The oracle's fresh
+ * program or waits on a pending request, and every live replica has caught up with its process. Since the faults can
+ * still move a settled run on (a cancel of the request a process waits for), the run stops them once it has settled,
+ * and ends only when it has settled again without them. The oracle's fresh
  * order is the dataspace's serial order: the zxid at which each request was issued, and each cancel committed.
  */
 final class ConcurrentRun {
@@ -50,6 +52,8 @@ final class ConcurrentRun {
     private final AtomicInteger expiries = new AtomicInteger();
     private final AtomicInteger cancels = new AtomicInteger();
     private volatile boolean stopping;
+    private volatile boolean faultsStopped;
+    private boolean chaosEnabled = true;
 
     /**
      * @param clients opens a new client for a process (its argument), on the namespace of {@code observer}
@@ -60,6 +64,12 @@ final class ConcurrentRun {
         this.observer = observer;
         this.programs = programs;
         this.random = new SplittableRandom(seed);
+    }
+
+    /** Turns the chaos thread off (faults come from the disruptor alone); returns this run. */
+    ConcurrentRun withoutChaos() {
+        chaosEnabled = false;
+        return this;
     }
 
     /** Runs until quiescent, then checks every replica against the single-replica run. */
@@ -92,25 +102,15 @@ final class ConcurrentRun {
             runners.forEach(runner -> runner.thread.start());
             chaos.start();
             disrupting.start();
-            long deadline = System.nanoTime() + RUN_LIMIT_NANOS;
-            String previous = null;
-            while (true) {
-                String state = quiescentState();
-                if (state != null && state.equals(previous)) {
-                    break;
-                }
-                previous = state;
-                if (!failures.isEmpty()) {
-                    throw new AssertionError("a replica failed", failures.peek());
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    fail("the run did not settle within " + TimeUnit.NANOSECONDS.toSeconds(RUN_LIMIT_NANOS) + " s: "
-                            + runners);
-                }
-                Thread.sleep(20);
-            }
+            awaitSettled(System.nanoTime() + RUN_LIMIT_NANOS);
             disrupting.join(60_000);
             assertTrue(!disrupting.isAlive(), "the disruptor returned");
+            // A fault injected after the run first looked settled (a cancel committed just then) may still move it
+            // on: stop the faults, then wait for the run to settle again before it ends.
+            faultsStopped = true;
+            chaos.join(10_000);
+            assertTrue(!chaos.isAlive(), "the chaos thread stopped");
+            awaitSettled(System.nanoTime() + RUN_LIMIT_NANOS);
         } finally {
             stopping = true;
             chaos.join(10_000);
@@ -128,6 +128,26 @@ final class ConcurrentRun {
         }
         ReplicatedPrograms.assertConsistentWithSingleReplicaRun(programs, freshOrder(observer, programs.size()),
                 histories);
+    }
+
+    /** Waits until {@link #quiescentState()} describes the same state twice in a row, 20 ms apart. */
+    private void awaitSettled(long deadline) throws InterruptedException {
+        String previous = null;
+        while (true) {
+            String state = quiescentState();
+            if (state != null && state.equals(previous)) {
+                return;
+            }
+            previous = state;
+            if (!failures.isEmpty()) {
+                throw new AssertionError("a replica failed", failures.peek());
+            }
+            if (System.nanoTime() - deadline > 0) {
+                fail("the run did not settle within " + TimeUnit.NANOSECONDS.toSeconds(RUN_LIMIT_NANOS) + " s: "
+                        + runners);
+            }
+            Thread.sleep(20);
+        }
     }
 
     /**
@@ -185,7 +205,7 @@ final class ConcurrentRun {
 
     private void chaos(SplittableRandom random) {
         int killsLeft = 2 * programs.size();
-        while (!stopping) {
+        while (!stopping && !faultsStopped && chaosEnabled) {
             sleep(10 + random.nextInt(40));
             Runner runner = runners.get(random.nextInt(runners.size()));
             ZkDataspace client = runner.client;
