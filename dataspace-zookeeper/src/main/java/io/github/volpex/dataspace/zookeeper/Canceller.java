@@ -139,8 +139,8 @@ final class Canceller {
     }
 
     /**
-     * Reads the tag's guard and record and plans the cancel ({@link Planner#planCancel}); throws {@link Retry} if the
-     * tag record no longer queues the request.
+     * Reads the tag's guard and record and plans the cancel ({@link Planner#planCancel}), making sure the hashed tag
+     * name's dictionary entry exists; throws {@link Retry} if the tag record no longer queues the request.
      */
     private Plan planCancel(Call call, ProcessRecord process, Stat processStat) {
         List<OpResult> read = context.readAll(List.of(Op.getData(keys.guardPath(call.name)),
@@ -150,7 +150,9 @@ final class Canceller {
             context.checkMissing(read.get(1), call);
             throw Retry.INSTANCE;
         }
-        return loop.planner.planCancel(call, process, processStat, guardVersion, TagRecord.decode(found.getData()),
-                found.getStat());
+        Plan plan = loop.planner.planCancel(call, process, processStat, guardVersion,
+                TagRecord.decode(found.getData()), found.getStat());
+        loop.prepare(call, plan.txn());
+        return plan;
     }
 }

@@ -412,7 +412,7 @@ final class RequestLoop implements Planner.Reads {
      * Creates what a planned transaction needs to exist before it commits: the tag's bucket when the read found it
      * missing and the transaction creates the record, and the dictionary entry of a hashed tag name.
      */
-    private void prepare(Call call, Txn txn) {
+    void prepare(Call call, Txn txn) {
         if (txn.tagCreated && call.tagBucketMissing) {
             context.createBucket(layout.tagBucketPath(call.name), call);
             call.tagBucketMissing = false;
