@@ -32,6 +32,9 @@
  * blocked callers and polls submitted requests, woken through the {@code WaitRegistry}; {@code BlobPins} stores, pins
  * and reads the values kept in the blob store; {@code RequestCounters} counts for the statistics. The planner, the
  * memory, the budget and the registry are tested alone, on hand-built records; the rest through an embedded ensemble.
+ * {@code WriterElection} is likewise a facade over {@code Candidacy} (its session, its candidacy and the passes that
+ * register it, watch the member ahead and take the epoch) and {@code RoleState} (the role readers see and the
+ * listener's notices), on {@code EpochCounters}, which it shares with {@code ZooKeeperEpochSource}.
  *
  * <h2>Znode layout</h2>
  * <pre>
