@@ -241,7 +241,7 @@ final class EpochCounters {
     private List<String> describe(String node, List<String> candidates, long deadline, String during)
             throws IOException {
         List<String> sorted = new ArrayList<>(candidates);
-        sorted.sort(WriterElection.ELECTION_ORDER);
+        sorted.sort(Candidacy.ELECTION_ORDER);
         Counter counter = read(node, deadline, during);
         List<String> described = new ArrayList<>();
         for (int i = 0; i < sorted.size(); i++) {

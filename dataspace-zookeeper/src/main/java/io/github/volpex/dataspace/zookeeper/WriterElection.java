@@ -4,33 +4,14 @@ import io.github.volpex.checkpoint.store.EpochSource;
 import io.github.volpex.checkpoint.store.JobRunningException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.HexFormat;
-import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.random.RandomGenerator;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.Op;
-import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.client.ZKClientConfig;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Elects the one replica of a logical process that writes its checkpoints, and hands it the fencing epoch under which
@@ -132,69 +113,16 @@ public final class WriterElection implements EpochSource, AutoCloseable {
         void roleChanged(Role role, long epoch);
     }
 
-    private static final Logger LOG = LoggerFactory.getLogger(WriterElection.class);
-    /** The name of every candidacy: the prefix, a 16-hex-digit token, a dash, then ZooKeeper's sequence number. */
-    private static final String CANDIDATE_PREFIX = "c-";
-    private static final HexFormat HEX = HexFormat.of();
-
-    /** Candidacies by their sequence number: the order of the election. */
-    static final Comparator<String> ELECTION_ORDER = Comparator.comparingLong(WriterElection::sequenceOf)
-            .thenComparing(Comparator.naturalOrder());
-
-    private final String connectString;
     private final String jobId;
-    private final String counter;
-    private final byte[] name;
-    private final RandomGenerator random;
-    private final Executor executor;
-    private final Listener listener;
-    private final Session session;
-    private final EpochCounters counters;
-
-    /** Passes asked for and not yet run: the one thread that finds it at 0 runs them all. */
-    private final AtomicInteger passes = new AtomicInteger();
-    private volatile boolean started;
-    private volatile boolean closed;
-
-    // Touched by passes only (one at a time).
-    /** This member's candidacy, or null (volatile: {@link #deleteJob} reads it on its caller's thread). */
-    private volatile String node;
-    /** The session that created it. */
-    private long nodeSession;
-    /** The token of a create whose outcome is unknown, or null. */
-    private String pendingCandidacy;
-    /** The epoch this member took for its candidacy, or -1. */
-    private long held = -1;
-    /** The token written with it. */
-    private byte[] heldToken;
-    /** The token of an acquisition whose outcome is unknown, or null. */
-    private byte[] pendingAcquisition;
-
-    // What readers see, guarded by the lock.
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private Role role = Role.CANDIDATE;
-    private long epoch = -1;
-    private long terms;
-    /** The epoch of the last term begun: a reconnection under the same epoch is not a new term. */
-    private long lastTerm = -1;
-
-    private final ConcurrentLinkedQueue<Runnable> notices = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean notifying = new AtomicBoolean();
+    private final String name;
+    private final RoleState roles;
+    private final Candidacy candidacy;
 
     private WriterElection(Builder builder, String path) {
-        this.connectString = builder.connectString;
         this.jobId = builder.jobId;
-        this.name = builder.name.getBytes(StandardCharsets.UTF_8);
-        this.random = builder.random != null ? builder.random : new SecureRandom();
-        this.executor = builder.executor;
-        this.listener = builder.listener;
-        ZKClientConfig config = builder.clientConfig != null ? builder.clientConfig : new ZKClientConfig();
-        this.session = new Session(connectString, (int) builder.sessionTimeout.toMillis(), config,
-                event -> requestPass(), this::requestPass);
-        this.counters = new EpochCounters(session, connectString, path, builder.connectionLossTimeout,
-                "the writer election");
-        this.counter = counters.counterPath(jobId);
+        this.name = builder.name;
+        this.roles = new RoleState(toString(), jobId, builder.executor, builder.listener);
+        this.candidacy = new Candidacy(builder, path, roles, toString());
     }
 
     /**
@@ -240,12 +168,7 @@ public final class WriterElection implements EpochSource, AutoCloseable {
      * @return its role
      */
     public Role role() {
-        lock.lock();
-        try {
-            return role;
-        } finally {
-            lock.unlock();
-        }
+        return roles.role();
     }
 
     /**
@@ -263,12 +186,7 @@ public final class WriterElection implements EpochSource, AutoCloseable {
      * @return the epoch, or empty unless its role is {@link Role#WRITER}
      */
     public OptionalLong epoch() {
-        lock.lock();
-        try {
-            return role == Role.WRITER ? OptionalLong.of(epoch) : OptionalLong.empty();
-        } finally {
-            lock.unlock();
-        }
+        return roles.epoch();
     }
 
     /**
@@ -278,12 +196,7 @@ public final class WriterElection implements EpochSource, AutoCloseable {
      * @return the count
      */
     public long terms() {
-        lock.lock();
-        try {
-            return terms;
-        } finally {
-            lock.unlock();
-        }
+        return roles.terms();
     }
 
     /**
@@ -295,19 +208,7 @@ public final class WriterElection implements EpochSource, AutoCloseable {
      * @throws InterruptedException if interrupted while waiting
      */
     public boolean awaitWriter(Duration timeout) throws InterruptedException {
-        long left = Objects.requireNonNull(timeout, "timeout").toNanos();
-        lock.lock();
-        try {
-            while (role == Role.CANDIDATE) {
-                if (left <= 0) {
-                    return false;
-                }
-                left = changed.awaitNanos(left);
-            }
-            return role == Role.WRITER;
-        } finally {
-            lock.unlock();
-        }
+        return roles.awaitWriter(Objects.requireNonNull(timeout, "timeout"));
     }
 
     // ---- EpochSource ------------------------------------------------------------------------------------------------
@@ -326,16 +227,7 @@ public final class WriterElection implements EpochSource, AutoCloseable {
     @Override
     public long acquire(String jobId, long highestSeen) throws IOException {
         requireJob(jobId);
-        lock.lock();
-        try {
-            if (role != Role.WRITER) {
-                throw new IOException(describe() + " does not hold the writer role of job \"" + jobId + "\" ("
-                        + role.name().toLowerCase(java.util.Locale.ROOT) + ")");
-            }
-            return epoch;
-        } finally {
-            lock.unlock();
-        }
+        return roles.writerEpoch(name);
     }
 
     /**
@@ -354,7 +246,7 @@ public final class WriterElection implements EpochSource, AutoCloseable {
     @Override
     public boolean isCurrent(String jobId, long epoch) throws IOException {
         requireJob(jobId);
-        return counters.isCurrent(jobId, epoch);
+        return candidacy.counters.isCurrent(jobId, epoch);
     }
 
     /**
@@ -383,13 +275,13 @@ public final class WriterElection implements EpochSource, AutoCloseable {
     @Override
     public void deleteJob(String jobId, boolean force) throws IOException {
         requireJob(jobId);
-        if (closed) {
+        if (candidacy.closed()) {
             throw new IllegalStateException("the writer election is closed");
         }
-        closed = true;
-        String own = node;
+        candidacy.markClosed();
+        String own = candidacy.node();
         try {
-            counters.deleteJob(jobId, force, own == null ? null : own.substring(own.lastIndexOf('/') + 1));
+            candidacy.counters.deleteJob(jobId, force, own == null ? null : own.substring(own.lastIndexOf('/') + 1));
         } finally {
             close();
         }
@@ -403,338 +295,26 @@ public final class WriterElection implements EpochSource, AutoCloseable {
         }
     }
 
-    // ---- the election ---------------------------------------------------------------------------------------------
-
-    /**
-     * Runs a pass now on this thread, unless one is running (then that one runs another when it is done): passes
-     * never overlap, and a request that comes during a pass is never lost.
-     */
-    private void requestPass() {
-        if (!started || passes.getAndIncrement() > 0) {
-            return;
-        }
-        do {
-            passes.set(1);
-            try {
-                pass();
-            } catch (RuntimeException ex) {
-                LOG.warn("the writer election of job {} failed a step; it tries again at the next event", jobId, ex);
-            }
-        } while (passes.decrementAndGet() > 0);
-    }
-
-    /**
-     * One step of the election: each call synchronous and answered at once when the client is disconnected, so it
-     * never waits for a connection (a connection event starts the next pass).
-     */
-    private void pass() {
-        while (!closed) {
-            if (!session.connected()) {
-                suspend();
-                return;
-            }
-            long sessionId = session.sessionId();
-            if (node != null && nodeSession != sessionId) {
-                LOG.info("{}: its session expired; it competes again", this);
-                forget(); // the old session's candidacy is gone with it
-            }
-            if (node == null && !register(sessionId)) {
-                return;
-            }
-            Session.Result listed = session.getChildren(counter);
-            if (listed.unknown()) {
-                suspend();
-                return;
-            }
-            if (listed.code() == Code.NONODE) {
-                jobDeleted();
-                return;
-            }
-            if (!listed.ok()) {
-                LOG.warn("{}: listing the candidates failed: {}", this, listed.code());
-                return;
-            }
-            List<String> candidates = new ArrayList<>(listed.children());
-            candidates.sort(ELECTION_ORDER);
-            String own = node.substring(node.lastIndexOf('/') + 1);
-            int place = candidates.indexOf(own);
-            if (place < 0) {
-                forget(); // deleted under it (a forced clean-up, an operator): register again
-                continue;
-            }
-            if (place > 0) {
-                Session.Result ahead = session.existsWatched(counter + "/" + candidates.get(place - 1));
-                if (ahead.code() == Code.NONODE) {
-                    continue; // it left meanwhile: look again
-                }
-                if (!ahead.ok()) {
-                    suspend();
-                    return;
-                }
-                demote();
-                return;
-            }
-            Session.Result self = session.existsWatched(node); // learns of its deletion
-            if (self.code() == Code.NONODE) {
-                forget();
-                continue;
-            }
-            if (!self.ok()) {
-                suspend();
-                return;
-            }
-            if (!takeEpoch()) {
-                return;
-            }
-            if (node != null && held >= 0) {
-                elect();
-                return;
-            }
-        }
-    }
-
-    /**
-     * Registers this member's candidacy in the current session, or finds the one a create with a lost reply made.
-     *
-     * @return whether it has one now
-     */
-    private boolean register(long sessionId) {
-        if (pendingCandidacy != null) {
-            Session.Result listed = session.getChildren(counter);
-            if (!listed.ok()) {
-                if (listed.code() == Code.NONODE) {
-                    jobDeleted();
-                }
-                return false;
-            }
-            for (String child : listed.children()) {
-                if (child.startsWith(CANDIDATE_PREFIX + pendingCandidacy + "-")) {
-                    Session.Result stat = session.exists(counter + "/" + child);
-                    if (stat.ok() && stat.stat().getEphemeralOwner() == sessionId) {
-                        adopt(counter + "/" + child, sessionId);
-                        return true;
-                    }
-                }
-            }
-            pendingCandidacy = null; // it did not apply, or belonged to an older session: create again
-        }
-        String token = HEX.toHexDigits(random.nextLong());
-        pendingCandidacy = token;
-        Session.Result created = session.createSequential(counter + "/" + CANDIDATE_PREFIX + token + "-", name,
-                CreateMode.EPHEMERAL_SEQUENTIAL);
-        if (created.ok()) {
-            if (created.stat().getEphemeralOwner() != sessionId) {
-                return false; // made by a session that replaced the one this pass began with: next pass
-            }
-            adopt(created.children().get(0), sessionId);
-            return true;
-        }
-        if (created.code() == Code.NONODE) {
-            jobDeleted();
-        } else if (!created.unknown()) {
-            LOG.warn("{}: registering failed: {}", this, created.code());
-            pendingCandidacy = null;
-        }
-        return false;
-    }
-
-    private void adopt(String path, long sessionId) {
-        node = path;
-        nodeSession = sessionId;
-        pendingCandidacy = null;
-        LOG.debug("{}: candidacy {}", this, path);
-    }
-
-    /**
-     * Takes the next epoch of the counter on the condition that this member's candidacy exists, or confirms the one
-     * it took; forgets the candidacy if it is gone.
-     *
-     * @return false if the pass must stop (an unknown outcome, or the job is gone)
-     */
-    private boolean takeEpoch() {
-        Session.Result read = session.getData(counter);
-        if (read.code() == Code.NONODE) {
-            jobDeleted();
-            return false;
-        }
-        if (!read.ok()) {
-            suspend();
-            return false;
-        }
-        EpochCounters.Counter current;
-        try {
-            current = EpochCounters.decodeCounter(counter, read.data(), read.stat().getVersion());
-        } catch (IllegalStateException notACounter) {
-            LOG.error("{}: cannot take an epoch: {}", this, notACounter.getMessage());
-            demote();
-            return false;
-        }
-        if (held >= 0) {
-            if (current.epoch() == held && Arrays.equals(current.token(), heldToken)) {
-                return true; // still its epoch (a reconnection with the same session)
-            }
-            LOG.info("{}: epoch {} was taken over outside the election (the counter holds {}); taking a new one",
-                    this, held, current.epoch());
-            demote();
-            held = -1;
-        }
-        if (pendingAcquisition != null && Arrays.equals(current.token(), pendingAcquisition)) {
-            held = current.epoch(); // the acquisition whose reply was lost applied
-            heldToken = pendingAcquisition;
-            pendingAcquisition = null;
-            return true;
-        }
-        if (current.epoch() == Long.MAX_VALUE) {
-            LOG.error("{}: the epoch counter {} has reached Long.MAX_VALUE", this, counter);
-            return false;
-        }
-        byte[] token = new byte[16];
-        ByteBuffer.wrap(token).putLong(random.nextLong()).putLong(random.nextLong());
-        long next = current.epoch() + 1;
-        pendingAcquisition = token;
-        Session.Result taken = session.multi(List.of(Op.check(node, -1),
-                Op.setData(counter, EpochCounters.encode(next, token), current.version())));
-        if (taken.ok()) {
-            held = next;
-            heldToken = token;
-            pendingAcquisition = null;
-            return true;
-        }
-        if (taken.unknown()) {
-            suspend();
-            return false; // the next pass reads the counter and tells by the token
-        }
-        pendingAcquisition = null;
-        List<OpResult> results = taken.results();
-        if (results != null && results.size() == 2 && results.get(0) instanceof OpResult.ErrorResult own
-                && own.getErr() == Code.NONODE.intValue()) {
-            forget(); // the candidacy is gone: register again
-        }
-        return true; // the counter changed (or the candidacy went): the pass looks again
-    }
-
-    /** The candidacy is gone or belongs to an older session: nothing of it holds. */
-    private void forget() {
-        node = null;
-        held = -1;
-        heldToken = null;
-        pendingAcquisition = null;
-        demote();
-    }
-
-    private void elect() {
-        setRole(Role.WRITER, held);
-    }
-
-    /** Not the writer now (disconnected, or not first); the candidacy and its epoch are kept. */
-    private void suspend() {
-        demote();
-    }
-
-    private void demote() {
-        setRole(Role.CANDIDATE, -1);
-    }
-
-    /** The job's counter is gone (the job was deleted): stop competing. */
-    private void jobDeleted() {
-        LOG.info("{}: the job's epoch counter {} is gone (the job was deleted); it competes no more", this, counter);
-        closed = true;
-        node = null;
-        held = -1;
-        setRole(Role.CLOSED, -1);
-        session.close();
-    }
-
-    private void setRole(Role next, long nextEpoch) {
-        Role before;
-        long ended;
-        lock.lock();
-        try {
-            before = role;
-            if (before == Role.CLOSED || (before == next && epoch == nextEpoch)) {
-                return;
-            }
-            ended = epoch;
-            role = next;
-            epoch = next == Role.WRITER ? nextEpoch : -1;
-            if (next == Role.WRITER && nextEpoch != lastTerm) {
-                terms++;
-                lastTerm = nextEpoch;
-            }
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-        if (next == Role.WRITER) {
-            LOG.info("{}: elected writer of job {} under epoch {}", this, jobId, nextEpoch);
-        } else if (before == Role.WRITER) {
-            LOG.info("{}: no longer the writer of job {} (epoch {}): {}", this, jobId, ended, next);
-        }
-        if (listener != null) {
-            long told = next == Role.WRITER ? nextEpoch : before == Role.WRITER ? ended : -1;
-            notify(() -> listener.roleChanged(next, told));
-        }
-    }
-
-    /** Runs the listener's calls on the executor, one at a time, in order. */
-    private void notify(Runnable notice) {
-        notices.add(notice);
-        if (notifying.compareAndSet(false, true)) {
-            try {
-                executor.execute(this::drainNotices);
-            } catch (RejectedExecutionException ex) {
-                drainNotices();
-            }
-        }
-    }
-
-    private void drainNotices() {
-        do {
-            for (Runnable notice; (notice = notices.poll()) != null; ) {
-                try {
-                    notice.run();
-                } catch (RuntimeException ex) {
-                    LOG.warn("the listener of {} failed", this, ex);
-                }
-            }
-            notifying.set(false);
-        } while (!notices.isEmpty() && notifying.compareAndSet(false, true));
-    }
-
-    /** The sequence number at the end of a candidacy's name; candidacies of other shapes sort last. */
-    static long sequenceOf(String candidate) {
-        int dash = candidate.lastIndexOf('-');
-        try {
-            return Long.parseLong(candidate.substring(dash + 1));
-        } catch (NumberFormatException ex) {
-            return Long.MAX_VALUE;
-        }
-    }
-
-    private String describe() {
-        return new String(name, StandardCharsets.UTF_8);
-    }
-
     // ---- for tests ------------------------------------------------------------------------------------------------
 
     /** The current session's id (for tests that expire it). */
     long sessionId() {
-        return session.sessionId();
+        return candidacy.session.sessionId();
     }
 
     /** The current session's password (for tests that expire it). */
     byte[] sessionPassword() {
-        return session.sessionPassword();
+        return candidacy.session.sessionPassword();
     }
 
     /** Sessions the ensemble expired so far. */
     int expiries() {
-        return session.expiries();
+        return candidacy.session.expiries();
     }
 
     /** This member's candidacy znode, or null. */
     String candidacy() {
-        return node;
+        return candidacy.node();
     }
 
     /**
@@ -743,14 +323,14 @@ public final class WriterElection implements EpochSource, AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
-        session.close();
-        setRole(Role.CLOSED, -1);
+        candidacy.markClosed();
+        candidacy.session.close();
+        roles.close();
     }
 
     @Override
     public String toString() {
-        return "WriterElection[" + describe() + ", job " + jobId + "]";
+        return "WriterElection[" + name + ", job " + jobId + "]";
     }
 
     /**
@@ -904,23 +484,23 @@ public final class WriterElection implements EpochSource, AutoCloseable {
             String checked = ZooKeeperDataspace.Builder.checkPath("path", "/volpex/epochs", path);
             WriterElection election = new WriterElection(this, checked);
             try {
-                long deadline = election.counters.deadline();
-                if (!election.session.awaitConnected(deadline)) {
+                Candidacy candidacy = election.candidacy;
+                long deadline = candidacy.counters.deadline();
+                if (!candidacy.session.awaitConnected(deadline)) {
                     throw new ZooKeeperUnavailableException(connectString, connectionLossTimeout, "joining the "
                             + "writer election of job \"" + jobId + "\"");
                 }
                 try {
-                    election.counters.ensureCounter(jobId);
-                    if (election.counters.read(election.counter, deadline, "joining") == null) {
-                        throw new IllegalStateException("the epoch counter " + election.counter + " vanished while "
+                    candidacy.counters.ensureCounter(jobId);
+                    if (candidacy.counters.read(candidacy.counter, deadline, "joining") == null) {
+                        throw new IllegalStateException("the epoch counter " + candidacy.counter + " vanished while "
                                 + "joining its election");
                     }
                 } catch (IOException ex) {
                     throw new ZooKeeperUnavailableException(connectString, connectionLossTimeout, "joining the "
                             + "writer election of job \"" + jobId + "\"");
                 }
-                election.started = true;
-                election.requestPass();
+                candidacy.start();
                 return election;
             } catch (RuntimeException | Error ex) {
                 election.close();

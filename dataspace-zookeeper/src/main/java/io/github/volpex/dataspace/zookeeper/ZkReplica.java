@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 
 /** A replica of one logical process on a ZooKeeper dataspace: numbers its calls and executes them. */
-final class ZkReplica implements Replica, ZkDataspace.Caller {
+final class ZkReplica implements Replica, Call.Caller {
 
     private final ZkDataspace dataspace;
     private final int processId;
@@ -112,7 +112,7 @@ final class ZkReplica implements Replica, ZkDataspace.Caller {
                 throw new IllegalStateException("replica of process " + processId + " left no request pending to "
                         + "cancel");
             }
-            ZkDataspace.Completed completed = dataspace.cancel(processId, next, this);
+            Call.Completed completed = dataspace.cancel(processId, next, this);
             leftPending = false;
             requestNumber = next;
             return Optional.ofNullable(completed.data());
@@ -141,7 +141,7 @@ final class ZkReplica implements Replica, ZkDataspace.Caller {
         }
     }
 
-    private ZkDataspace.Outcome callNonBlocking(Operation operation, String tag, byte[] data) {
+    private Call.Outcome callNonBlocking(Operation operation, String tag, byte[] data) {
         try {
             return call(operation, tag, data, Duration.ZERO);
         } catch (InterruptedException ex) {
@@ -150,14 +150,14 @@ final class ZkReplica implements Replica, ZkDataspace.Caller {
     }
 
     /** Issues the next request; the data of a put is the caller's array, copied only if the put leads. */
-    private ZkDataspace.Outcome call(Operation operation, String tag, byte[] data, Duration timeout)
+    private Call.Outcome call(Operation operation, String tag, byte[] data, Duration timeout)
             throws InterruptedException {
         enter();
         try {
             long next = requestNumber + 1;
-            ZkDataspace.Outcome outcome;
+            Call.Outcome outcome;
             try {
-                outcome = dataspace.execute(dataspace.new Call(operation, processId, next, tag, data, timeout, this));
+                outcome = dataspace.execute(dataspace.call(operation, processId, next, tag, data, timeout, this));
             } catch (DataspaceTimeoutException | InterruptedException stillPending) {
                 leftPending = true;
                 throw stillPending;

@@ -190,7 +190,7 @@ public interface ZooKeeperDataspace extends Dataspace {
         /**
          * Sets the limits (default {@link DataspaceOptions#defaults()}); every client of the namespace must give the
          * same. A ZooKeeper dataspace accepts a read-log capacity of at most
-         * {@value ZkDataspace#MAX_READ_LOG_CAPACITY} requests (each retained outcome is a znode).
+         * {@value TransactionBudget#MAX_READ_LOG_CAPACITY} requests (each retained outcome is a znode).
          *
          * @param options the options
          * @return this builder

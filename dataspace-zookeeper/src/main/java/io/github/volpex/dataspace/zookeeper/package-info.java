@@ -19,6 +19,23 @@
  * {@link io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace.Builder#destroy()} destroys a namespace knowing none
  * of its settings, and {@link io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource#deleteJob} a job's counter.
  *
+ * <h2>Internals</h2>
+ * The dataspace a client connects to ({@code ZkDataspace}) is a facade over package-private parts that share a
+ * {@code ZkContext} (the session, the settings, the {@code Layout} of paths, whether it is closed, and the ZooKeeper
+ * calls every part makes): {@code NamespaceLifecycle} creates or checks the namespace on connect, collects its garbage
+ * and destroys it; {@code NamespaceKeys} names what carries the namespace id (tag guards, blob keys) and
+ * {@code TransactionBudget} what one transaction may hold and the options whose worst case fits it;
+ * {@code RequestLoop} runs each request (read, or take what {@code ClientMemory} remembers; decide; commit; read again
+ * on a conflict) and {@code Canceller} cancels a pending one; {@code Planner} turns a state read into the one versioned
+ * transaction that commits it, reading nothing itself (what it needs beyond the state comes through its {@code Reads});
+ * {@code ClientMemory} is what a client remembers of processes, tags and log entries, bounded; {@code Waiting} parks
+ * blocked callers and polls submitted requests, woken through the {@code WaitRegistry}; {@code BlobPins} stores, pins
+ * and reads the values kept in the blob store; {@code RequestCounters} counts for the statistics. The planner, the
+ * memory, the budget and the registry are tested alone, on hand-built records; the rest through an embedded ensemble.
+ * {@code WriterElection} is likewise a facade over {@code Candidacy} (its session, its candidacy and the passes that
+ * register it, watch the member ahead and take the epoch) and {@code RoleState} (the role readers see and the
+ * listener's notices), on {@code EpochCounters}, which it shares with {@code ZooKeeperEpochSource}.
+ *
  * <h2>Znode layout</h2>
  * <pre>
  * &lt;ns&gt;                      header: magic, format, process count, options, blob-store kind, namespace id, destroying

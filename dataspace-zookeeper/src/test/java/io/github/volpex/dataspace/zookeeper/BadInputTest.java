@@ -243,9 +243,9 @@ class BadInputTest {
         try (ZkDataspace session = (ZkDataspace) connect(namespace, 1)) {
             // connecting collected both; store two more as if written and abandoned since
             assertEquals(null, zooKeeper.exists(reference, false));
-            new ZooKeeperBlobStore(session.session(), namespace + "/s", TimeUnit.SECONDS.toNanos(10))
+            new ZooKeeperBlobStore(session.context().session, namespace + "/s", TimeUnit.SECONDS.toNanos(10))
                     .write(orphanKey, bytes("orphan"));
-            new ZooKeeperBlobStore(session.session(), namespace + "/s", TimeUnit.SECONDS.toNanos(10))
+            new ZooKeeperBlobStore(session.context().session, namespace + "/s", TimeUnit.SECONDS.toNanos(10))
                     .write(strayKey, bytes("stray"));
             assertEquals(2, session.collectGarbage());
             assertEquals(0, session.collectGarbage());

@@ -164,7 +164,7 @@ class CancelAndSubmitTest {
                     link.loseNextTransactionReply(); // the reply to the cancel's commit, if it commits
                 }
                 if (random.nextInt(4) == 0) {
-                    faulty.session().zooKeeper().getTestable().injectSessionExpiration();
+                    faulty.context().session.zooKeeper().getTestable().injectSessionExpiration();
                 }
                 boolean armed = link.armed();
                 int lost = link.lostReplies();
@@ -279,10 +279,10 @@ class CancelAndSubmitTest {
         for (int process = 1; process < 3; process++) {
             submitted.add(waiting.server().submit(Request.get(process, 1, "t" + process)));
         }
-        int expiries = waiting.session().expiries();
+        int expiries = waiting.context().session.expiries();
         Sessions.expire(ensemble.connectString(), waiting);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (waiting.session().expiries() == expiries || !waiting.session().connected()) {
+        while (waiting.context().session.expiries() == expiries || !waiting.context().session.connected()) {
             assertTrue(System.nanoTime() - deadline < 0, "the client saw its session expire and opened another");
             Thread.sleep(5);
         }
@@ -305,7 +305,7 @@ class CancelAndSubmitTest {
         link.loseNextTransactionReply();
         CompletableFuture<Reply> submitted = faulty.server().submit(Request.get(1, 1, "x"));
         assertEquals(lost + 1, link.lostReplies());
-        assertEquals(1, faulty.recoveredCommits(), "the client found its commit applied: the get is pending");
+        assertEquals(1, faulty.counters().recoveredCommits(), "the client found its commit applied: the get is pending");
         assertFalse(submitted.isDone());
         direct.open(0).put("x", bytes("one"));
         direct.server().handle(Request.put(0, 2, "x", bytes("two")));

@@ -159,10 +159,10 @@ final class ConcurrentRun {
         for (int process = 0; process < processCount; process++) {
             long issued = observer.highWaterMark(process);
             for (long request = 1; request <= issued; request++) {
-                OptionalLong zxid = observer.issueZxid(process, request);
+                OptionalLong zxid = observer.context().issueZxid(process, request);
                 assertTrue(zxid.isPresent(), "request " + request + " of process " + process + " is in the log");
                 assertEquals(null, byZxid.put(zxid.getAsLong(), ProcessEvent.issue(process)), "one event per zxid");
-                OptionalLong cancelled = observer.cancelZxid(process, request);
+                OptionalLong cancelled = observer.context().cancelZxid(process, request);
                 if (cancelled.isPresent()) {
                     assertEquals(null, byZxid.put(cancelled.getAsLong(), ProcessEvent.cancel(process)),
                             "one event per zxid");
@@ -220,11 +220,11 @@ final class ConcurrentRun {
                     client.close();
                 } else if (action < 22) {
                     expiries.incrementAndGet();
-                    client.session().zooKeeper().getTestable().injectSessionExpiration();
+                    client.context().session.zooKeeper().getTestable().injectSessionExpiration();
                 } else if (action < 32) {
                     cancelPending(client, random.nextInt(programs.size()));
                 } else {
-                    client.session().zooKeeper().getTestable().closeSocket();
+                    client.context().session.zooKeeper().getTestable().closeSocket();
                 }
             } catch (Exception ex) {
                 // The client closed meanwhile.
@@ -394,9 +394,9 @@ final class ConcurrentRun {
                         died = !stopping;
                     } finally {
                         restarting = !stopping;
-                        recovered += dataspace.recoveredCommits();
-                        triedUnread += dataspace.triedUnread();
-                        committedUnread += dataspace.committedUnread();
+                        recovered += dataspace.counters().recoveredCommits();
+                        triedUnread += dataspace.counters().triedUnread();
+                        committedUnread += dataspace.counters().committedUnread();
                         dataspace.close();
                     }
                     histories.add(new ReplicaHistory(this + " incarnation " + incarnation, processId, observations,

@@ -78,11 +78,11 @@ class EnsembleFailoverTest {
                 ZkDataspace victim = disrupted.survivorClient(1);
                 Sessions.expire(ensemble.connectString(), victim);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (victim.session().expiries() == 0) {
+                while (victim.context().session.expiries() == 0) {
                     assertTrue(System.nanoTime() - deadline < 0, "the victim saw its session expire");
                     Thread.sleep(10);
                 }
-                expiries[0] = victim.session().expiries();
+                expiries[0] = victim.context().session.expiries();
             });
             assertNotEquals(leaders[0], leaders[1], "another server took the lead");
             assertTrue(expiries[0] >= 1, "the session expired");

@@ -107,7 +107,7 @@ class LostPinTest {
             Replica replica = writer.open(0);
             CompletableFuture<Void> put = CompletableFuture.runAsync(() -> replica.put("x", value));
             assertTrue(holding.writing.await(60, TimeUnit.SECONDS), "the put stores its blob");
-            int expiries = writer.session().expiries();
+            int expiries = writer.context().session.expiries();
             Sessions.expire(ensemble.connectString(), writer);
             if (collect) {
                 // Connecting collects garbage: the reference the expired session pinned is unreferenced now.
@@ -116,7 +116,7 @@ class LostPinTest {
             }
             holding.resume.countDown();
             put.get(120, TimeUnit.SECONDS);
-            assertTrue(writer.session().expiries() > expiries, "the put's session expired");
+            assertTrue(writer.context().session.expiries() > expiries, "the put's session expired");
             try (ZooKeeperDataspace reader = ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
                     .processCount(2).blobStore(shared).inlineLimitBytes(0).connect()) {
                 assertEquals(1, reader.server().highWaterMark(0), "the put completed");

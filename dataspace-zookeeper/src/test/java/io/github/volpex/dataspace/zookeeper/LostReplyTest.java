@@ -79,7 +79,7 @@ class LostReplyTest {
     private void assertOneReplyLostAndRecovered(int lostBefore) {
         assertEquals(lostBefore + 1, link.lostReplies(), "the proxy lost the transaction's reply");
         assertFalse(link.armed());
-        assertEquals(1, faulty.recoveredCommits(), "the client found its commit applied");
+        assertEquals(1, faulty.counters().recoveredCommits(), "the client found its commit applied");
     }
 
     @Test
@@ -105,13 +105,13 @@ class LostReplyTest {
         link.loseNextTransactionReply();
         writer.put("x", bytes("two"));
         assertOneReplyLostAndRecovered(lost);
-        assertEquals(1, faulty.triedUnread(), "the second put committed on the state the first one left");
-        assertEquals(0, faulty.committedUnread(), "its reply was lost");
+        assertEquals(1, faulty.counters().triedUnread(), "the second put committed on the state the first one left");
+        assertEquals(0, faulty.counters().committedUnread(), "its reply was lost");
         DataspaceStatistics statistics = faulty.statistics();
         assertEquals(2, statistics.requests(Operation.PUT));
         assertEquals(0, statistics.duplicatesIgnored());
         writer.put("x", bytes("three"));
-        assertEquals(1, faulty.committedUnread(), "the state read after the lost reply served the third put");
+        assertEquals(1, faulty.counters().committedUnread(), "the state read after the lost reply served the third put");
         Replica reader = direct.open(1);
         assertEquals("three", text(reader.get("x")));
         assertTrue(reader.tryGet("x").isEmpty(), "one tuple, not two");

@@ -197,7 +197,7 @@ final class NamespaceInspector implements AutoCloseable {
         assertFalse(header.destroying());
         List<String> guards = zooKeeper.getChildren(namespace + "/g", false);
         String guardPrefix = Long.toHexString(header.namespaceId()) + "-";
-        assertEquals(ZkDataspace.GUARDS, guards.size(), "the namespace's tag guards: " + guards);
+        assertEquals(NamespaceKeys.GUARDS, guards.size(), "the namespace's tag guards: " + guards);
         for (String guard : guards) {
             assertTrue(guard.startsWith(guardPrefix), guard + " is a guard of namespace id " + guardPrefix);
         }

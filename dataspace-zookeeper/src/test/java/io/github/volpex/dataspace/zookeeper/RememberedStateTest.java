@@ -69,15 +69,15 @@ class RememberedStateTest {
         for (int i = 0; i < 5; i++) {
             writer.put("x", bytes("v" + i));
         }
-        assertEquals(4, first.committedUnread(), "every put after the first committed without reading");
+        assertEquals(4, first.counters().committedUnread(), "every put after the first committed without reading");
         Replica taker = first.open(1);
         assertEquals("v4", text(taker.get("x")));
-        assertEquals(4, first.committedUnread(), "a process's first request reads");
+        assertEquals(4, first.counters().committedUnread(), "a process's first request reads");
         writer.put("x", bytes("again"));
         assertEquals("again", text(taker.get("x")), "the tag record deleted by the get was remembered as absent");
-        assertEquals(6, first.committedUnread());
+        assertEquals(6, first.counters().committedUnread());
         assertTrue(taker.tryGet("x").isEmpty());
-        assertEquals(7, first.committedUnread());
+        assertEquals(7, first.counters().committedUnread());
         ensemble.inspector().check(namespace);
     }
 
@@ -86,8 +86,8 @@ class RememberedStateTest {
         Replica writer = first.open(0);
         writer.put("t", bytes("a0"));
         writer.put("t", bytes("a1"));
-        long unread = first.committedUnread();
-        long tried = first.triedUnread();
+        long unread = first.counters().committedUnread();
+        long tried = first.counters().triedUnread();
         String tagPath = new Layout(namespace).tagPath("t");
         assertEquals(1, ensemble.inspector().zooKeeper().exists(tagPath, false).getVersion());
 
@@ -105,8 +105,8 @@ class RememberedStateTest {
 
         // The first client's put would overwrite the queue if it trusted the version alone.
         writer.put("t", bytes("a2"));
-        assertEquals(tried + 1, first.triedUnread(), "the put first committed on the remembered state");
-        assertEquals(unread, first.committedUnread(), "the remembered state was refused: the put read");
+        assertEquals(tried + 1, first.counters().triedUnread(), "the put first committed on the remembered state");
+        assertEquals(unread, first.counters().committedUnread(), "the remembered state was refused: the put read");
         assertEquals("a2", text(read.get(60, TimeUnit.SECONDS)), "the queued read was served");
         assertEquals("a2", text(got.get(60, TimeUnit.SECONDS)), "the queued get was served");
         assertTrue(taker.tryGet("t").isEmpty(), "the get took the value");
@@ -118,17 +118,17 @@ class RememberedStateTest {
         Replica leader = first.open(0);
         leader.put("y", bytes("p1"));
         leader.put("y", bytes("p2"));
-        long unread = first.committedUnread();
-        long tried = first.triedUnread();
+        long unread = first.counters().committedUnread();
+        long tried = first.counters().triedUnread();
         Replica other = second.open(0, 2);
         assertEquals("p2", text(other.get("y")), "request 3 of process 0 runs on the second client");
         byte[] followed = leader.get("y");
         assertEquals("p2", text(followed), "the same outcome, from the read log");
-        assertEquals(tried + 1, first.triedUnread(), "the get first committed on the remembered state");
-        assertEquals(unread, first.committedUnread(), "the remembered process record was out of date");
+        assertEquals(tried + 1, first.counters().triedUnread(), "the get first committed on the remembered state");
+        assertEquals(unread, first.counters().committedUnread(), "the remembered process record was out of date");
         assertEquals(1, first.statistics().servedFromLog());
         leader.put("y", bytes("p4"));
-        assertTrue(first.committedUnread() > unread, "the state read for request 3 is remembered for request 4");
+        assertTrue(first.counters().committedUnread() > unread, "the state read for request 3 is remembered for request 4");
         assertArrayEquals(bytes("p4"), second.open(1).get("y"));
         ensemble.inspector().check(namespace);
     }
@@ -152,14 +152,14 @@ class RememberedStateTest {
         for (int i = 0; i < 300; i++) {
             writer.put("big-" + i, value);
         }
-        long bytes = first.rememberedTagBytes();
+        long bytes = first.memory().rememberedTagBytes();
         assertTrue(bytes <= 4L << 20, bytes + " bytes remembered");
         assertTrue(bytes >= (4L << 20) - value.length, "the bound, not less, is used: " + bytes);
-        assertEquals(0, first.committedUnread(), "a tag never seen is read first");
+        assertEquals(0, first.counters().committedUnread(), "a tag never seen is read first");
         writer.put("big-299", value);
-        assertEquals(1, first.committedUnread(), "the most recent tag is remembered");
+        assertEquals(1, first.counters().committedUnread(), "the most recent tag is remembered");
         writer.put("big-0", value);
-        assertEquals(1, first.committedUnread(), "the least recent tag was forgotten: read first");
+        assertEquals(1, first.counters().committedUnread(), "the least recent tag was forgotten: read first");
         ensemble.inspector().check(namespace);
     }
 
@@ -182,12 +182,12 @@ class RememberedStateTest {
             } else {
                 fresh.put("z", bytes("new1"));
             }
-            long tried = first.triedUnread();
+            long tried = first.counters().triedUnread();
             IllegalStateException gone = assertThrows(IllegalStateException.class,
                     () -> stale.put("z", bytes("old2")));
             assertTrue(gone.getMessage().contains("no longer holds the dataspace this client joined"),
                     gone.getMessage());
-            assertEquals(tried + 1, first.triedUnread(), "the put first committed on the remembered state");
+            assertEquals(tried + 1, first.counters().triedUnread(), "the put first committed on the remembered state");
             if (taken) {
                 assertTrue(again.open(1).tryGet("z").isEmpty(), "the new dataspace is untouched");
             } else {

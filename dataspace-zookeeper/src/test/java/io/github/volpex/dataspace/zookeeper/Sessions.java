@@ -48,7 +48,7 @@ final class Sessions {
 
     /** Expires the current session of a dataspace client: see {@link #expire(String, long, byte[])}. */
     static void expire(String connectString, ZkDataspace victim) throws Exception {
-        expire(connectString, victim.session().sessionId(), victim.session().sessionPassword());
+        expire(connectString, victim.context().session.sessionId(), victim.context().session.sessionPassword());
     }
 
     /** Opens a client (of the given session, unless {@code password} is null) and waits until it is connected. */

@@ -362,8 +362,8 @@ class ZooKeeperHistoryTest {
             if (client.isClosed()) {
                 return false;
             }
-            long sessionId = client.session().sessionId();
-            byte[] password = client.session().sessionPassword();
+            long sessionId = client.context().session.sessionId();
+            byte[] password = client.context().session.sessionPassword();
             CountDownLatch decided = new CountDownLatch(1);
             AtomicBoolean connected = new AtomicBoolean();
             Watcher watcher = event -> {

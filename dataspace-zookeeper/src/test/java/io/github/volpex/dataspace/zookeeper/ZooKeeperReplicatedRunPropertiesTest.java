@@ -69,9 +69,9 @@ class ZooKeeperReplicatedRunPropertiesTest {
             Statistics.label("the middleware cancelled a request").collect(run.cancels() > 0);
             Statistics.label("a replica restarted inside a call").collect(run.restartsInsideCalls() > 0);
             ZkDataspace client = (ZkDataspace) dataspace;
-            Statistics.label("a commit on a remembered state applied").collect(client.committedUnread() > 0);
+            Statistics.label("a commit on a remembered state applied").collect(client.counters().committedUnread() > 0);
             Statistics.label("a commit on a remembered state was refused")
-                    .collect(client.triedUnread() > client.committedUnread());
+                    .collect(client.counters().triedUnread() > client.counters().committedUnread());
             Statistics.label("a commit on a remembered state applied").coverage(c -> c.check(true).count(n -> n >= 1));
             Statistics.label("the middleware cancelled a request").coverage(c -> c.check(true).count(n -> n >= 1));
         }
