@@ -324,6 +324,24 @@ class VaidyaModelTest {
     }
 
     @Test
+    void a_second_of_overhead_is_worth_one_over_e_to_the_period_minus_one_seconds_of_latency() {
+        // ∂r/∂C = (∂r/∂L)/(e^{λ(T + C)} − 1): trading δ of overhead for δ/(e^{λ(T+C)} − 1) of latency leaves r
+        // unchanged to first order (here the exchange rate is about 19).
+        double lambda = 1e-4;
+        double c = 10.0;
+        double l = 100.0;
+        double t = 500.0;
+        double rate = 1.0 / Math.expm1(lambda * (t + c));
+        assertTrue(rate > 18 && rate < 20, () -> "rate " + rate);
+        double delta = 1e-3;
+        double r = VaidyaModel.of(lambda, c, l, 0.0).overheadRatio(t);
+        double lessOverhead = VaidyaModel.of(lambda, c - delta, l, 0.0).overheadRatio(t) - r;
+        double moreLatency = VaidyaModel.of(lambda, c, l + delta * rate, 0.0).overheadRatio(t) - r;
+        assertTrue(lessOverhead < 0 && moreLatency > 0);
+        assertEquals(0.0, (lessOverhead + moreLatency) / lessOverhead, 1e-3);
+    }
+
+    @Test
     void without_failures_there_is_no_optimal_interval() {
         VaidyaModel m = VaidyaModel.of(0.0, 2.0, 10.0, 1.0);
         assertEquals(Double.POSITIVE_INFINITY, m.optimalIntervalSeconds());
