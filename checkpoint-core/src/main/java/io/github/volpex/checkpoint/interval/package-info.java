@@ -58,6 +58,8 @@
  * would supersede or queue checkpoints rather than add durable ones.
  *
  * <h2>Vaidya's model</h2>
+ * Here, as in the paper, {@code λ} is the failure rate (in Ni–Harwood's notation it is the checkpoint rate, and
+ * the failure rate of one peer is {@code μ}; the scheduler's {@code VaidyaModel} uses the job's {@code kμ}).
  * Failures form a Poisson process of rate {@code λ}. Each interval carries {@code T} seconds of useful work and
  * {@code C} of overhead; a checkpoint started at the end of one interval is durable {@code L} seconds later, and the
  * {@code L − C} seconds of computation in between belong to the next interval. A failure costs a recovery of
