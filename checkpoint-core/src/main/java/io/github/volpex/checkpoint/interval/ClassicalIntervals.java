@@ -15,6 +15,10 @@ import io.github.volpex.checkpoint.math.LambertW;
  * {@code C/M} is. Young's {@code √(2CM)} (CACM 17(9), 1974) is its first-order approximation, and
  * {@code √(2CM) − C < τ* < √(2CM)} whenever {@code C < 2M}.
  *
+ * <p>All three assume a blocking checkpoint: {@code C} holds the job and the checkpoint is durable when it ends.
+ * For a checkpoint persisted in the background, whose overhead and latency differ, use {@link VaidyaModel}; with the
+ * latency equal to the overhead its optimum is {@link #exactIntervalSeconds}.
+ *
  * <p>For replicated jobs, use the mean time to interruption of the replicated system
  * ({@link RahmanSubhlokModel#meanTimeToInterruptionSeconds()}) as {@code M}.
  *
