@@ -117,7 +117,8 @@ public final class Snippets {
                 "-classpath", System.getProperty("java.class.path"), "-d", classes.toString()));
         sources.forEach(source -> arguments.add(source.toString()));
         ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
-        int status = ToolProvider.getSystemJavaCompiler().run(null, null, diagnostics, arguments.toArray(String[]::new));
+        int status = ToolProvider.getSystemJavaCompiler()
+                .run(null, null, diagnostics, arguments.toArray(String[]::new));
         return status == 0 ? Optional.empty()
                 : Optional.of(diagnostics.toString(StandardCharsets.UTF_8));
     }
