@@ -1,8 +1,8 @@
 // Before the consumer's build: (1) the BOM it imports must pin every published module, and only those; (2) the
-// README's middleware program is pasted into this project as a user would: verbatim, under a package line.
+// program of docs/middleware.md is pasted into this project as a user would: verbatim, under a package line.
 import javax.xml.parsers.DocumentBuilderFactory
 
-def root = new File(readme).parentFile
+def root = new File(repositoryRoot).canonicalFile
 def parse = { File file -> DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(file).documentElement }
 def children = { element, String name ->
     def nodes = element.childNodes
@@ -37,17 +37,18 @@ if (managed != published) {
 println "volpex-bom manages every published module: " + managed + "; not published: " + unpublished
 
 // (2)
-def readmeText = new File(readme).getText('UTF-8')
-def section = readmeText.indexOf('## Using Volpex in your middleware')
-if (section < 0) {
-    throw new IllegalStateException("README.md has no section 'Using Volpex in your middleware'")
+// The block marked <!-- snippet: MiddlewareGuide -->, as examples' DocumentationSnippetsTest finds it.
+def guideText = new File(middlewareGuide).getText('UTF-8')
+def marker = guideText.indexOf('<!-- snippet: MiddlewareGuide -->\n```java\n')
+if (marker < 0) {
+    throw new IllegalStateException(middlewareGuide + " has no java block marked <!-- snippet: MiddlewareGuide -->")
 }
-def start = readmeText.indexOf('```java\n', section)
-def end = readmeText.indexOf('\n```\n', start)
-if (start < 0 || end < 0) {
-    throw new IllegalStateException("the section 'Using Volpex in your middleware' has no java block")
+def start = guideText.indexOf('```java\n', marker)
+def end = guideText.indexOf('\n```\n', start)
+if (end < 0) {
+    throw new IllegalStateException("the block MiddlewareGuide of " + middlewareGuide + " does not end")
 }
-def program = readmeText.substring(start + '```java\n'.length(), end)
+def program = guideText.substring(start + '```java\n'.length(), end)
 def file = new File(basedir, 'src/main/java/com/example/consumer/MiddlewareGuide.java')
 file.parentFile.mkdirs()
 file.setText('package com.example.consumer;\n\n' + program + '\n', 'UTF-8')

@@ -21,7 +21,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * (Student's t on the logarithms), beside the smallest and largest round.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar io.github.volpex.benchmarks.InterleavedRounds
- * -rounds 10 -p mk=6:3 -p size=16777216 -wi 2 -i 3 ErasureBenchmark.decodeKLostVolpex,ErasureBenchmark.decodeKLostBackblaze
+ * -rounds 10 -p mk=6:3 -p size=16777216 -wi 2 -i 3
+ * ErasureBenchmark.decodeKLostVolpex,ErasureBenchmark.decodeKLostBackblaze
  * ErasureBenchmark.encodeVolpex,ErasureBenchmark.encodeBackblaze}: each argument is a group of benchmarks separated by
  * commas, whose first is the reference the others' ratios are taken against (their score over the reference's: with
  * times, a ratio above 1 means the reference is faster). Every benchmark of every group runs once per round.

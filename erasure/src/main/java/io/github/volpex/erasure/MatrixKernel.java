@@ -12,7 +12,8 @@ import java.util.Arrays;
  * <p><b>How it is fast without vector intrinsics.</b> Multiplication by a constant is linear over GF(2), so with the
  * bits {@code c_b} of a coefficient, {@code c · x = Σ_b c_b · (2^b · x)}, and an output row is evaluated by Horner's
  * rule over bit positions: {@code acc = 2·acc ⊕ (⊕ of the inputs whose coefficient has bit b)} for b = 7 … 0. Doubling
- * eight bytes packed in a {@code long} is five SWAR operations ({@code ((x & 0x7F..) << 1) ⊕ 0x1D · (x >>> 7 & 0x01..)},
+ * eight bytes packed in a {@code long} is five SWAR operations ({@code ((x & 0x7F..) << 1) ⊕ 0x1D · (x >>> 7 &
+ * 0x01..)},
  * the product formed with a shift and a subtraction), and every pass is a plain loop over {@code long[]} blocks that
  * C2 turns into SIMD instructions by itself. Each block of every input cell is read from memory once (into an
  * L1-sized {@code long[]}), and each output block is written once. The per-row instruction sequence (which inputs
@@ -198,55 +199,29 @@ final class MatrixKernel implements Kernel {
 
     private static void set(long[] acc, long[][] x, int[] program, int pc, int count, int words) {
         switch (count) {
-            case 1:
-                System.arraycopy(x[program[pc]], 0, acc, 0, words);
-                break;
-            case 2:
-                set2(acc, x[program[pc]], x[program[pc + 1]], words);
-                break;
-            case 3:
-                set3(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], words);
-                break;
-            default:
-                set4(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], x[program[pc + 3]], words);
-                break;
+            case 1 -> System.arraycopy(x[program[pc]], 0, acc, 0, words);
+            case 2 -> set2(acc, x[program[pc]], x[program[pc + 1]], words);
+            case 3 -> set3(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], words);
+            default -> set4(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], x[program[pc + 3]], words);
         }
     }
 
     private static void doubleXor(long[] acc, long[][] x, int[] program, int pc, int count, int words) {
         switch (count) {
-            case 0:
-                double0(acc, words);
-                break;
-            case 1:
-                double1(acc, x[program[pc]], words);
-                break;
-            case 2:
-                double2(acc, x[program[pc]], x[program[pc + 1]], words);
-                break;
-            case 3:
-                double3(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], words);
-                break;
-            default:
-                double4(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], x[program[pc + 3]], words);
-                break;
+            case 0 -> double0(acc, words);
+            case 1 -> double1(acc, x[program[pc]], words);
+            case 2 -> double2(acc, x[program[pc]], x[program[pc + 1]], words);
+            case 3 -> double3(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], words);
+            default -> double4(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], x[program[pc + 3]], words);
         }
     }
 
     private static void xor(long[] acc, long[][] x, int[] program, int pc, int count, int words) {
         switch (count) {
-            case 1:
-                xor1(acc, x[program[pc]], words);
-                break;
-            case 2:
-                xor2(acc, x[program[pc]], x[program[pc + 1]], words);
-                break;
-            case 3:
-                xor3(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], words);
-                break;
-            default:
-                xor4(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], x[program[pc + 3]], words);
-                break;
+            case 1 -> xor1(acc, x[program[pc]], words);
+            case 2 -> xor2(acc, x[program[pc]], x[program[pc + 1]], words);
+            case 3 -> xor3(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], words);
+            default -> xor4(acc, x[program[pc]], x[program[pc + 1]], x[program[pc + 2]], x[program[pc + 3]], words);
         }
     }
 

@@ -124,23 +124,22 @@ final class XorKernel implements Kernel {
                              byte[] out, int at, int length) {
         int j0 = src[g];
         switch (count) {
-            case 1:
+            case 1 -> {
                 if (set) {
                     System.arraycopy(in[j0], inOffsets[j0] + p, out, at, length);
                 } else {
                     xor1(out, at, in[j0], inOffsets[j0] + p, length);
                 }
-                break;
-            case 2: {
+            }
+            case 2 -> {
                 int j1 = src[g + 1];
                 if (set) {
                     set2(out, at, in[j0], inOffsets[j0] + p, in[j1], inOffsets[j1] + p, length);
                 } else {
                     xor2(out, at, in[j0], inOffsets[j0] + p, in[j1], inOffsets[j1] + p, length);
                 }
-                break;
             }
-            case 3: {
+            case 3 -> {
                 int j1 = src[g + 1];
                 int j2 = src[g + 2];
                 if (set) {
@@ -150,9 +149,8 @@ final class XorKernel implements Kernel {
                     xor3(out, at, in[j0], inOffsets[j0] + p, in[j1], inOffsets[j1] + p, in[j2], inOffsets[j2] + p,
                             length);
                 }
-                break;
             }
-            default: {
+            default -> {
                 int j1 = src[g + 1];
                 int j2 = src[g + 2];
                 int j3 = src[g + 3];
@@ -163,7 +161,6 @@ final class XorKernel implements Kernel {
                     xor4(out, at, in[j0], inOffsets[j0] + p, in[j1], inOffsets[j1] + p, in[j2], inOffsets[j2] + p,
                             in[j3], inOffsets[j3] + p, length);
                 }
-                break;
             }
         }
     }

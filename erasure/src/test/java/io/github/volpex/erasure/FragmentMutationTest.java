@@ -106,7 +106,9 @@ class FragmentMutationTest {
         }
     }
 
-    /** A case a run of the property found: m = 2, one byte of data in one-byte stripes, a record's checksums spliced. */
+    /**
+     * A case a run of the property found: m = 2, one byte of data in one-byte stripes, a record's checksums spliced.
+     */
     @Example
     void a_stripe_record_spliced_whole_from_other_data_parses_and_is_set_aside() throws IOException {
         mutated_fragments_are_rejected_and_never_decode_to_wrong_data(2, 0, 1, 1, 122513);
@@ -115,30 +117,35 @@ class FragmentMutationTest {
     static byte[] mutate(byte[] original, byte[] other, Random random) {
         byte[] b = original.clone();
         switch (random.nextInt(6)) {
-            case 0: // bit flips
+            case 0 -> { // bit flips
                 for (int i = 1 + random.nextInt(4); i > 0; i--) {
                     b[random.nextInt(b.length)] ^= (byte) (1 << random.nextInt(8));
                 }
                 return b;
-            case 1: // truncation
+            }
+            case 1 -> { // truncation
                 return Arrays.copyOf(b, random.nextInt(b.length));
-            case 2: // extension
+            }
+            case 2 -> { // extension
                 return Arrays.copyOf(b, b.length + 1 + random.nextInt(16));
-            case 3: { // splice a run of another encoding's fragment in
+            }
+            case 3 -> { // splice a run of another encoding's fragment in
                 int from = random.nextInt(Math.min(b.length, other.length));
                 int run = 1 + random.nextInt(Math.min(b.length, other.length) - from);
                 System.arraycopy(other, from, b, from, run);
                 return b;
             }
-            case 4: // random header bytes
+            case 4 -> { // random header bytes
                 for (int i = 4 + random.nextInt(16); i < 20; i += 1 + random.nextInt(4)) {
                     b[i] = (byte) random.nextInt(256);
                 }
                 return b;
-            default: // a random byte string of a plausible length
+            }
+            default -> { // a random byte string of a plausible length
                 byte[] noise = new byte[random.nextInt(2 * b.length + 1)];
                 random.nextBytes(noise);
                 return noise;
+            }
         }
     }
 }

@@ -85,7 +85,8 @@ class IntegrityTest {
             byte[] cut = java.util.Arrays.copyOf(good, length);
             assertThrows(CorruptFragmentException.class, () -> Fragment.parse(cut), "length " + length);
         }
-        assertEquals("size mismatch: the last stripe ends at byte 94, so the fragment should have 170 bytes; it has 171",
+        assertEquals("size mismatch: the last stripe ends at byte 94, so the fragment should have 170 bytes; "
+                + "it has 171",
                 assertThrows(CorruptFragmentException.class,
                         () -> Fragment.parse(java.util.Arrays.copyOf(good, good.length + 1))).getMessage());
         assertEquals("empty: 0 bytes, the smallest fragment has 108",

@@ -13,9 +13,11 @@ import java.util.stream.Stream;
 
 /**
  * Encodes a generated stream of any length into fragment files in a temporary directory and decodes it back from
- * them, without ever holding the data, then deletes the files; prints {@code OK <bytes> <sha256>} when the rebuilt stream's SHA-256 equals the dispersal id. Run it in a JVM with
+ * them, without ever holding the data, then deletes the files; prints {@code OK <bytes> <sha256>} when the rebuilt
+ * stream's SHA-256 equals the dispersal id. Run it in a JVM with
  * a small heap to show that streaming memory does not grow with the data:
- * {@code java -Xmx256m -cp erasure/target/classes:erasure/target/test-classes io.github.volpex.erasure.StreamRoundTrip 2147483648}.
+ * {@code java -Xmx256m -cp erasure/target/classes:erasure/target/test-classes io.github.volpex.erasure.StreamRoundTrip
+ * 2147483648}.
  */
 public final class StreamRoundTrip {
 

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Streaming memory does not grow with the data: a 128 MiB stream is encoded and decoded back in a JVM whose whole
- * heap is 16 MiB (the 2 GiB run with {@code -Xmx256m} is recorded in the module's README).
+ * heap is 16 MiB (the 2 GiB run with {@code -Xmx256m} is recorded in benchmarks/README.md).
  */
 class StreamingMemoryTest {
 

@@ -14,14 +14,11 @@ final class TestData {
 
     /** The codec of a layout; the XOR layout has k = 1 whatever {@code k} says. */
     static IdaCodec codec(Layout layout, int m, int k) {
-        switch (layout) {
-            case SYSTEMATIC:
-                return IdaCodec.systematic(m, k);
-            case RABIN:
-                return IdaCodec.rabin(m, k);
-            default:
-                return IdaCodec.xor(m);
-        }
+        return switch (layout) {
+            case SYSTEMATIC -> IdaCodec.systematic(m, k);
+            case RABIN -> IdaCodec.rabin(m, k);
+            default -> IdaCodec.xor(m);
+        };
     }
 
     /** Each fragment in its stored form ({@link Fragment#toByteArray()}), in order. */

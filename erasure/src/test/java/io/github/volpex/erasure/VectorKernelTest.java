@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * The optional Vector API kernel: chosen exactly when the JVM runs with {@code jdk.incubator.vector}, and then byte
  * for byte the multiplying kernel's output on every matrix, also where inputs end early (zero padding), outputs have
  * less room than the cell, cells are not a whole number of vectors, inputs share one array, more than four outputs
- * need several passes, and the inputs are also copied out (the data cells of a systematic encoding). The build runs this module's whole test suite twice: once as is, where
+ * need several passes, and the inputs are also copied out (the data cells of a systematic encoding). The build runs
+ * this module's whole test suite twice: once as is, where
  * {@link #expected()} is false, and once with the module added, where it is true and every codec test goes through
  * this kernel.
  */

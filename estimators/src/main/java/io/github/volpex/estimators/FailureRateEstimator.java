@@ -28,8 +28,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Implementations are thread-safe: every method is atomic. After warm-up, recording and
  * {@link #ratePerSecondOr(double)} do not allocate, except that a time window grows its buffer when it holds more
- * observations than ever before; {@link #estimate()} allocates one small record (which the JIT often removes). Every method takes constant (amortized) time
- * and blocks only on a short lock.
+ * observations than ever before; {@link #estimate()} allocates one small record (which the JIT often removes). Every
+ * method takes constant (amortized) time and blocks only on a short lock.
  *
  * @since 0.1
  */

@@ -392,7 +392,9 @@ final class Fitting {
         return new GammaFit(a, theta, gammaLikelihood(failures, logSum, censored, a, theta));
     }
 
-    /** Solves {@code ln a − ψ(a) = s} for {@code s > 0}: the left side decreases from +∞ to 0, so the root is unique. */
+    /**
+     * Solves {@code ln a − ψ(a) = s} for {@code s > 0}: the left side decreases from +∞ to 0, so the root is unique.
+     */
     static double gammaShape(double s) {
         // Minka's approximation as the start; the bracket [lo, hi] keeps Newton honest.
         double start = (3.0 - s + Math.sqrt((s - 3.0) * (s - 3.0) + 24.0 * s)) / (12.0 * s);
@@ -541,7 +543,8 @@ final class Fitting {
                 down[j] -= HESSIAN_STEP;
                 double[] gUp = gradient(sample, model.apply(up));
                 double[] gDown = gradient(sample, model.apply(down));
-                h[j] = new double[] {(gUp[0] - gDown[0]) / (2 * HESSIAN_STEP), (gUp[1] - gDown[1]) / (2 * HESSIAN_STEP)};
+                h[j] = new double[] {(gUp[0] - gDown[0]) / (2 * HESSIAN_STEP),
+                        (gUp[1] - gDown[1]) / (2 * HESSIAN_STEP)};
             }
             double h00 = h[0][0];
             double h11 = h[1][1];
@@ -787,7 +790,8 @@ final class Fitting {
             double logA = SpecialFunctions.logRegularizedGammaQ(shape + 1.0, x);
             double logB = Math.log(x / shape) + logQ;
             double logR = logDifference(logA, logB);
-            double byShape = Math.exp(logA - logR) * SpecialFunctions.logRegularizedGammaQShapeDerivative(shape + 1.0, x)
+            double byShape = Math.exp(logA - logR)
+                    * SpecialFunctions.logRegularizedGammaQShapeDerivative(shape + 1.0, x)
                     - Math.exp(logB - logR) * (SpecialFunctions.logRegularizedGammaQShapeDerivative(shape, x)
                     - 1.0 / shape);
             g[0] += shape * byShape;

@@ -139,8 +139,9 @@ public final class LifetimeSample {
     }
 
     /**
-     * Returns a collector of trace intervals into a sample: each interval's duration, censored and left-truncated
-     * as the interval is. Filter the stream first (for instance to the available intervals of a trace with positive length).
+     * Returns a collector of trace intervals into a sample: each interval's duration, censored and left-truncated as
+     * the interval is. Filter the stream first (for instance to the available intervals of a trace with positive
+     * length).
      *
      * @return a collector; the durations follow the stream's encounter order (parallel streams too)
      */

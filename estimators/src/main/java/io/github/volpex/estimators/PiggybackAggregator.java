@@ -47,7 +47,9 @@ public final class PiggybackAggregator {
     private final Aggregate aggregate;
     private final double maxFailureRatePerSecond;
     private final double maxSeconds;
-    /** The latest estimate per peer, in the order received: the stalest first, so expiry stops at the first fresh one. */
+    /**
+     * The latest estimate per peer, in the order received: the stalest first, so expiry stops at the first fresh one.
+     */
     private final Map<String, Entry> latest = new LinkedHashMap<>();
     private long invalidCount;
     private long outdatedCount;

@@ -259,7 +259,8 @@ final class SpecialFunctions {
             double dContribution = term * n / ((a + n) * (a + n));
             r += contribution;
             dr += dContribution;
-            if (Math.abs(contribution) <= EPSILON * Math.abs(r) && Math.abs(dContribution) <= EPSILON * (Math.abs(dr) + Math.abs(dLogU))) {
+            if (Math.abs(contribution) <= EPSILON * Math.abs(r)
+                    && Math.abs(dContribution) <= EPSILON * (Math.abs(dr) + Math.abs(dLogU))) {
                 break;
             }
         }

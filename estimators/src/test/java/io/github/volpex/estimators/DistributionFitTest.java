@@ -127,10 +127,12 @@ class DistributionFitTest {
                 () -> DistributionFit.exponential(noFailure));
         assertEquals("exponential fit needs at least 1 failure: LifetimeSample[size=1, failures=0, totalSeconds=5.0]",
                 e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> DistributionFit.weibull(LifetimeSample.ofFailures(0, 1)));
+        e = assertThrows(IllegalArgumentException.class, () -> DistributionFit.weibull(
+                LifetimeSample.ofFailures(0, 1)));
         assertEquals("Weibull fit needs failures > 0, found 1 of length 0 (leave zero-length intervals out, as the "
                 + "Failure Trace Archive does)", e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> DistributionFit.weibull(LifetimeSample.ofFailures(3, 3)));
+        e = assertThrows(IllegalArgumentException.class, () -> DistributionFit.weibull(
+                LifetimeSample.ofFailures(3, 3)));
         assertTrue(e.getMessage().startsWith("Weibull fit has no maximum"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> DistributionFit.logNormal(LifetimeSample.ofFailures(3)));
         assertTrue(e.getMessage().startsWith("log-normal fit needs at least 2 distinct failure times"));

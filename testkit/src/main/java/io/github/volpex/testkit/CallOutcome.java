@@ -13,8 +13,8 @@ import java.util.Optional;
 /**
  * What one call of a dataspace returned, as a {@link DataspaceHistory} records it: a put took effect, a
  * single-assignment put stored or kept, a read-type request received data or found the tag absent, or a waiting read or
- * get was cancelled. A cancel's answer is the outcome of the request it cancelled: {@link #cancelled()} when the request
- * still waited, its outcome otherwise.
+ * get was cancelled. A cancel's answer is the outcome of the request it cancelled: {@link #cancelled()} when the
+ * request still waited, its outcome otherwise.
  *
  * <p>Immutable and thread-safe; equal when of the same kind with the same bytes.
  *
@@ -116,21 +116,14 @@ public final class CallOutcome {
      */
     public static CallOutcome of(Reply reply) {
         Objects.requireNonNull(reply, "reply");
-        switch (reply.operation()) {
-            case PUT:
-                return PUT;
-            case PUT_IF_ABSENT:
-                return stored(reply.stored());
-            case READ:
-            case GET:
-                return data(reply.data().orElseThrow(() -> new IllegalArgumentException(
-                        "reply of a " + reply.operation() + " must carry data: " + reply)));
-            case TRY_READ:
-            case TRY_GET:
-                return reply.data().map(CallOutcome::data).orElse(ABSENT);
-            default:
-                throw new AssertionError(reply.operation());
-        }
+        return switch (reply.operation()) {
+            case PUT -> PUT;
+            case PUT_IF_ABSENT -> stored(reply.stored());
+            case READ, GET -> data(reply.data().orElseThrow(() -> new IllegalArgumentException(
+                    "reply of a " + reply.operation() + " must carry data: " + reply)));
+            case TRY_READ, TRY_GET -> reply.data().map(CallOutcome::data).orElse(ABSENT);
+            default -> throw new AssertionError(reply.operation());
+        };
     }
 
     /**

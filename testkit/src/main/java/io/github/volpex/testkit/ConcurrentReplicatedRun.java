@@ -366,13 +366,10 @@ public final class ConcurrentReplicatedRun {
     /** A random pause between calls: none, a yield, or a park of up to 50 µs. */
     private static void pause(SplittableRandom random) {
         switch (random.nextInt(3)) {
-            case 0:
-                break;
-            case 1:
-                Thread.yield();
-                break;
-            default:
-                LockSupport.parkNanos(random.nextInt(50_000));
+            case 0 -> {
+            }
+            case 1 -> Thread.yield();
+            default -> LockSupport.parkNanos(random.nextInt(50_000));
         }
     }
 

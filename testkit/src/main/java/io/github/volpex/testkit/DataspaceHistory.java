@@ -115,11 +115,11 @@ public final class DataspaceHistory {
 
     /**
      * Returns a replica that forwards every call to {@code replica} and records it here: invoked just before, returned
-     * with its outcome just after (a {@link DataspaceCancelledException} is the outcome {@link CallOutcome#cancelled()}).
-     * A call that throws anything else — a timeout, an interrupt, an eviction, a closed replica — stays without
-     * outcome; one the replica rejects as a caller error ({@link IllegalArgumentException},
-     * {@link IllegalStateException}, {@link NullPointerException}, a
-     * {@link io.github.volpex.dataspace.ReplicaDivergenceException}) is forgotten. The request number recorded is the
+     * with its outcome just after (a {@link DataspaceCancelledException} is the outcome {@link
+     * CallOutcome#cancelled()}). A call that throws anything else — a timeout, an interrupt, an eviction, a closed
+     * replica — stays without outcome; one the replica rejects as a caller error ({@link IllegalArgumentException},
+     * {@link IllegalStateException}, {@link NullPointerException}, a {@link
+     * io.github.volpex.dataspace.ReplicaDivergenceException}) is forgotten. The request number recorded is the
      * replica's {@link Replica#requestNumber()} plus one, read just before the call.
      *
      * @param replica the replica to record

@@ -33,8 +33,9 @@ import org.junit.jupiter.api.function.Executable;
  * The contract of a {@link FragmentRepository}, as the checkpoint store relies on it: a flat, sorted map of keys to
  * byte strings with atomic replacement, read-your-writes, streaming writes invisible until committed, listings that
  * return every key of a prefix (more than one page of a remote store), whole values under concurrent replacement,
- * values longer than the usual multipart part sizes (put whole and streamed), and the argument checks of
- * {@link FragmentRepository#isValidKey} (the exception type, and a message that names the key). Extend it in your test sources:
+ * values longer than the usual multipart part sizes (put whole and streamed), and the argument checks of {@link
+ * FragmentRepository#isValidKey} (the exception type, and a message that names the key). Extend it in your test
+ * sources:
  *
  * <pre>{@code
  * class MyRepositoryTest extends FragmentRepositoryContract {

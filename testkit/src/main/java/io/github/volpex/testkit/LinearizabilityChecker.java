@@ -437,22 +437,15 @@ public final class LinearizabilityChecker {
             if (outcome == null) {
                 return UNKNOWN;
             }
-            switch (outcome.kind()) {
-                case PUT:
-                    return PUT;
-                case STORED:
-                    return STORED;
-                case KEPT:
-                    return KEPT;
-                case ABSENT:
-                    return ABSENT;
-                case CANCELLED:
-                    return CANCELLED;
-                case DATA:
-                    return values.computeIfAbsent(ByteBuffer.wrap(outcome.dataUnsafe()), v -> values.size());
-                default:
-                    throw new AssertionError(outcome);
-            }
+            return switch (outcome.kind()) {
+                case PUT -> PUT;
+                case STORED -> STORED;
+                case KEPT -> KEPT;
+                case ABSENT -> ABSENT;
+                case CANCELLED -> CANCELLED;
+                case DATA -> values.computeIfAbsent(ByteBuffer.wrap(outcome.dataUnsafe()), v -> values.size());
+                default -> throw new AssertionError(outcome);
+            };
         }
 
         long statesExplored() {
@@ -540,22 +533,25 @@ public final class LinearizabilityChecker {
             int expected = op.expectedCode;
             int self = op.index;
             switch (op.operation) {
-                case PUT:
+                case PUT -> {
                     return accepts(expected, PUT) ? put(state, op.valueId, self) : null;
-                case PUT_IF_ABSENT:
+                }
+                case PUT_IF_ABSENT -> {
                     if (state.value != ABSENT) {
                         return accepts(expected, KEPT) ? new Step(state, new int[] {self}) : null;
                     }
                     return accepts(expected, STORED) ? put(state, op.valueId, self) : null;
-                case TRY_READ:
+                }
+                case TRY_READ -> {
                     return accepts(expected, state.value) ? new Step(state, new int[] {self}) : null;
-                case TRY_GET:
+                }
+                case TRY_GET -> {
                     if (!accepts(expected, state.value)) {
                         return null;
                     }
                     return new Step(state.value == ABSENT ? state : State.EMPTY, new int[] {self});
-                case READ:
-                case GET:
+                }
+                case READ, GET -> {
                     if (state.value != ABSENT) {
                         if (!accepts(expected, state.value)) {
                             return null;
@@ -568,8 +564,8 @@ public final class LinearizabilityChecker {
                     int[] queue = Arrays.copyOf(state.queue, state.queue.length + 1);
                     queue[state.queue.length] = self;
                     return new Step(new State(ABSENT, queue), EMPTY);
-                default:
-                    throw new AssertionError(op.operation);
+                }
+                default -> throw new AssertionError(op.operation);
             }
         }
 

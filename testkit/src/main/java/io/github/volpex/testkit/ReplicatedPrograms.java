@@ -31,9 +31,9 @@ import net.jqwik.api.Tuple;
  * dataspace, and {@link #assertConsistentWithSingleReplicaRun(List, List, List)} compares every replica's observations
  * with it.
  *
- * <p>Use {@link ReplicatedRun} for a deterministic single-threaded schedule over any {@link Dataspace}; a test that runs
- * replicas on threads or in other JVMs calls {@link #step(Replica, List, Duration)} itself and recovers the fresh order
- * from its implementation.
+ * <p>Use {@link ReplicatedRun} for a deterministic single-threaded schedule over any {@link Dataspace}; a test that
+ * runs replicas on threads or in other JVMs calls {@link #step(Replica, List, Duration)} itself and recovers the fresh
+ * order from its implementation.
  *
  * <p>Stateless and thread-safe.
  *
@@ -142,23 +142,18 @@ public final class ReplicatedPrograms {
         ProgramStep step = program.get(index);
         String tag = step.tag();
         try {
-            switch (step.operation()) {
-                case PUT:
+            return Optional.of(switch (step.operation()) {
+                case PUT -> {
                     replica.put(tag, data(replica.processId(), index));
-                    return Optional.of(PUT);
-                case PUT_IF_ABSENT:
-                    return Optional.of(replica.putIfAbsent(tag, data(replica.processId(), index)) ? STORED : KEPT);
-                case READ:
-                    return Optional.of(text(replica.read(tag, timeout)));
-                case GET:
-                    return Optional.of(text(replica.get(tag, timeout)));
-                case TRY_READ:
-                    return Optional.of(replica.tryRead(tag).map(ContractSupport::text).orElse(ABSENT));
-                case TRY_GET:
-                    return Optional.of(replica.tryGet(tag).map(ContractSupport::text).orElse(ABSENT));
-                default:
-                    throw new AssertionError(step);
-            }
+                    yield PUT;
+                }
+                case PUT_IF_ABSENT -> replica.putIfAbsent(tag, data(replica.processId(), index)) ? STORED : KEPT;
+                case READ -> text(replica.read(tag, timeout));
+                case GET -> text(replica.get(tag, timeout));
+                case TRY_READ -> replica.tryRead(tag).map(ContractSupport::text).orElse(ABSENT);
+                case TRY_GET -> replica.tryGet(tag).map(ContractSupport::text).orElse(ABSENT);
+                default -> throw new AssertionError(step);
+            });
         } catch (DataspaceTimeoutException stillPending) {
             return Optional.empty();
         } catch (DataspaceCancelledException cancelled) {

@@ -26,8 +26,8 @@ public interface Dataspace extends AutoCloseable {
     }
 
     /**
-     * Creates an in-process dataspace: requests are linearizable (one global serial order) while requests of
-     * different processes on different tags run in parallel — each tag's state is one entry of a concurrent map and each
+     * Creates an in-process dataspace: requests are linearizable (one global serial order) while requests of different
+     * processes on different tags run in parallel — each tag's state is one entry of a concurrent map and each
      * process's state has a lock of its own (the package description explains the locking) — blocked callers hold no
      * lock while they wait, and each process keeps a ring-buffer read log.
      *

@@ -38,8 +38,8 @@ public final class DataspaceTimeoutException extends DataspaceException {
     public DataspaceTimeoutException(int processId, long requestNumber, Operation operation, String tag,
             Duration timeout) {
         super(operation + " \"" + tag + "\" (process " + processId + ", request " + requestNumber
-                + ") found no data within " + timeout + "; the request stays pending: retry it to receive the result, or "
-                + "cancel it",
+                + ") found no data within " + timeout + "; the request stays pending: retry it to receive the "
+                + "result, or cancel it",
                 processId, requestNumber);
         this.operation = Objects.requireNonNull(operation, "operation");
         this.tag = Objects.requireNonNull(tag, "tag");

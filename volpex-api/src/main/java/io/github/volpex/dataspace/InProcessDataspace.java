@@ -434,27 +434,30 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         ConcurrentHashMap<String, Object> tags = tags(tag);
         Object state;
         switch (operation) {
-            case PUT:
+            case PUT -> {
                 return tags.putIfAbsent(tag, data) == null ? new Outcome(operation, tag, null, true) : null;
-            case PUT_IF_ABSENT:
+            }
+            case PUT_IF_ABSENT -> {
                 state = tags.putIfAbsent(tag, data);
                 return state == null ? new Outcome(operation, tag, null, true)
                         : state instanceof byte[] ? new Outcome(operation, tag, null, false) : null;
-            case TRY_READ:
+            }
+            case TRY_READ -> {
                 state = tags.get(tag);
                 return new Outcome(operation, tag, state instanceof byte[] ? (byte[]) state : null, false);
-            case READ:
+            }
+            case READ -> {
                 state = tags.get(tag);
                 return state instanceof byte[] ? new Outcome(operation, tag, (byte[]) state, false) : null;
-            case TRY_GET:
-            case GET:
+            }
+            case TRY_GET, GET -> {
                 state = tags.get(tag);
                 if (state instanceof byte[]) {
                     return tags.remove(tag, state) ? new Outcome(operation, tag, (byte[]) state, false) : null;
                 }
                 return operation == Operation.TRY_GET ? new Outcome(operation, tag, null, false) : null;
-            default:
-                throw new AssertionError(operation);
+            }
+            default -> throw new AssertionError(operation);
         }
     }
 
@@ -646,38 +649,43 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
                 return cancel(state);
             }
             switch (operation) {
-                case PUT:
+                case PUT -> {
                     stored = true;
                     return deliver(tag, state);
-                case PUT_IF_ABSENT:
+                }
+                case PUT_IF_ABSENT -> {
                     if (state instanceof byte[]) {
                         return state;
                     }
                     stored = true;
                     return deliver(tag, state);
-                case TRY_READ:
+                }
+                case TRY_READ -> {
                     received = state instanceof byte[] ? (byte[]) state : null;
                     return state;
-                case TRY_GET:
+                }
+                case TRY_GET -> {
                     if (state instanceof byte[]) {
                         received = (byte[]) state;
                         return null;
                     }
                     return state;
-                case READ:
+                }
+                case READ -> {
                     if (state instanceof byte[]) {
                         received = (byte[]) state;
                         return state;
                     }
                     return enqueue(tag, state);
-                case GET:
+                }
+                case GET -> {
                     if (state instanceof byte[]) {
                         received = (byte[]) state;
                         return null;
                     }
                     return enqueue(tag, state);
-                default:
-                    throw new AssertionError(operation);
+                }
+                default -> throw new AssertionError(operation);
             }
         }
 
@@ -802,46 +810,26 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
         void count(Operation operation) {
             switch (operation) {
-                case PUT:
-                    puts++;
-                    break;
-                case PUT_IF_ABSENT:
-                    putsIfAbsent++;
-                    break;
-                case READ:
-                    reads++;
-                    break;
-                case GET:
-                    gets++;
-                    break;
-                case TRY_READ:
-                    tryReads++;
-                    break;
-                case TRY_GET:
-                    tryGets++;
-                    break;
-                default:
-                    throw new AssertionError(operation);
+                case PUT -> puts++;
+                case PUT_IF_ABSENT -> putsIfAbsent++;
+                case READ -> reads++;
+                case GET -> gets++;
+                case TRY_READ -> tryReads++;
+                case TRY_GET -> tryGets++;
+                default -> throw new AssertionError(operation);
             }
         }
 
         long requests(Operation operation) {
-            switch (operation) {
-                case PUT:
-                    return puts;
-                case PUT_IF_ABSENT:
-                    return putsIfAbsent;
-                case READ:
-                    return reads;
-                case GET:
-                    return gets;
-                case TRY_READ:
-                    return tryReads;
-                case TRY_GET:
-                    return tryGets;
-                default:
-                    throw new AssertionError(operation);
-            }
+            return switch (operation) {
+                case PUT -> puts;
+                case PUT_IF_ABSENT -> putsIfAbsent;
+                case READ -> reads;
+                case GET -> gets;
+                case TRY_READ -> tryReads;
+                case TRY_GET -> tryGets;
+                default -> throw new AssertionError(operation);
+            };
         }
 
         /**

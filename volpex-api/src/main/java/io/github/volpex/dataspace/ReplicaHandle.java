@@ -155,7 +155,9 @@ final class ReplicaHandle extends ReplicaFields implements Replica {
         }
     }
 
-    /** Issues the next request; a put's {@code data} is the caller's array, copied here unless the put is a duplicate. */
+    /**
+     * Issues the next request; a put's {@code data} is the caller's array, copied here unless the put is a duplicate.
+     */
     private Outcome call(Operation operation, String tag, byte[] data, Duration timeout)
             throws InterruptedException {
         enter();

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Timeout;
  * which issue the same random program on two shared tags — puts, single-assignment puts, try-ops, and reads and gets
  * that are left waiting for a while and then cancelled — each thread visiting its replicas in a random order.
  * Replicas of one process race for their requests (one executes, the other joins or replays), puts race with waiting
- * gets and with their cancels, and processes race for tags. Afterwards both replicas of every process must have observed the same
- * outcomes, no value put may have been taken twice or invented, and nothing may be left waiting.
+ * gets and with their cancels, and processes race for tags. Afterwards both replicas of every process must have
+ * observed the same outcomes, no value put may have been taken twice or invented, and nothing may be left waiting.
  *
  * <p>The programs and visiting orders come from a seed, named in every failure; replay them with
  * {@code -Dvolpex.dataspace.stress.seed=<seed>} (the threads' interleaving is the machine's).
@@ -149,17 +149,20 @@ class ConcurrentReplicasStressTest {
     private static String step(Replica replica, Step step, String value, boolean waitedBefore) {
         String tag = step.tag();
         switch (step.kind()) {
-            case PUT:
+            case PUT -> {
                 replica.put(tag, bytes(value));
                 return "put";
-            case PUT_IF_ABSENT:
+            }
+            case PUT_IF_ABSENT -> {
                 return replica.putIfAbsent(tag, bytes(value)) ? "stored" : "kept";
-            case TRY_READ:
+            }
+            case TRY_READ -> {
                 return replica.tryRead(tag).map(TestSupport::text).orElse("absent");
-            case TRY_GET:
+            }
+            case TRY_GET -> {
                 return replica.tryGet(tag).map(TestSupport::text).orElse("absent");
-            case READ_OR_CANCEL:
-            case GET_OR_CANCEL:
+            }
+            case READ_OR_CANCEL, GET_OR_CANCEL -> {
                 try {
                     return text(step.kind() == Kind.GET_OR_CANCEL ? replica.get(tag, Duration.ZERO)
                             : replica.read(tag, Duration.ZERO));
@@ -170,8 +173,8 @@ class ConcurrentReplicasStressTest {
                 } catch (InterruptedException ex) {
                     throw new AssertionError("a zero timeout never waits", ex);
                 }
-            default:
-                throw new AssertionError(step);
+            }
+            default -> throw new AssertionError(step);
         }
     }
 

@@ -143,29 +143,32 @@ class OutcomeVisibilityTest {
     /** What the observer sees of process {@link #READER}'s first request: its value, or {@link #WAITING}. */
     private static String observe(InProcessDataspace dataspace, Observer observer) throws Exception {
         switch (observer) {
-            case TRAILING_REPLICA:
-            case TIMED_WAIT:
+            case TRAILING_REPLICA, TIMED_WAIT -> {
                 return readOrWaiting(dataspace.open(READER), Duration.ZERO);
-            case CANCEL:
+            }
+            case CANCEL -> {
                 // Comes too late once the put's step is over: returns the data.
                 return dataspace.server().cancel(READER, 1).map(r -> text(r.data().get())).orElse(CANCELLED);
-            case PENDING_REQUEST:
+            }
+            case PENDING_REQUEST -> {
                 return dataspace.server().pendingRequest(READER).isPresent() ? WAITING
                         : text(dataspace.open(READER).read(TAG, Duration.ZERO));
-            case RESTART_INSIDE_CALL:
+            }
+            case RESTART_INSIDE_CALL -> {
                 // A restart inside the call opens before it; once the call is complete, at its number.
                 Replica restarted = dataspace.open(READER, 1);
                 return restarted.requestNumber() == 0 ? WAITING
                         : text(dataspace.open(READER).read(TAG, Duration.ZERO));
-            case SUBMIT:
+            }
+            case SUBMIT -> {
                 CompletableFuture<Reply> reply = dataspace.server().submit(Request.read(READER, 1, TAG));
                 if (!reply.isDone()) {
                     reply.cancel(false);
                     return WAITING;
                 }
                 return text(reply.get().data().get());
-            default:
-                throw new AssertionError(observer);
+            }
+            default -> throw new AssertionError(observer);
         }
     }
 

@@ -28,7 +28,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * on 1, 2 and 4 threads. The load average is printed before and after, since the machine may be shared.
  *
  * <pre>{@code
- * java -cp benchmarks/target/benchmarks.jar io.github.volpex.benchmarks.dataspace.DataspaceContentionReport [forks] [scalingForks]
+ * java -cp benchmarks/target/benchmarks.jar \
+ *     io.github.volpex.benchmarks.dataspace.DataspaceContentionReport [forks] [scalingForks]
  * }</pre>
  *
  * <p>{@code forks} (default 10) are the forks of each contention benchmark, {@code scalingForks} (default 3) those of
@@ -104,7 +105,8 @@ public final class DataspaceContentionReport {
 
     private static void scalingTable(StringBuilder out, Map<Integer, Map<String, ForkScores>> scaling, int forks) {
         out.append("\n").append(DataspaceScalingBenchmark.class.getSimpleName()).append(", 4 processes × 2 replicas, ")
-                .append(forks).append(" forks per point, operations per µs (median of forks, slowest–fastest fork)\n\n");
+                .append(forks)
+                .append(" forks per point, operations per µs (median of forks, slowest–fastest fork)\n\n");
         out.append("| benchmark |");
         for (int threads : scaling.keySet()) {
             out.append(' ').append(threads).append(threads == 1 ? " thread |" : " threads |");

@@ -25,7 +25,8 @@
  *       failure probability {@code 1 − TR(t+CI)/TR(t)}.</li>
  *   <li>The bypass of §4.3 ("when TR(t+CI) is large") is made precise: the re-execution term is dropped when its
  *       weight {@code B} is below a nanosecond
- *       ({@link io.github.volpex.checkpoint.placement.Objective#NEGLIGIBLE_WEIGHT_SECONDS}); the greedy then returns the {@code m + k} cheapest hosts, which is optimal.</li>
+ *       ({@link io.github.volpex.checkpoint.placement.Objective#NEGLIGIBLE_WEIGHT_SECONDS}); the greedy then returns
+ *       the {@code m + k} cheapest hosts, which is optimal.</li>
  *   <li>The greedy's answer is compared with the {@code m + k} cheapest hosts and the better one returned. On 1000
  *       random instances with {@code V ≤ 20} and {@code m + k ≤ 12} the greedy as printed is optimal on 96.7% of
  *       them but loses up to 57% of the optimal expected cost {@code w·N + B·(1 − Π)} on the worst one; with the

@@ -268,8 +268,8 @@ public final class CheckpointStore implements AutoCloseable {
     /**
      * Commits a new checkpoint read from {@code checkpoint} until its end, in bounded memory: one segment and its
      * pieces at a time. The stream is not closed. It waits for a running commit of the job and supersedes a waiting
-     * asynchronous one, as {@link #commit(String, byte[])} does. Unlike a commit from an array, one whose writes fail so widely that
-     * fewer than {@code m} fragments remain cannot start over (the stream is consumed) and fails.
+     * asynchronous one, as {@link #commit(String, byte[])} does. Unlike a commit from an array, one whose writes fail
+     * so widely that fewer than {@code m} fragments remain cannot start over (the stream is consumed) and fails.
      *
      * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
      * @param checkpoint the checkpoint's bytes

@@ -539,7 +539,8 @@ public final class FragmentIndex {
     @Override
     public String toString() {
         return "FragmentIndex[" + jobId + " epoch " + epoch + " #" + sequence + " commit " + Long.toHexString(commitId)
-                + " rev " + revision + ", " + encoding + " m=" + m + " k=" + k + ", " + checkpointBytes + " bytes, lease to "
-                + leaseExpiry + ", on " + fragments.stream().map(FragmentLocation::repositoryId).toList() + "]";
+                + " rev " + revision + ", " + encoding + " m=" + m + " k=" + k + ", " + checkpointBytes
+                + " bytes, lease to " + leaseExpiry + ", on "
+                + fragments.stream().map(FragmentLocation::repositoryId).toList() + "]";
     }
 }

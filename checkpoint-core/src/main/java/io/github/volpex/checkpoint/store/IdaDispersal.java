@@ -22,33 +22,22 @@ final class IdaDispersal implements Dispersal {
     static IdaDispersal of(FragmentIndex index) {
         IdaCodec codec;
         switch (index.encoding()) {
-            case IDA_SYSTEMATIC:
-                codec = IdaCodec.systematic(index.m(), index.k());
-                break;
-            case IDA_RABIN:
-                codec = IdaCodec.rabin(index.m(), index.k());
-                break;
-            case IDA_XOR:
-                codec = IdaCodec.xor(index.m());
-                break;
-            default:
-                throw new IllegalArgumentException("not an IDA encoding: " + index.encoding());
+            case IDA_SYSTEMATIC -> codec = IdaCodec.systematic(index.m(), index.k());
+            case IDA_RABIN -> codec = IdaCodec.rabin(index.m(), index.k());
+            case IDA_XOR -> codec = IdaCodec.xor(index.m());
+            default -> throw new IllegalArgumentException("not an IDA encoding: " + index.encoding());
         }
         return new IdaDispersal(codec.withStripeSizeBytes(index.stripeBytes()));
     }
 
     @Override
     public Encoding encoding() {
-        switch (codec.layout()) {
-            case SYSTEMATIC:
-                return Encoding.IDA_SYSTEMATIC;
-            case RABIN:
-                return Encoding.IDA_RABIN;
-            case XOR:
-                return Encoding.IDA_XOR;
-            default:
-                throw new IllegalStateException("no index encoding for layout " + codec.layout());
-        }
+        return switch (codec.layout()) {
+            case SYSTEMATIC -> Encoding.IDA_SYSTEMATIC;
+            case RABIN -> Encoding.IDA_RABIN;
+            case XOR -> Encoding.IDA_XOR;
+            default -> throw new IllegalStateException("no index encoding for layout " + codec.layout());
+        };
     }
 
     @Override

@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Deletes a job (see {@link CheckpointStore#deleteJob(String, boolean)}): first what its epoch source keeps of it, which
- * refuses while writers of the job are alive and makes every earlier writer's next commit stale; then every object of
- * every checkpoint of every epoch on every repository — commit markers first, then index copies, then fragments, so
- * that a deletion cut short never leaves a checkpoint that counts without what it needs — and finally a listing that
- * shows nothing of the job left, or a {@link JobDeletionException} naming what is.
+ * Deletes a job (see {@link CheckpointStore#deleteJob(String, boolean)}): first what its epoch source keeps of it,
+ * which refuses while writers of the job are alive and makes every earlier writer's next commit stale; then every
+ * object of every checkpoint of every epoch on every repository — commit markers first, then index copies, then
+ * fragments, so that a deletion cut short never leaves a checkpoint that counts without what it needs — and finally a
+ * listing that shows nothing of the job left, or a {@link JobDeletionException} naming what is.
  */
 final class JobDeletion {
 

@@ -162,7 +162,9 @@ final class StoreContext {
         return new CheckpointUnavailableException(jobId, trace.id.sequence(), dispersal.m(), 0, failures);
     }
 
-    /** Puts {@code bytes} under {@code key} on every repository of {@code ids}, in parallel; returns those that took it. */
+    /**
+     * Puts {@code bytes} under {@code key} on every repository of {@code ids}, in parallel; returns those that took it.
+     */
     Set<String> putAll(Collection<String> ids, String key, byte[] bytes, int fragmentIndex,
                        List<FragmentFailure> failures) {
         List<String> targets = new ArrayList<>(ids);

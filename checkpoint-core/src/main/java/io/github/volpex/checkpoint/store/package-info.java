@@ -63,7 +63,8 @@
  *       defines the order in one place for the commit, recovery, repair and collection.</li>
  *   <li><b>Epochs without clocks.</b> The papers do not order writers; a wall-clock epoch orders them only as well as
  *       the hosts' clocks agree, and NTP steps clocks while volunteer PCs keep bad time: a writer whose clock runs 3 s
- *       fast orders its checkpoints after those of a writer that follows it a second later. The default epoch is one more than the greatest epoch of any object
+ *       fast orders its checkpoints after those of a writer that follows it a second later. The default epoch is one
+ *       more than the greatest epoch of any object
  *       of the job that the writer lists, taken only from a listing that every repository answered
  *       ({@link io.github.volpex.checkpoint.store.EpochSource#listing()}): every checkpoint that can still be
  *       recovered has objects carrying its epoch on some repository, so a later writer that lists all of them orders

@@ -93,13 +93,15 @@ class LambertWLevelsTest {
     @Property(tries = 2000)
     void onePlusW0_levels_agree(@ForAll("principalOffsets") double d) {
         double exact = LambertWExact.onePlus(d, false, LambertW.onePlusW0(d));
-        assertLevelsAgree("onePlusW0(" + d + ")", LambertW.fastOffset(d, false), LambertW.preciseOffset(d, false), LambertW.onePlusW0(d), exact);
+        assertLevelsAgree("onePlusW0(" + d + ")", LambertW.fastOffset(d, false), LambertW.preciseOffset(d, false),
+                LambertW.onePlusW0(d), exact);
     }
 
     @Property(tries = 2000)
     void onePlusWm1_levels_agree(@ForAll("lowerOffsets") double d) {
         double exact = LambertWExact.onePlus(d, true, LambertW.onePlusWm1(d));
-        assertLevelsAgree("onePlusWm1(" + d + ")", LambertW.fastOffset(d, true), LambertW.preciseOffset(d, true), LambertW.onePlusWm1(d), exact);
+        assertLevelsAgree("onePlusWm1(" + d + ")", LambertW.fastOffset(d, true), LambertW.preciseOffset(d, true),
+                LambertW.onePlusWm1(d), exact);
     }
 
     /** The exact last resort is right: it gives the correctly rounded double of the apfloat reference. */

@@ -46,7 +46,9 @@ class LambertWReferenceTest {
 
     @Test
     void the_offset_that_once_put_the_reference_on_the_wrong_branch() {
-        double offset = 1.04719291096163034769189589284086443200140908185193272462569058198046729494780889442776916457844560426337920944206416606903076171875E-34;
+        // The exact decimal value of the double, parsed (exactly) from two lines.
+        double offset = Double.parseDouble("1.0471929109616303476918958928408644320014090818519327246256905819804672"
+                + "9494780889442776916457844560426337920944206416606903076171875E-34");
         assertAgrees(LambertWFunction.ONE_PLUS_W0, offset);
         assertAgrees(LambertWFunction.ONE_PLUS_WM1, offset);
         // And the implementation under test is correctly rounded there.

@@ -47,38 +47,27 @@ enum LambertWSubDomain {
      * from {@code random} otherwise.
      */
     double argument(int index, RandomGenerator random) {
-        switch (this) {
-            case W0_BRANCH_FIRST_DOUBLES:
-            case WM1_BRANCH_FIRST_DOUBLES:
-                return Double.longBitsToDouble(Double.doubleToRawLongBits(BRANCH_POINT_DOUBLE) - 1 - index);
-            case W0_BRANCH_OFFSET:
-            case WM1_BRANCH_OFFSET:
+        return switch (this) {
+            case W0_BRANCH_FIRST_DOUBLES, WM1_BRANCH_FIRST_DOUBLES ->
+                    Double.longBitsToDouble(Double.doubleToRawLongBits(BRANCH_POINT_DOUBLE) - 1 - index);
+            case W0_BRANCH_OFFSET, WM1_BRANCH_OFFSET -> {
                 while (true) {
                     double z = logUniform(random, 1e-17, 1e-1) - INV_E;
                     if (z > BRANCH_POINT_DOUBLE) {
-                        return z;
+                        yield z;
                     }
                 }
-            case ONE_PLUS_W0_BRANCH:
-            case ONE_PLUS_WM1_BRANCH:
-                return logUniform(random, 1e-17, 1e-1);
-            case ONE_PLUS_W0_WIDE:
-                return logUniform(random, Double.MIN_VALUE, Double.MAX_VALUE);
-            case ONE_PLUS_WM1_WIDE:
-                return logUniform(random, Double.MIN_VALUE, Math.nextDown(INV_E));
-            case W0_NEAR_ZERO:
-                return (random.nextBoolean() ? 1 : -1) * logUniform(random, Double.MIN_VALUE, 1e-2);
-            case W0_MIDDLE:
-                return random.nextDouble(-0.36, 3.0);
-            case WM1_MIDDLE:
-                return random.nextDouble(-0.36, -1e-3);
-            case W0_LARGE:
-                return logUniform(random, 3.0, Double.MAX_VALUE);
-            case WM1_NEAR_ZERO:
-                return -logUniform(random, Double.MIN_VALUE, 1e-3);
-            default:
-                throw new AssertionError(this);
-        }
+            }
+            case ONE_PLUS_W0_BRANCH, ONE_PLUS_WM1_BRANCH -> logUniform(random, 1e-17, 1e-1);
+            case ONE_PLUS_W0_WIDE -> logUniform(random, Double.MIN_VALUE, Double.MAX_VALUE);
+            case ONE_PLUS_WM1_WIDE -> logUniform(random, Double.MIN_VALUE, Math.nextDown(INV_E));
+            case W0_NEAR_ZERO -> (random.nextBoolean() ? 1 : -1) * logUniform(random, Double.MIN_VALUE, 1e-2);
+            case W0_MIDDLE -> random.nextDouble(-0.36, 3.0);
+            case WM1_MIDDLE -> random.nextDouble(-0.36, -1e-3);
+            case W0_LARGE -> logUniform(random, 3.0, Double.MAX_VALUE);
+            case WM1_NEAR_ZERO -> -logUniform(random, Double.MIN_VALUE, 1e-3);
+            default -> throw new AssertionError(this);
+        };
     }
 
     /** Whether the sub-domain enumerates consecutive doubles (then random re-checks add nothing). */

@@ -478,7 +478,8 @@ class AsyncCommitTest {
 
     /**
      * Thousands of checkpoints under {@code -Pscale} (300 in CI): a job that sometimes checkpoints faster than its
-     * repositories take it and sometimes computes until the persist is done, on a pool of two threads, with a repository that comes and goes and a collection now and then. Every stage
+     * repositories take it and sometimes computes until the persist is done, on a pool of two threads, with a
+     * repository that comes and goes and a collection now and then. Every stage
      * is decided, those that ran complete in the order their commits were accepted, sequence numbers grow, the store
      * keeps one checkpoint, and the last successful one is recovered byte for byte.
      */

@@ -128,7 +128,8 @@ class CheckpointStoreTest {
         assertEquals(failures, unavailable.failures());
         assertEquals(List.of("job", 3L, 2, 1), List.of(unavailable.jobId(), unavailable.sequence(),
                 unavailable.required(), unavailable.verified()));
-        CommitFailedException failed = Serialized.roundTrip(new CommitFailedException("job", 4, 1, true, "why", failures));
+        CommitFailedException failed = Serialized.roundTrip(new CommitFailedException("job", 4, 1, true, "why",
+                failures));
         assertEquals(failures, failed.failures());
         assertEquals(1, failed.indexCopiesWritten());
         assertTrue(failed.reachedCommitPoint());
@@ -138,15 +139,16 @@ class CheckpointStoreTest {
         assertEquals(List.of(10L, 12L, 5L), List.of(stale.epoch(), stale.newerEpoch(), stale.sequence()));
         assertFalse(stale.reachedCommitPoint());
         FragmentIndex available = FragmentIndexTest.example();
-        RepositoriesUnreachableException unreachable = Serialized.roundTrip(new RepositoriesUnreachableException("job", 6, 2,
-                1, List.of("r1", "r2"), available, failures));
+        RepositoriesUnreachableException unreachable = Serialized.roundTrip(
+                new RepositoriesUnreachableException("job", 6, 2, 1, List.of("r1", "r2"), available, failures));
         assertEquals(List.of("r1", "r2"), unreachable.unreachable());
         assertEquals(available, unreachable.newestAvailable().orElseThrow());
         assertEquals(failures, unreachable.failures());
-        assertTrue(Serialized.roundTrip(new RepositoriesUnreachableException("job", -1, 0, 0, List.of("r1"), null, List.of()))
+        assertTrue(Serialized.roundTrip(new RepositoriesUnreachableException("job", -1, 0, 0, List.of("r1"), null,
+                List.of()))
                 .newestAvailable().isEmpty());
-        EpochUnavailableException epoch = Serialized.roundTrip(new EpochUnavailableException("job", 7, List.of("r3"), "why",
-                failures));
+        EpochUnavailableException epoch = Serialized.roundTrip(new EpochUnavailableException("job", 7, List.of("r3"),
+                "why", failures));
         assertEquals(List.of("r3"), epoch.unreachable());
         assertEquals(failures, epoch.failures());
         assertFalse(epoch.reachedCommitPoint());
@@ -179,7 +181,8 @@ class CheckpointStoreTest {
     }
 
     @Test
-    void an_index_without_a_commit_marker_never_counts_and_recovery_never_goes_back_past_one_with_a_marker() throws Exception {
+    void an_index_without_a_commit_marker_never_counts_and_recovery_never_goes_back_past_one_with_a_marker()
+            throws Exception {
         List<FragmentRepository> repos = Stores.inMemory(4);
         CheckpointStore store = ephemeral(repos).build();
         FragmentIndex older = store.commit("job", Stores.data(1, 50));

@@ -41,8 +41,8 @@ class FragmentIndexTest {
         int stripe = encoding == Encoding.REPLICAS ? 0 : 1 + random.nextInt(1 << 22);
         return new FragmentIndex(job, random.nextLong(Long.MAX_VALUE), random.nextLong(Long.MAX_VALUE),
                 random.nextLong(), random.nextInt(1000),
-                encoding, m, k, stripe, 1 + random.nextInt(1 << 30), random.nextLong(1L << 50), sha("c" + seed), created,
-                created.plusMillis(random.nextLong(1L << 40)), fragments);
+                encoding, m, k, stripe, 1 + random.nextInt(1 << 30), random.nextLong(1L << 50), sha("c" + seed),
+                created, created.plusMillis(random.nextLong(1L << 40)), fragments);
     }
 
     /** The example's epoch: 2026-01-02T03:04:05.678901Z in microseconds, as the default epoch source gives. */
@@ -172,8 +172,8 @@ class FragmentIndexTest {
         List<FragmentLocation> two = List.of(new FragmentLocation(0, "a", 0, sha("")),
                 new FragmentLocation(1, "b", 0, sha("")));
         assertEquals("jobId must be 1 to 64 characters of [A-Za-z0-9_-]: \"a.b\"", assertThrows(
-                IllegalArgumentException.class, () -> new FragmentIndex("a.b", 0, 0, 0, 0, Encoding.REPLICAS, 1, 1, 0, 1,
-                        0, sha(""), t, t, two)).getMessage());
+                IllegalArgumentException.class, () -> new FragmentIndex("a.b", 0, 0, 0, 0, Encoding.REPLICAS, 1, 1, 0,
+                        1, 0, sha(""), t, t, two)).getMessage());
         assertEquals("fragments must list n = m + k = 3 fragments: 2", assertThrows(IllegalArgumentException.class,
                 () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.IDA_SYSTEMATIC, 2, 1, 8, 1, 0, sha(""), t, t, two))
                 .getMessage());
@@ -189,14 +189,15 @@ class FragmentIndexTest {
                 () -> new FragmentIndex("j", 0, -1, 0, 0, Encoding.REPLICAS, 1, 1, 0, 1, 0, sha(""), t, t, two));
         assertThrows(IllegalArgumentException.class,
                 () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.REPLICAS, 1, 1, 0, 0, 0, sha(""), t, t, two));
-        assertEquals("stripeBytes must be in [1, 4194304] for IDA_RABIN: 0", assertThrows(IllegalArgumentException.class,
+        assertEquals("stripeBytes must be in [1, 4194304] for IDA_RABIN: 0", assertThrows(
+                IllegalArgumentException.class,
                 () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.IDA_RABIN, 1, 1, 0, 1, 0, sha(""), t, t, two))
                 .getMessage());
         assertEquals("k must be 1 for IDA_XOR: 2", assertThrows(IllegalArgumentException.class,
                 () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.IDA_XOR, 1, 2, 8, 1, 0, sha(""), t, t, two))
                 .getMessage());
-        assertEquals(Encoding.IDA_XOR, new FragmentIndex("j", 0, 0, 0, 0, Encoding.IDA_XOR, 1, 1, 8, 1, 0, sha(""), t, t,
-                two).encoding());
+        assertEquals(Encoding.IDA_XOR, new FragmentIndex("j", 0, 0, 0, 0, Encoding.IDA_XOR, 1, 1, 8, 1, 0, sha(""), t,
+                t, two).encoding());
         // Sizes no store writes, which would make a reader allocate gigabytes or its codec refuse the index.
         assertEquals("stripeBytes must be in [1, 4194304] for IDA_SYSTEMATIC: 4194305", assertThrows(
                 IllegalArgumentException.class, () -> new FragmentIndex("j", 0, 0, 0, 0, Encoding.IDA_SYSTEMATIC, 1, 1,

@@ -206,7 +206,8 @@ class PowerLossTest {
                     return;
                 }
                 String key = state.fingerprint(PowerLossTest::temporary,
-                        content -> digests.computeIfAbsent(content, c -> Sha256.of(c).toString())) + allowed.stream().map(Sha256::of).toList();
+                        content -> digests.computeIfAbsent(content, c -> Sha256.of(c).toString()))
+                        + allowed.stream().map(Sha256::of).toList();
                 if (!seen.add(key)) {
                     return;
                 }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The README's "Across machines" lines, run by two clients (two hosts) against an embedded 3-server ensemble: each
- * runs one process, and they exchange rows through the ensemble. The README must show the same calls.
+ * The first lines of docs/across-machines.md, run by two clients (two hosts) against an embedded 3-server ensemble:
+ * each runs one process, and they exchange rows through the ensemble. The guide must show the same calls.
  */
 // A hang guard only, far above the run time of a loaded machine.
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
@@ -30,11 +30,11 @@ class AcrossMachinesExampleTest {
             assertArrayEquals(row(1, 0), host1.get(60, TimeUnit.SECONDS), "host 1 received process 1's row");
             assertArrayEquals(row(0, 0), host2.get(60, TimeUnit.SECONDS), "host 2 received process 0's row");
         }
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String guide = Files.readString(Path.of("..", "docs", "across-machines.md"));
         for (String line : new String[] {"ZooKeeperDataspace dataspace = ZooKeeperDataspace.connect(",
                 "8, DataspaceOptions.defaults())) {", "Replica replica = dataspace.open(processId, savedRequestNumber);",
                 "replica.put(\"row-\" + step, row);", "byte[] neighbour = replica.get(\"row-\" + (step - 1));"}) {
-            assertTrue(readme.contains(line), "the README shows: " + line);
+            assertTrue(guide.contains(line), "docs/across-machines.md shows: " + line);
         }
     }
 

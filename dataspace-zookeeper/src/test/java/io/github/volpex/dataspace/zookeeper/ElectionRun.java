@@ -54,7 +54,7 @@ final class ElectionRun implements AutoCloseable {
     static final long TICK_MILLIS = 500;
     /**
      * A liveness bound, not a timing: the documented takeover bound (session timeout and one tick) plus ten seconds
-     * for a machine shared with other builds. The measured times are far below it (see the README).
+     * for a machine shared with other builds. The measured times are far below it (see docs/across-machines.md).
      */
     static final long TAKEOVER_BOUND_MILLIS = SESSION_MILLIS + TICK_MILLIS + 10_000;
     private static final long WAIT_SECONDS = 40;

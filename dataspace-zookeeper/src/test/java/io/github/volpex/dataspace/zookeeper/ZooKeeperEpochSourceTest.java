@@ -255,7 +255,7 @@ class ZooKeeperEpochSourceTest {
         String path = freshPath();
         boolean[] refused = new boolean[1];
         try (ZooKeeperEpochSource other = connect(path)) {
-            // As in the README, with this ensemble and path, and another host taking the job over mid-way.
+            // As in docs/across-machines.md, with this ensemble and path, and another host taking the job over mid-way.
             try (ZooKeeperEpochSource epochs = ZooKeeperEpochSource.connect(ensemble.connectString(), path)) {
                 CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), repositories)
                         .epochs(epochs).build();
@@ -269,11 +269,11 @@ class ZooKeeperEpochSourceTest {
             }
         }
         assertTrue(refused[0], "the second commit was refused");
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String guide = Files.readString(Path.of("..", "docs", "across-machines.md"));
         for (String line : new String[] {"try (ZooKeeperEpochSource epochs = ZooKeeperEpochSource.connect(",
                 "CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), repositories)",
                 ".epochs(epochs).build();", "store.commit(\"job-42\", state);", "} catch (StaleWriterException e) {"}) {
-            assertTrue(readme.contains(line), "the README shows: " + line);
+            assertTrue(guide.contains(line), "docs/across-machines.md shows: " + line);
         }
     }
 

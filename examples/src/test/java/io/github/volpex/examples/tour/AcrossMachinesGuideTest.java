@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.volpex.checkpoint.store.s3.S3Repository;
+import io.github.volpex.examples.docs.Snippets;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,52 +14,38 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's program of a replicated process across JVMs — writer election, process checkpoints on S3, restarts,
- * clean-up — taken from the README as a user would paste it, compiled with every lint warning an error, and run
- * against three S3 servers (S3Proxy) with an ensemble it starts itself: it must print its summary with the right
- * result, and leave no object in the buckets. So the README's text cannot drift from the library.
+ * The program of a replicated process across JVMs in docs/across-machines.md — writer election, process checkpoints on
+ * S3, restarts, clean-up — taken from the guide as a user would paste it (the block marked
+ * {@code <!-- snippet: AcrossMachines -->}), compiled with every lint warning an error, and run against three S3
+ * servers (S3Proxy) with an ensemble it starts itself: it must print its summary with the right result, and leave no
+ * object in the buckets. So the guide's text cannot drift from the library.
  */
 class AcrossMachinesGuideTest {
 
-    private static final String SECTION = "### A replicated process across JVMs";
     private static final Pattern SUMMARY = Pattern.compile("tasks 40; replicas started 4, killed 2; restarted [cd] "
             + "from the checkpoint of task (\\d+), request (\\d+); (\\d+) objects deleted; result 5740, correct: true");
 
-    /** The program's text: the first Java block of the README's section. */
-    static String program(Path readme) throws IOException {
-        String text = Files.readString(readme);
-        int section = text.indexOf(SECTION);
-        assertTrue(section >= 0, "README.md has a section starting \"" + SECTION + "\"");
-        int start = text.indexOf("```java\n", section);
-        int end = text.indexOf("\n```\n", start);
-        assertTrue(start >= 0 && end > start, "the section has a java block");
-        return text.substring(start + "```java\n".length(), end);
-    }
-
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
-    void the_readme_program_runs_the_whole_cycle_and_leaves_nothing(@TempDir Path work) throws Exception {
+    void the_guide_program_runs_the_whole_cycle_and_leaves_nothing(@TempDir Path work) throws Exception {
         Path source = work.resolve("src/com/example/guide/AcrossMachines.java");
         Files.createDirectories(source.getParent());
-        Files.writeString(source, "package com.example.guide;\n\n" + program(Path.of("..", "README.md")) + "\n");
+        String guide = Snippets.named(Snippets.repositoryRoot().resolve("docs/across-machines.md"), "AcrossMachines")
+                .text();
+        Files.writeString(source, "package com.example.guide;\n\n" + guide + "\n");
         Path classes = Files.createDirectories(work.resolve("classes"));
-        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
-        ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
-        int compiled = compiler.run(null, null, diagnostics, "-Xlint:all", "-Werror",
-                "--release", "17", "-classpath", System.getProperty("java.class.path"), "-d", classes.toString(),
-                source.toString());
-        assertEquals(0, compiled, "the README's program compiles with every warning an error:\n"
-                + diagnostics.toString(StandardCharsets.UTF_8));
+        Optional<String> failed = Snippets.compile(classes, List.of(source));
+        assertTrue(failed.isEmpty(), () -> "the guide's program compiles with every warning an error:\n"
+                + failed.orElseThrow());
 
         S3Credentials credentials = new S3Credentials("guide-access", "guide-secret");
         List<S3Server> servers = new ArrayList<>();

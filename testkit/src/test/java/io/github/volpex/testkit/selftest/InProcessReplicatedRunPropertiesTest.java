@@ -23,8 +23,8 @@ import net.jqwik.api.statistics.Statistics;
  * per process), save checkpoints (also in the middle of a call that waits, numbered as issued) and restart from a saved
  * request number, and middleware cancels requests that wait — and every replica's observations equal those of a run
  * with one replica per process that cancels at the same points; a replica that trails by more than the read log holds
- * gets {@code ReadLogEvictedException}, never a wrong value; and the run's history is linearizable per tag. The schedule
- * is deterministic, so a case replays from its seed.
+ * gets {@code ReadLogEvictedException}, never a wrong value; and the run's history is linearizable per tag. The
+ * schedule is deterministic, so a case replays from its seed.
  */
 class InProcessReplicatedRunPropertiesTest {
 

@@ -71,17 +71,12 @@ class LinearizabilityCheckerCrossCheckTest {
     }
 
     private static CallOutcome randomOutcome(Operation operation, SplittableRandom random) {
-        switch (operation) {
-            case PUT:
-                return CallOutcome.put();
-            case PUT_IF_ABSENT:
-                return CallOutcome.stored(random.nextBoolean());
-            case READ:
-            case GET:
-                return random.nextInt(4) == 0 ? CallOutcome.cancelled() : ScriptedHistory.data(value(random));
-            default:
-                return random.nextInt(3) == 0 ? CallOutcome.absent() : ScriptedHistory.data(value(random));
-        }
+        return switch (operation) {
+            case PUT -> CallOutcome.put();
+            case PUT_IF_ABSENT -> CallOutcome.stored(random.nextBoolean());
+            case READ, GET -> random.nextInt(4) == 0 ? CallOutcome.cancelled() : ScriptedHistory.data(value(random));
+            default -> random.nextInt(3) == 0 ? CallOutcome.absent() : ScriptedHistory.data(value(random));
+        };
     }
 
     /**
@@ -151,24 +146,23 @@ class LinearizabilityCheckerCrossCheckTest {
             /** Runs request {@code call}; {@code at} is its instant. */
             void apply(int call, Operation operation, String data, long at) {
                 switch (operation) {
-                    case PUT:
+                    case PUT -> {
                         complete(call, CallOutcome.put(), at);
                         put(data, at);
-                        break;
-                    case PUT_IF_ABSENT:
+                    }
+                    case PUT_IF_ABSENT -> {
                         complete(call, CallOutcome.stored(value == null), at);
                         if (value == null) {
                             put(data, at);
                         }
-                        break;
-                    case TRY_READ:
-                        complete(call, value == null ? CallOutcome.absent() : ScriptedHistory.data(value), at);
-                        break;
-                    case TRY_GET:
+                    }
+                    case TRY_READ -> complete(call, value == null ? CallOutcome.absent() : ScriptedHistory.data(value),
+                            at);
+                    case TRY_GET -> {
                         complete(call, value == null ? CallOutcome.absent() : ScriptedHistory.data(value), at);
                         value = null;
-                        break;
-                    default:
+                    }
+                    default -> {
                         if (value != null) {
                             complete(call, ScriptedHistory.data(value), at);
                             if (operation == Operation.GET) {
@@ -178,6 +172,7 @@ class LinearizabilityCheckerCrossCheckTest {
                             queue.add(call);
                             waitingKind.put(call, operation);
                         }
+                    }
                 }
             }
 

@@ -78,7 +78,7 @@ import net.jqwik.api.Provide;
  * successfully, and a process dies or closes with persists pending.
  *
  * <p>Sizes for CI; {@code -Pscale} runs ten times longer operation sequences, repair cycles and writer generations,
- * and histories of 10,000 operations (some 2,800 commit attempts) instead of 400 (README, "Scale runs").
+ * and histories of 10,000 operations (some 2,800 commit attempts) instead of 400 (the README's longer runs).
  */
 class StoreFaultPropertiesTest {
 
@@ -968,7 +968,9 @@ class StoreFaultPropertiesTest {
                 }
             }
 
-            /** {@code repository/key} of the fragments of {@code index} where its newest readable revision puts them. */
+            /**
+             * {@code repository/key} of the fragments of {@code index} where its newest readable revision puts them.
+             */
             Set<String> currentFragments(FragmentIndex index) {
                 FragmentIndex current = indexes.getOrDefault(prefix(index), index);
                 Set<String> keys = new HashSet<>();
@@ -1032,7 +1034,9 @@ class StoreFaultPropertiesTest {
                 return false;
             }
 
-            /** Whether the fragment and index copy of {@code index} on {@code holder} are intact, and its marker there. */
+            /**
+             * Whether the fragment and index copy of {@code index} on {@code holder} are intact, and its marker there.
+             */
             boolean intactOn(FragmentIndex index, String holder) {
                 FaultyRepository repository = byId(holder);
                 try {

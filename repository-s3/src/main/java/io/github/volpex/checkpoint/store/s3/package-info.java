@@ -20,7 +20,8 @@
  *   <li><b>Integrity.</b> A value written with one {@code PutObject} — any value up to the part size, which takes
  *       in every index copy and commit marker and every fragment of checkpoints up to {@code m} times the part size
  *       — carries its CRC32C twice: as the checksum header S3 checks before it stores the object (a body damaged on
- *       the way is refused, and the built client sends it again), and in the object's metadata ({@code x-amz-meta-volpex-crc32c}).
+ *       the way is refused, and the built client sends it again), and in the object's metadata ({@code
+ *       x-amz-meta-volpex-crc32c}).
  *       Downloads ask for the checksum back, which the client checks where the server returns it (Amazon S3,
  *       S3Proxy 4.1 for such uploads), and the repository checks every download of such a value against the CRC32C
  *       in its metadata whatever the server returns, at the end of the body. A value longer than the part size is

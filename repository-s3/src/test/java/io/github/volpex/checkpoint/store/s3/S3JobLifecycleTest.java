@@ -118,7 +118,8 @@ class S3JobLifecycleTest {
             Map<String, Throwable> causes = e.causes();
             assertEquals(List.of("down", "wrong-key", "no-bucket"), List.copyOf(causes.keySet()));
             assertTrue(e.getMessage().startsWith("no committed checkpoint of p-9 was found, but repositories [down, "
-                    + "wrong-key, no-bucket] that may hold one are unreachable (down: repository down is unavailable: "),
+                    + "wrong-key, no-bucket] that may hold one are unreachable (down: repository down is "
+                    + "unavailable: "),
                     e.getMessage());
             assertTrue(causes.get("wrong-key").getMessage().contains("the access key id was refused"),
                     causes.get("wrong-key").getMessage());

@@ -232,7 +232,8 @@ class S3RepositoryTest {
                     () -> repository.put("k", new byte[] {4}));
             assertTrue(e.getMessage().contains("503 SlowDown"), e.getMessage());
             front.throttleNext(0);
-            assertArrayEquals(new byte[] {1, 2, 3}, repository.get("k").orElseThrow(), "the failed put changed nothing");
+            assertArrayEquals(new byte[] {1, 2, 3}, repository.get("k").orElseThrow(),
+                    "the failed put changed nothing");
         }
     }
 

@@ -99,45 +99,41 @@ final class HttpDataspaceFront implements AutoCloseable {
 
     private byte[] answer(String path, DataInputStream in) throws IOException, InterruptedException {
         try {
-            switch (path) {
-                case "/submit":
-                    return submit(Wire.readRequest(in));
-                case "/forget":
+            return switch (path) {
+                case "/submit" -> submit(Wire.readRequest(in));
+                case "/forget" -> {
                     CompletableFuture<Reply> forgotten = waiting.remove(in.readLong());
                     if (forgotten != null) {
                         forgotten.cancel(false);
                     }
-                    return new byte[0];
-                case "/completions":
-                    return completions();
-                case "/cancel": {
+                    yield new byte[0];
+                }
+                case "/completions" -> completions();
+                case "/cancel" -> {
                     Optional<Reply> reply = server.cancel(in.readInt(), in.readLong());
-                    return reply.isEmpty() ? Wire.bytes(out -> out.writeByte(Wire.CANCELLED))
+                    yield reply.isEmpty() ? Wire.bytes(out -> out.writeByte(Wire.CANCELLED))
                             : Wire.bytes(out -> {
                                 out.writeByte(Wire.REPLY);
                                 Wire.writeReply(out, reply.get());
                             });
                 }
-                case "/pending": {
+                case "/pending" -> {
                     Optional<Request> pending = server.pendingRequest(in.readInt());
-                    return pending.isEmpty() ? Wire.bytes(out -> out.writeByte(Wire.NONE))
+                    yield pending.isEmpty() ? Wire.bytes(out -> out.writeByte(Wire.NONE))
                             : Wire.bytes(out -> {
                                 out.writeByte(Wire.REPLY);
                                 Wire.writeRequest(out, pending.get());
                             });
                 }
-                case "/highWaterMark":
-                    return number(server.highWaterMark(in.readInt()));
-                case "/oldestRetained":
-                    return number(server.oldestRetained(in.readInt()));
-                case "/statistics":
-                    return statistics(dataspace.statistics());
-                case "/close":
+                case "/highWaterMark" -> number(server.highWaterMark(in.readInt()));
+                case "/oldestRetained" -> number(server.oldestRetained(in.readInt()));
+                case "/statistics" -> statistics(dataspace.statistics());
+                case "/close" -> {
                     dataspace.close();
-                    return new byte[0];
-                default:
-                    throw new IllegalArgumentException("no such resource: " + path);
-            }
+                    yield new byte[0];
+                }
+                default -> throw new IllegalArgumentException("no such resource: " + path);
+            };
         } catch (DataspaceException | IllegalArgumentException | IllegalStateException | NullPointerException failed) {
             return failure(failed);
         }

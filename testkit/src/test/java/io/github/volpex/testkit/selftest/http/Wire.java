@@ -187,28 +187,20 @@ final class Wire {
     /** Reads a failure and builds the same exception, with the same facts, on this side. */
     static RuntimeException readFailure(DataInputStream in) throws IOException {
         byte kind = in.readByte();
-        switch (kind) {
-            case EVICTED:
-                return new ReadLogEvictedException(in.readInt(), in.readLong(), in.readLong(), in.readLong());
-            case DIVERGED:
-                return new ReplicaDivergenceException(in.readInt(), in.readLong(), Operation.valueOf(readString(in)),
-                        readString(in), Operation.valueOf(readString(in)), readString(in));
-            case TIMED_OUT:
-                return new DataspaceTimeoutException(in.readInt(), in.readLong(), Operation.valueOf(readString(in)),
-                        readString(in), Duration.ofSeconds(in.readLong(), in.readInt()));
-            case CANCELLED_REQUEST:
-                return new DataspaceCancelledException(in.readInt(), in.readLong(), Operation.valueOf(readString(in)),
-                        readString(in));
-            case CLOSED:
-                return new DataspaceClosedException(in.readInt(), in.readLong(), in.readBoolean());
-            case ILLEGAL_ARGUMENT:
-                return new IllegalArgumentException(readString(in));
-            case ILLEGAL_STATE:
-                return new IllegalStateException(readString(in));
-            case NULL_POINTER:
-                return new NullPointerException(readString(in));
-            default:
-                throw new IOException("unknown failure kind on the wire: " + kind);
-        }
+        return switch (kind) {
+            case EVICTED -> new ReadLogEvictedException(in.readInt(), in.readLong(), in.readLong(), in.readLong());
+            case DIVERGED -> new ReplicaDivergenceException(in.readInt(), in.readLong(),
+                    Operation.valueOf(readString(in)), readString(in), Operation.valueOf(readString(in)),
+                    readString(in));
+            case TIMED_OUT -> new DataspaceTimeoutException(in.readInt(), in.readLong(),
+                    Operation.valueOf(readString(in)), readString(in), Duration.ofSeconds(in.readLong(), in.readInt()));
+            case CANCELLED_REQUEST -> new DataspaceCancelledException(in.readInt(), in.readLong(),
+                    Operation.valueOf(readString(in)), readString(in));
+            case CLOSED -> new DataspaceClosedException(in.readInt(), in.readLong(), in.readBoolean());
+            case ILLEGAL_ARGUMENT -> new IllegalArgumentException(readString(in));
+            case ILLEGAL_STATE -> new IllegalStateException(readString(in));
+            case NULL_POINTER -> new NullPointerException(readString(in));
+            default -> throw new IOException("unknown failure kind on the wire: " + kind);
+        };
     }
 }
