@@ -9,6 +9,7 @@ import io.github.volpex.checkpoint.interval.NiHarwoodEstimateSource;
 import io.github.volpex.checkpoint.interval.NiHarwoodModel;
 import io.github.volpex.checkpoint.interval.RahmanSubhlokModel;
 import io.github.volpex.checkpoint.interval.RenLookAhead;
+import io.github.volpex.checkpoint.interval.VaidyaModel;
 import io.github.volpex.estimators.PeerEstimate;
 import io.github.volpex.estimators.PiggybackAggregator;
 import io.github.volpex.estimators.SurvivalFunction;
@@ -35,5 +36,9 @@ final class IntervalsSnippet {
         assertEquals(837, seconds);
         assertTrue(tau > 0 && tau < replicated.meanTimeToInterruptionSeconds());
         assertTrue(host != null);
+        // The latency does not move the optimum (the exact blocking one for C); a blocking commit of L costs more.
+        assertEquals(ClassicalIntervals.exactIntervalSeconds(0.1, 3_600), period, period * 1e-12);
+        assertEquals(Math.expm1((period + 1.8 + 120) / 3_600), lost, lost * 1e-12);
+        assertTrue(lost < VaidyaModel.of(1.0 / 3_600, 1.8, 1.8, 120).optimalOverheadRatio());
     }
 }
