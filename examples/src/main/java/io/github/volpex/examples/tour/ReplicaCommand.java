@@ -15,8 +15,8 @@ import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.dataspace.zookeeper.WriterElection;
 import io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace;
-import io.github.volpex.examples.cli.Command;
-import io.github.volpex.examples.cli.Options;
+import io.github.volpex.examples.cli.OptionChecks;
+import io.github.volpex.examples.cli.Subcommand;
 import io.github.volpex.examples.cli.UsageException;
 import io.github.volpex.examples.remd.RemdProcess;
 import io.github.volpex.examples.remd.RemdSetup;
@@ -30,6 +30,10 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code replica}: one replica of one logical process of the tour across processes, in a JVM of its own. It reads the
@@ -47,7 +51,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code estimate μ V T_d} (the latest estimates) and {@code departed <host>} (a storage host lost its data: repair).
  * It stops when its input ends, unless detached, and at its deadline.
  */
-public final class ReplicaCommand implements Command {
+@Command(name = "replica", description = "One replica of the tour across processes, in a JVM of its own: joins "
+        + "run --run of the ensemble --zookeeper as a replica of process --process, computes it through the "
+        + "ZooKeeper dataspace (from its last checkpoint with --restart) and prints its outcome. The cluster command "
+        + "starts these; start one by hand on another machine to add a replica to a running process. S3 credentials "
+        + "come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.")
+public final class ReplicaCommand implements Subcommand {
 
     static final String RESTORED = "@restored";
     static final String CLOCK = "@clock";
@@ -77,42 +86,81 @@ public final class ReplicaCommand implements Command {
      */
     static final int PACING_WINDOW = RemdProcess.CHUNKS_PER_STEP / 2;
 
-    @Override
-    public Options options() {
-        return Options.forCommand("replica", "One replica of the tour across processes, in a JVM of its own: joins "
-                        + "run --run of the ensemble --zookeeper as a replica of process --process, computes it "
-                        + "through the ZooKeeper dataspace (from its last checkpoint with --restart) and prints its "
-                        + "outcome. The cluster command starts these; start one by hand on another machine to add a "
-                        + "replica to a running process. S3 credentials come from AWS_ACCESS_KEY_ID and "
-                        + "AWS_SECRET_ACCESS_KEY.")
-                .textOption("zookeeper", "HOST:PORT,...", "the ensemble (required)")
-                .textOption("run", "NAME", "the run, as the cluster command names it (required)")
-                .intOption("process", 0, 1_000, "the logical process, from 0 (required)")
-                .flag("restart", "start from the process's last checkpoint (from the start if it has none)")
-                .textOption("name", "NAME", "what the replica is called in its process's writer election (default: "
-                        + "replica and the process id of its JVM)")
-                .doubleOption("start-virtual-seconds", 0.0, 0.0, 1e12, "the virtual time this replica starts at")
-                .doubleOption("deadline-minutes", 60.0, 0.05, 10_080.0, "stop after this long whatever happens")
-                .flag("detached", "ignore standard input: stop only when done or at the deadline")
-                .flag("coordinated", "report every event to a coordinator on standard output, and run at most "
-                        + PACING_WINDOW + " parts of a step ahead of what it acknowledged (the cluster command's "
-                        + "replicas); otherwise print a line per step");
+    @Spec
+    private CommandSpec spec;
+
+    private String zookeeper;
+    private String run;
+    private Integer process;
+    private String name;
+    private double startVirtualSeconds;
+    private double deadlineMinutes;
+
+    @Option(names = "--restart",
+            description = "start from the process's last checkpoint (from the start if it has none)")
+    private boolean restart;
+
+    @Option(names = "--detached", description = "ignore standard input: stop only when done or at the deadline")
+    private boolean detached;
+
+    @Option(names = "--coordinated", description = "report every event to a coordinator on standard output, and run "
+            + "at most " + PACING_WINDOW + " parts of a step ahead of what it acknowledged (the cluster command's "
+            + "replicas); otherwise print a line per step")
+    private boolean coordinated;
+
+    @Option(names = "--zookeeper", paramLabel = "HOST:PORT,...", description = "the ensemble (required)")
+    void zookeeper(String value) {
+        zookeeper = OptionChecks.notBlank(spec, "--zookeeper", value);
+    }
+
+    @Option(names = "--run", paramLabel = "NAME", description = "the run, as the cluster command names it (required)")
+    void run(String value) {
+        run = OptionChecks.notBlank(spec, "--run", value);
+    }
+
+    @Option(names = "--process", paramLabel = "N", description = "the logical process, from 0 (required) [0, 1000]")
+    void process(int value) {
+        process = OptionChecks.inRange(spec, "--process", value, 0, 1_000);
+    }
+
+    @Option(names = "--name", paramLabel = "NAME", description = "what the replica is called in its process's writer "
+            + "election (default: replica and the process id of its JVM)")
+    void name(String value) {
+        name = OptionChecks.notBlank(spec, "--name", value);
+    }
+
+    @Option(names = "--start-virtual-seconds", paramLabel = "X", defaultValue = "0.0",
+            description = "the virtual time this replica starts at [0.0, 1.0E12] (default ${DEFAULT-VALUE})")
+    void startVirtualSeconds(double value) {
+        startVirtualSeconds = OptionChecks.inRange(spec, "--start-virtual-seconds", value, 0.0, 1e12);
+    }
+
+    @Option(names = "--deadline-minutes", paramLabel = "X", defaultValue = "60.0",
+            description = "stop after this long whatever happens [0.05, 10080.0] (default ${DEFAULT-VALUE})")
+    void deadlineMinutes(double value) {
+        deadlineMinutes = OptionChecks.inRange(spec, "--deadline-minutes", value, 0.05, 10_080.0);
     }
 
     @Override
-    public int run(Options.Parsed options, PrintStream out) throws Exception {
-        String zookeeper = options.text("zookeeper").orElseThrow(() -> new UsageException("--zookeeper is required"));
-        String run = options.text("run").orElseThrow(() -> new UsageException("--run is required"));
-        int process = options.intIfGiven("process").orElseThrow(() -> new UsageException("--process is required"));
-        if (options.flag("coordinated") && options.flag("detached")) {
+    public int run(PrintStream out) throws Exception {
+        if (zookeeper == null) {
+            throw new UsageException("--zookeeper is required");
+        }
+        if (run == null) {
+            throw new UsageException("--run is required");
+        }
+        if (process == null) {
+            throw new UsageException("--process is required");
+        }
+        if (coordinated && detached) {
             throw new UsageException("--coordinated needs standard input: it cannot be --detached");
         }
-        String name = options.text("name").orElse("replica " + ProcessHandle.current().pid());
-        ReplicaRun replica = new ReplicaRun(zookeeper, run, process, name,
-                options.doubleValue("start-virtual-seconds"), options.flag("coordinated"), out);
-        Duration deadline = Duration.ofMillis((long) (options.doubleValue("deadline-minutes") * 60_000));
-        Lifeline.watch(options.flag("detached") ? null : System.in, deadline, replica::command);
-        return replica.run(options.flag("restart"));
+        String replicaName = name != null ? name : "replica " + ProcessHandle.current().pid();
+        ReplicaRun replica = new ReplicaRun(zookeeper, run, process, replicaName, startVirtualSeconds, coordinated,
+                out);
+        Duration deadline = Duration.ofMillis((long) (deadlineMinutes * 60_000));
+        Lifeline.watch(detached ? null : System.in, deadline, replica::command);
+        return replica.run(restart);
     }
 
     /** One replica's run. */
