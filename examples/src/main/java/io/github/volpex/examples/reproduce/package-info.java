@@ -24,7 +24,7 @@
  *
  * <p>Where the papers leave a parameter open (k, job lengths, repetitions, a host lifetime law), the experiment
  * states its choice in its setting lines and REPRODUCTION.md justifies it. Charts are drawn once through a small
- * canvas interface to SVG text and to a Java2D PNG, so the two files show the same picture and no charting library
- * (with its unnamed automatic modules) is needed.
+ * canvas interface to SVG text and to a Java2D PNG ({@code ChartRenderer}): one routine gives both files the same
+ * layout, and the SVG is a pure function of the chart, so a seed always writes the same file.
  */
 package io.github.volpex.examples.reproduce;

@@ -1,12 +1,6 @@
 package io.github.volpex.examples.tour;
 
-import io.github.volpex.checkpoint.interval.NiHarwoodEstimate;
-import io.github.volpex.checkpoint.store.CheckpointStore;
-import io.github.volpex.checkpoint.store.FragmentRepository;
-import io.github.volpex.checkpoint.store.s3.S3Repository;
 import io.github.volpex.dataspace.zookeeper.EmbeddedZooKeeper;
-import io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace;
-import io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource;
 import io.github.volpex.estimators.DownloadTimeEstimator;
 import io.github.volpex.estimators.RateEstimate;
 import io.github.volpex.examples.Main;
@@ -21,13 +15,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -113,14 +104,16 @@ final class Cluster {
     private final Tour.Config tour;
     private final RemdSetup setup;
     private final PrintStream progress;
-    private final BlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
+    private final EventLoop events = new EventLoop();
+    private final ClusterTally tally = new ClusterTally();
+    private final DisruptionSchedule disruptions;
     private final SplittableRandom hostRandom;
     private final FailureObservations observations = new FailureObservations();
     private final DownloadTimeEstimator downloadTime;
     private final String run;
-    private final ProcessState[] processes;
+    private final ClusterProcess[] processes;
     private final List<ReplicaJvm> replicas = new ArrayList<>();
-    private final StorageHost[] storage;
+    private final StorageHosts storage;
     private final S3Credentials credentials;
     private final long deadlineMinutes;
     /** Read by the shutdown hook too. */
@@ -132,32 +125,10 @@ final class Cluster {
     private RunSpec spec;
     /** Whether the run's description is in the ensemble, so that there is something of the run to delete. */
     private boolean published;
-    private RuntimeException failure;
+    private StorageChurn churn;
     private long startNanos;
-    private double globalVirtualSeconds;
     private long ticks;
-
-    // What happened.
-    private int restarts;
-    private int restartsFromScratch;
-    private int lostCheckpoints;
-    private int checkpoints;
-    private final List<Double> intervals = new ArrayList<>();
-    private double lastIntervalSeconds = Double.POSITIVE_INFINITY;
-    private int departures;
-    private long objectsLost;
-    private int fragmentsRepaired;
-    private int failovers;
-    private boolean failoverStarted;
-    /** A failover is under way on its thread: the run waits for it to end. */
-    private boolean failoverRunning;
-    private String failoverNote = "";
-    private int unscheduled;
-    private int elections;
-    private int pauses;
     private int lastPaused = -1;
-    private int staleRefusals;
-    private int commitFailures;
 
     private Cluster(Config config, PrintStream progress) {
         this.config = config;
@@ -168,16 +139,17 @@ final class Cluster {
         this.downloadTime = DownloadTimeEstimator.startingAt(tour.checkpointSeconds());
         this.run = "run-" + Long.toHexString(System.currentTimeMillis()) + "-"
                 + Long.toHexString(ProcessHandle.current().pid());
-        this.processes = new ProcessState[setup.processes()];
+        this.processes = new ClusterProcess[setup.processes()];
         for (int p = 0; p < processes.length; p++) {
-            processes[p] = new ProcessState(p);
+            processes[p] = new ClusterProcess(p);
         }
-        this.storage = new StorageHost[tour.storageHosts()];
         this.credentials = config.s3().isEmpty() ? S3Credentials.fromEnvironment(System.getenv())
                 .orElse(S3Credentials.LOOPBACK) : S3Credentials.fromEnvironment(System.getenv()).orElseThrow(
                         () -> new IllegalStateException("--s3 needs the credentials in "
                                 + S3Credentials.ACCESS_KEY_VARIABLE + " and " + S3Credentials.SECRET_KEY_VARIABLE));
+        this.storage = new StorageHosts(tour.storageHosts(), config.s3(), config.bucket(), credentials);
         this.deadlineMinutes = config.timeout().toMinutes() + 2;
+        this.disruptions = new DisruptionSchedule(setup.steps(), config.zookeeper().isEmpty(), config.pauses());
     }
 
     /**
@@ -209,23 +181,21 @@ final class Cluster {
         try {
             startNanos = System.nanoTime();
             startZooKeeper();
-            startStorage();
+            storage.start();
+            StoragePool pool = StoragePool.draw(tour.storageHosts(), tour.storageLaw(), setup.seed());
+            churn = new StorageChurn(pool.hosts().stream().map(StoragePool.Host::law).toList(), hostRandom);
             spec = new RunSpec(run, setup, tour.stepSeconds(), tour.checkpointSeconds(), tour.downloadSeconds(),
-                    tour.computeHosts(), tour.storageHosts(), tour.storageLaw(), endpoints(), config.bucket(),
+                    tour.computeHosts(), tour.storageHosts(), tour.storageLaw(), storage.endpoints(), config.bucket(),
                     config.region());
             spec.publish(connectString, Duration.ofSeconds(30));
             published = true;
-            for (StorageHost host : storage) {
-                host.connect();
-            }
+            storage.connect(spec);
             progress.printf("  [%5.1f s] ZooKeeper: %s%n", elapsed(), ensemble != null
                     ? "an ensemble of 3 servers in this JVM, " + connectString : "the ensemble at " + connectString);
-            progress.printf("  [%5.1f s] S3: %s%n", elapsed(), config.s3().isEmpty() ? storage.length
-                    + " storage hosts (S3Proxy) in this JVM on 127.0.0.1, ports " + ports()
-                    : storage.length + " storage hosts on " + config.s3());
+            progress.printf("  [%5.1f s] S3: %s%n", elapsed(), storage.describe());
             progress.printf("  [%5.1f s] run %s; each replica is a JVM: java ... %s replica --zookeeper %s --run %s "
                     + "--process P%n", elapsed(), run, Main.class.getName(), connectString, run);
-            for (ProcessState process : processes) {
+            for (ClusterProcess process : processes) {
                 for (int r = 0; r < tour.replicas(); r++) {
                     launchReplica(process, false, r == 0, 0.0);
                 }
@@ -262,64 +232,16 @@ final class Cluster {
         connectString = ensemble.connectString();
     }
 
-    private void startStorage() {
-        for (int h = 0; h < storage.length; h++) {
-            storage[h] = new StorageHost(h);
-            if (config.s3().isEmpty()) {
-                storage[h].server = S3Server.start("127.0.0.1", 0, config.bucket(), credentials);
-            }
-        }
-        StoragePool pool = StoragePool.draw(tour.storageHosts(), tour.storageLaw(), setup.seed());
-        for (int h = 0; h < storage.length; h++) {
-            storage[h].law = pool.hosts().get(h).law();
-            storage[h].failsAt = storage[h].law.draw(hostRandom);
-        }
-    }
-
-    private String ports() {
-        StringBuilder ports = new StringBuilder();
-        for (StorageHost host : storage) {
-            ports.append(ports.length() == 0 ? "" : " ").append(host.server.port());
-        }
-        return ports.toString();
-    }
-
-    private List<URI> endpoints() {
-        if (!config.s3().isEmpty()) {
-            return config.s3();
-        }
-        List<URI> endpoints = new ArrayList<>();
-        for (StorageHost host : storage) {
-            endpoints.add(host.server.endpoint());
-        }
-        return endpoints;
-    }
-
-    /** Waits for the next event (until {@code deadlineNanos}) and handles it; fails the run if a child did. */
-    private void handleNextEvent(long deadlineNanos) throws InterruptedException {
-        long left = deadlineNanos - System.nanoTime();
-        if (left <= 0) {
-            throw new IllegalStateException("the run did not finish within " + config.timeout().toSeconds()
-                    + " s (logs in " + logs + ")");
-        }
-        Runnable event = events.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)), TimeUnit.NANOSECONDS);
-        if (event != null) {
-            event.run();
-        }
-        if (failure != null) {
-            throw failure;
-        }
-    }
-
     // ---- the run ---------------------------------------------------------------------------------------------------
 
     private void loop() throws InterruptedException {
         long deadline = startNanos + config.timeout().toNanos();
         long nextTick = System.nanoTime();
         while (!finished()) {
-            handleNextEvent(deadline);
-            for (StorageHost host : storage) {
-                host.rejoinWhenDue();
+            events.runNext(deadline, () -> "the run did not finish within " + config.timeout().toSeconds()
+                    + " s (logs in " + logs + ")");
+            for (int h = 0; h < storage.size(); h++) {
+                rejoinWhenDue(h);
             }
             resumeWhenDue();
             if (System.nanoTime() - nextTick >= 0) {
@@ -331,12 +253,12 @@ final class Cluster {
     }
 
     private boolean finished() {
-        for (ProcessState process : processes) {
+        for (ClusterProcess process : processes) {
             if (process.outcome == null) {
                 return false;
             }
         }
-        return !failoverRunning && replicas.stream().allMatch(replica -> replica.exited);
+        return !disruptions.failoverRunning() && replicas.stream().allMatch(replica -> replica.exited);
     }
 
     /** Once a second: the planned disruptions; every fifth, progress. */
@@ -345,19 +267,17 @@ final class Cluster {
             printProgress();
         }
         int slowest = slowestStep();
-        if (ensemble != null && !failoverStarted && slowest >= setup.steps() / 2) {
-            failoverStarted = true;
-            failoverRunning = true;
+        if (disruptions.startFailover(slowest)) {
             startFailover();
         }
-        if (pauses < config.pauses() && slowest >= (pauses + 1) * setup.steps() / (config.pauses() + 1)) {
+        if (disruptions.pauseDue(slowest, tally.pauses())) {
             pauseAWriter();
         }
     }
 
     private int slowestStep() {
         int slowest = Integer.MAX_VALUE;
-        for (ProcessState process : processes) {
+        for (ClusterProcess process : processes) {
             slowest = Math.min(slowest, process.outcome != null ? setup.steps() : process.step);
         }
         return slowest;
@@ -365,19 +285,19 @@ final class Cluster {
 
     private void printProgress() {
         int fastest = 0;
-        for (ProcessState process : processes) {
+        for (ClusterProcess process : processes) {
             fastest = Math.max(fastest, process.outcome != null ? setup.steps() : process.step);
         }
         progress.printf("  [%5.1f s] steps %d..%d of %d | replica JVMs %d started, %d killed | restarts %d"
                         + " | checkpoints %d | storage departures %d | ZooKeeper failovers %d%n", elapsed(),
-                slowestStep(), fastest, setup.steps(), replicas.size(), observations.failures(), restarts,
-                checkpoints, departures, failovers);
+                slowestStep(), fastest, setup.steps(), replicas.size(), observations.failures(), tally.restarts(),
+                tally.checkpoints(), tally.departures(), tally.failovers());
     }
 
     // ---- replicas --------------------------------------------------------------------------------------------------
 
     /** Starts a replica JVM; {@code first} marks the first of a restart, whose restore counts the restart's kind. */
-    private void launchReplica(ProcessState process, boolean restart, boolean first, double startVirtualSeconds) {
+    private void launchReplica(ClusterProcess process, boolean restart, boolean first, double startVirtualSeconds) {
         double lifetime = tour.computeHosts().draw(hostRandom);
         ReplicaJvm replica = new ReplicaJvm(process, replicas.size() + 1, startVirtualSeconds, lifetime,
                 restart && first);
@@ -392,8 +312,8 @@ final class Cluster {
         try {
             replica.jvm = ChildJvm.start(name, ChildJvm.commandLine(config.replicaJvmOptions(), arguments),
                     credentials.environment(), logs.resolve(name + ".log"),
-                    line -> events.add(() -> onReplicaLine(replica, line)),
-                    child -> events.add(() -> onReplicaExit(replica)));
+                    line -> events.post(() -> onReplicaLine(replica, line)),
+                    child -> events.post(() -> onReplicaExit(replica)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + name, e);
         }
@@ -403,73 +323,64 @@ final class Cluster {
     }
 
     private void onReplicaLine(ReplicaJvm replica, String line) {
-        String[] words = line.split(" ");
-        ProcessState process = replica.process;
-        switch (words[0]) {
-            case ReplicaCommand.CLOCK -> {
-                replica.virtualSeconds = Double.parseDouble(words[1]);
-                if (!replica.done && !replica.jvm.killed() && replica.virtualSeconds >= replica.failsAtSeconds) {
-                    kill(replica);
-                } else {
-                    replica.jvm.send(ReplicaCommand.ACK + " " + words[3]);
-                }
-                advanceStorage(replica.virtualSeconds);
+        Optional<ReplicaReport> report;
+        try {
+            report = ReplicaReport.parse(line);
+        } catch (IllegalArgumentException e) {
+            events.fail(new IllegalStateException(replica.jvm + " broke the replica protocol: " + e.getMessage(), e));
+            return;
+        }
+        report.ifPresent(r -> onReport(replica, r));
+    }
+
+    private void onReport(ReplicaJvm replica, ReplicaReport report) {
+        ClusterProcess process = replica.process;
+        if (report instanceof ReplicaReport.Clock clock) {
+            replica.virtualSeconds = clock.virtualSeconds();
+            if (!replica.done && !replica.jvm.killed() && replica.virtualSeconds >= replica.failsAtSeconds) {
+                kill(replica);
+            } else {
+                replica.jvm.send(new ReplicaOrder.Ack(clock.sequence()).format());
             }
-            case ReplicaCommand.STEP -> {
-                process.step = Math.max(process.step, Integer.parseInt(words[1]));
-                replica.servedFromLog = Long.parseLong(words[2]);
-                replica.duplicatePuts = Long.parseLong(words[3]);
-                replica.bytesWritten = Long.parseLong(words[4]);
-                // The writer asks its scheduler after this step (and any replica may be elected): give it what every
-                // failure so far says.
-                Optional<NiHarwoodEstimate> estimate = observations.estimate(tour.checkpointSeconds(),
-                        downloadTime.seconds());
-                estimate.ifPresent(e -> replica.jvm.send(ReplicaCommand.ESTIMATE + " " + e.failureRatePerSecond()
-                        + " " + e.checkpointOverheadSeconds() + " " + e.downloadSeconds()));
+            churn.advance(replica.virtualSeconds).ifPresent(this::depart);
+        } else if (report instanceof ReplicaReport.Step step) {
+            process.step = Math.max(process.step, step.completedSteps());
+            replica.servedFromLog = step.servedFromLog();
+            replica.duplicatePuts = step.duplicatePuts();
+            replica.bytesWritten = step.bytesWritten();
+            // The writer asks its scheduler after this step (and any replica may be elected): give it what every
+            // failure so far says.
+            observations.estimate(tour.checkpointSeconds(), downloadTime.seconds())
+                    .ifPresent(e -> replica.jvm.send(new ReplicaOrder.Estimate(e).format()));
+        } else if (report instanceof ReplicaReport.Checkpoint checkpoint) {
+            double at = checkpoint.virtualSeconds();
+            replica.virtualSeconds = Math.max(replica.virtualSeconds, at);
+            tally.checkpointed(process.lastCheckpointVirtualSeconds, at, checkpoint.intervalSeconds());
+            process.lastCheckpointVirtualSeconds = at;
+        } else if (report instanceof ReplicaReport.Stale) {
+            tally.refusedAsStale();
+        } else if (report instanceof ReplicaReport.Elected elected) {
+            tally.elected();
+            replica.writer = true;
+            replica.epoch = elected.epoch();
+        } else if (report instanceof ReplicaReport.Demoted) {
+            replica.writer = false;
+        } else if (report instanceof ReplicaReport.CommitFailed) {
+            tally.commitFailed();
+        } else if (report instanceof ReplicaReport.Repaired repaired) {
+            tally.repaired(repaired.regenerated());
+        } else if (report instanceof ReplicaReport.Restored restored) {
+            if (replica.firstOfRestart) {
+                tally.restartedFrom(restored.origin()); // one count per restart: its first replica's
             }
-            case ReplicaCommand.CHECKPOINT -> {
-                checkpoints++;
-                double at = Double.parseDouble(words[2]);
-                replica.virtualSeconds = Math.max(replica.virtualSeconds, at);
-                if (process.lastCheckpointVirtualSeconds >= 0 && at > process.lastCheckpointVirtualSeconds) {
-                    intervals.add(at - process.lastCheckpointVirtualSeconds);
-                }
-                process.lastCheckpointVirtualSeconds = at;
-                lastIntervalSeconds = Double.parseDouble(words[3]);
-            }
-            case ReplicaCommand.STALE -> staleRefusals++;
-            case ReplicaCommand.ELECTED -> {
-                elections++;
-                replica.writer = true;
-                replica.epoch = Long.parseLong(words[1]);
-            }
-            case ReplicaCommand.DEMOTED -> replica.writer = false;
-            case ReplicaCommand.COMMIT_FAILED -> commitFailures++;
-            case ReplicaCommand.REPAIRED -> fragmentsRepaired += Integer.parseInt(words[1]);
-            case ReplicaCommand.RESTORED -> {
-                if (replica.firstOfRestart) {
-                    // One count per restart: its first replica's.
-                    if (!words[1].equals("checkpoint")) {
-                        restartsFromScratch++;
-                    }
-                    if (words[1].equals("lost")) {
-                        lostCheckpoints++;
-                    }
-                }
-            }
-            case ReplicaCommand.DONE -> {
-                replica.done = true;
-                RemdState state = RemdState.fromBytes(Base64.getDecoder().decode(words[1]));
-                RemdProcess.Outcome outcome = RemdProcess.outcome(state);
-                if (process.outcome == null) {
-                    process.outcome = outcome;
-                } else if (!process.outcome.equals(outcome)) {
-                    failure = new IllegalStateException("two replicas of process " + process.index
-                            + " finished with different outcomes");
-                }
-            }
-            default -> {
-                // Human-readable lines.
+        } else if (report instanceof ReplicaReport.Done done) {
+            replica.done = true;
+            RemdProcess.Outcome outcome = RemdProcess.outcome(RemdState.fromBytes(done.state()));
+            if (process.outcome == null) {
+                process.outcome = outcome;
+            } else if (!process.outcome.equals(outcome)) {
+                events.fail(new IllegalStateException("two replicas of process " + process.index
+                        + " finished with different outcomes"));
             }
         }
     }
@@ -485,7 +396,7 @@ final class Cluster {
             return;
         }
         // Killed from outside (an operator, the OOM killer), crashed, or exited: a host failure like the others.
-        unscheduled++;
+        tally.diedUnscheduled();
         int status = replica.jvm.exitValue();
         progress.printf("  [%5.1f s] %s died unscheduled (%s): a host failure%n", elapsed(), replica.jvm,
                 status > 128 ? "killed by signal " + (status - 128) : "exit status " + status
@@ -512,13 +423,13 @@ final class Cluster {
      * process's other replicas elect the next one.
      */
     private void hostFailed(ReplicaJvm replica, double failedAtSeconds) {
-        ProcessState process = replica.process;
+        ClusterProcess process = replica.process;
         process.live.remove(replica);
         observations.failed(replica, Math.max(0, failedAtSeconds - replica.startVirtualSeconds));
         if (process.outcome != null || !process.live.isEmpty()) {
             return;
         }
-        restarts++;
+        tally.restarted();
         downloadTime.recordRestartDownload(tour.downloadSeconds());
         double resume = failedAtSeconds + tour.downloadSeconds();
         for (int r = 0; r < tour.replicas(); r++) {
@@ -532,14 +443,14 @@ final class Cluster {
      */
     private void pauseAWriter() {
         for (int i = 1; i <= processes.length; i++) {
-            ProcessState process = processes[(lastPaused + i) % processes.length];
+            ClusterProcess process = processes[(lastPaused + i) % processes.length];
             if (process.outcome != null || process.live.size() < 2) {
                 continue;
             }
             Optional<ReplicaJvm> writer = process.live.stream().filter(r -> r.writer && r.pausedUntil == 0)
                     .findFirst();
             if (writer.isPresent() && writer.get().jvm.signal("STOP")) {
-                pauses++;
+                tally.paused();
                 lastPaused = process.index;
                 writer.get().pausedUntil = System.nanoTime() + PAUSE_NANOS;
                 progress.printf("  [%5.1f s] process %d's writer, %s, paused with SIGSTOP for %d s, past its %d s "
@@ -569,72 +480,41 @@ final class Cluster {
     // ---- storage hosts ---------------------------------------------------------------------------------------------
 
     /**
-     * Storage hosts whose lifetime has passed depart, in the order they fail, one at a time: the next leaves once the
-     * empty host that replaces the last one serves (as a pool that keeps its size would), so that at most one of the
-     * hosts is away at any time.
+     * A storage host leaves and loses everything it held; an empty one takes its place a second later. On S3 of the
+     * user's, what the run stored under the host's prefix is deleted at once, and the host counts as away for the
+     * same second: the next departure waits for it, as with the run's own servers, so that departures due together
+     * (virtual time jumps when a process restarts) come a second apart and writers can repair between them, instead
+     * of emptying every host in one instant.
      */
-    private void advanceStorage(double virtualSeconds) {
-        globalVirtualSeconds = Math.max(globalVirtualSeconds, virtualSeconds);
-        StorageHost next = null;
-        for (StorageHost host : storage) {
-            if (host.departing) {
-                return;
-            }
-            if (next == null || host.failsAt < next.failsAt) {
-                next = host;
-            }
-        }
-        if (next != null && next.failsAt <= globalVirtualSeconds) {
-            next.depart();
+    private void depart(int index) {
+        tally.departed();
+        try {
+            tally.lost(storage.depart(index, System.nanoTime() + REJOIN_NANOS));
+        } catch (IOException e) {
+            events.fail(new IllegalStateException("storage host " + index + " could not be emptied", e));
         }
     }
 
-    private void broadcastDeparture(StorageHost host) {
-        for (ReplicaJvm replica : replicas) {
-            if (replica.running()) {
-                replica.jvm.send(ReplicaCommand.DEPARTED + " " + host.index);
+    /** The host away is back, empty, once its second is over: writers repair, and the next host due may leave. */
+    private void rejoinWhenDue(int index) {
+        if (churn.away().orElse(-1) == index && storage.mayRejoin(index)) {
+            storage.rejoin(index);
+            for (ReplicaJvm replica : replicas) {
+                if (replica.running()) {
+                    replica.jvm.send(new ReplicaOrder.Departed(index).format());
+                }
             }
+            churn.rejoined().ifPresent(this::depart);
         }
     }
 
-    // ---- ZooKeeper -------------------------------------------------------------------------------------------------
-
-    /** Stops the leader, waits for another to lead, and starts the old one again: on a thread of its own. */
+    /** The ZooKeeper leader fails over, on a thread of its own; the run waits for it to end. */
     private void startFailover() {
-        Thread thread = new Thread(() -> {
-            try {
-                int leader = ensemble.leader();
-                if (leader < 0) {
-                    events.add(() -> {
-                        failoverStarted = false; // mid-election: try again later
-                        failoverRunning = false;
-                    });
-                    return;
-                }
-                ensemble.stop(leader);
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                int next;
-                while ((next = ensemble.leader()) < 0 && System.nanoTime() - deadline < 0) {
-                    Thread.sleep(20);
-                }
-                ensemble.restart(leader);
-                int elected = next;
-                events.add(() -> {
-                    failoverRunning = false;
-                    failovers++;
-                    failoverNote = "leader server " + (leader + 1) + " stopped, server " + (elected + 1)
-                            + " elected, server " + (leader + 1) + " restarted";
-                    progress.printf("  [%5.1f s] ZooKeeper: %s%n", elapsed(), failoverNote);
-                });
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                events.add(() -> failure = new IllegalStateException("the ZooKeeper failover was interrupted", e));
-            } catch (RuntimeException e) {
-                events.add(() -> failure = new IllegalStateException("the ZooKeeper failover failed", e));
-            }
-        }, "zookeeper-failover");
-        thread.setDaemon(true);
-        thread.start();
+        LeaderFailover.start(ensemble, events, disruptions::failoverDeferred, note -> {
+            disruptions.failoverEnded();
+            tally.failedOver(note);
+            progress.printf("  [%5.1f s] ZooKeeper: %s%n", elapsed(), note);
+        });
     }
 
     // ---- the end -------------------------------------------------------------------------------------------------
@@ -643,7 +523,7 @@ final class Cluster {
         double wall = elapsed();
         List<RemdProcess.Outcome> outcomes = new ArrayList<>();
         double virtual = 0;
-        for (ProcessState process : processes) {
+        for (ClusterProcess process : processes) {
             outcomes.add(process.outcome);
         }
         long served = 0;
@@ -657,25 +537,21 @@ final class Cluster {
         }
         long bytesOnS3 = 0;
         int objectsOnS3 = 0;
-        for (StorageHost host : storage) {
-            host.rejoinAtNanos = System.nanoTime();
-            host.rejoinWhenDue();
-            try {
-                for (String key : host.repository.list("")) {
-                    objectsOnS3++;
-                    bytesOnS3 += host.repository.get(key).map(bytes -> bytes.length).orElse(0);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot list storage host " + host.index, e);
-            }
+        for (int h = 0; h < storage.size(); h++) {
+            storage.mayRejoinNow(h);
+            rejoinWhenDue(h);
+            long[] contents = storage.contents(h);
+            objectsOnS3 += (int) contents[0];
+            bytesOnS3 += contents[1];
         }
         RateEstimate rate = observations.rate();
-        Tour.Result tourResult = new Tour.Result(outcomes, reference, observations.failures(), restarts,
-                restartsFromScratch, lostCheckpoints, checkpoints, List.copyOf(intervals), lastIntervalSeconds,
-                rate.isEmpty() ? 0.0 : rate.ratePerSecond(), written, departures, objectsLost, fragmentsRepaired,
-                served, duplicates, wall, virtual);
-        return new Result(tourResult, replicas.size(), failovers, failoverNote, unscheduled, elections, pauses,
-                staleRefusals, commitFailures, bytesOnS3, objectsOnS3, ensemble != null);
+        Tour.Result tourResult = new Tour.Result(outcomes, reference, observations.failures(), tally.restarts(),
+                tally.restartsFromScratch(), tally.lostCheckpoints(), tally.checkpoints(), tally.intervalsSeconds(),
+                tally.lastIntervalSeconds(), rate.isEmpty() ? 0.0 : rate.ratePerSecond(), written, tally.departures(),
+                tally.objectsLost(), tally.fragmentsRepaired(), served, duplicates, wall, virtual);
+        return new Result(tourResult, replicas.size(), tally.failovers(), tally.failoverNote(), tally.unscheduled(),
+                tally.elections(), tally.pauses(), tally.staleRefusals(), tally.commitFailures(), bytesOnS3,
+                objectsOnS3, ensemble != null);
     }
 
     /** Stops every child and service; cleans up what the run left on services it was given. */
@@ -688,11 +564,7 @@ final class Cluster {
         if (published && ensemble == null) {
             cleanUp();
         }
-        for (StorageHost host : storage) {
-            if (host != null) {
-                host.stop();
-            }
-        }
+        storage.stop(progress);
         ChildJvm.destroyAll();
         if (ensemble != null) {
             ensemble.close();
@@ -708,29 +580,10 @@ final class Cluster {
         }
     }
 
-    /**
-     * On services of the user's, leaves nothing of the run: every process's job deleted — its checkpoints on every
-     * storage host, of every epoch, and its epoch counter, forced, since the replicas were just killed and their
-     * election sessions may not have expired yet — then the dataspace, destroyed without its settings, and the run's
-     * description. A storage host's own clean-up removes whatever else the run left under its prefix.
-     */
+    /** On services of the user's, leaves nothing of the run (see {@link RunSpec#deleteAll}). */
     private void cleanUp() {
-        List<FragmentRepository> repositories = new ArrayList<>();
-        for (StorageHost host : storage) {
-            if (host != null && host.repository != null) {
-                repositories.add(host.repository);
-            }
-        }
-        try (ZooKeeperEpochSource epochs = ZooKeeperEpochSource.connect(connectString, spec.epochsPath())) {
-            if (repositories.size() == storage.length) {
-                CheckpointStore store = spec.pool().store(repositories, () -> StoragePool.objective(1, 1, 1, 0))
-                        .epochs(epochs).build();
-                for (ProcessState process : processes) {
-                    store.deleteJob(RunSpec.jobId(process.index), true);
-                }
-            }
-            ZooKeeperDataspace.builder(connectString, spec.namespace()).destroy();
-            spec.delete(connectString, Duration.ofSeconds(30));
+        try {
+            spec.deleteAll(connectString, storage.repositories());
         } catch (RuntimeException e) {
             progress.println("  could not delete everything of run " + run + " (znodes under " + spec.path()
                     + ", objects under " + run + "/ on S3): " + e.getMessage());
@@ -749,153 +602,5 @@ final class Cluster {
         }
         // The storage hosts' servers run in this JVM: its exit closes their sockets.
         System.err.println("volpex-examples cluster: stopped; the children's logs are in " + logs);
-    }
-
-    // ---- state -----------------------------------------------------------------------------------------------------
-
-    /** One logical process. */
-    private static final class ProcessState {
-        final int index;
-        final List<ReplicaJvm> live = new ArrayList<>();
-        int step;
-        double lastCheckpointVirtualSeconds = -1;
-        RemdProcess.Outcome outcome;
-
-        ProcessState(int index) {
-            this.index = index;
-        }
-    }
-
-    /** One replica JVM and what it reported. */
-    private static final class ReplicaJvm {
-        final ProcessState process;
-        final int number;
-        final double startVirtualSeconds;
-        final double failsAtSeconds;
-        /** The first replica of a restart: its restore counts the restart's kind. */
-        final boolean firstOfRestart;
-        ChildJvm jvm;
-        /** Whether it said last that it is its process's writer, and under which epoch. */
-        boolean writer;
-        long epoch = -1;
-        /** When a pause the coordinator began ends ({@link System#nanoTime()}), or 0. */
-        long pausedUntil;
-        double virtualSeconds;
-        boolean done;
-        boolean exited;
-        long servedFromLog;
-        long duplicatePuts;
-        long bytesWritten;
-
-        ReplicaJvm(ProcessState process, int number, double startVirtualSeconds, double lifetimeSeconds,
-                   boolean firstOfRestart) {
-            this.process = process;
-            this.number = number;
-            this.startVirtualSeconds = startVirtualSeconds;
-            this.failsAtSeconds = startVirtualSeconds + lifetimeSeconds;
-            this.virtualSeconds = startVirtualSeconds;
-            this.firstOfRestart = firstOfRestart;
-        }
-
-        boolean running() {
-            return jvm != null && !exited && !jvm.killed();
-        }
-    }
-
-    /** One storage host: its server (when the run started it), its law and when it fails next. */
-    private final class StorageHost {
-        final int index;
-        S3Server server;
-        LifetimeLaw law;
-        double failsAt;
-        boolean departing;
-        long rejoinAtNanos;
-        VolatileRepository repository;
-        S3Repository client;
-
-        StorageHost(int index) {
-            this.index = index;
-        }
-
-        /** The coordinator's own view of the host, for departures and the final count. */
-        void connect() {
-            client = spec.repository(index, credentials);
-            repository = new VolatileRepository(client);
-        }
-
-        /**
-         * The host leaves and loses everything it held; an empty one takes its place a second later. On S3 of the
-         * user's, what the run stored under the host's prefix is deleted at once, and the host counts as away for the
-         * same second: the next departure waits for it, as with the run's own servers, so that departures due
-         * together (virtual time jumps when a process restarts) come a second apart and writers can repair between
-         * them, instead of emptying every host in one instant.
-         */
-        void depart() {
-            departing = true;
-            departures++;
-            failsAt += law.draw(hostRandom);
-            try {
-                if (server != null) {
-                    objectsLost += repository.list("").size();
-                    server.depart();
-                } else {
-                    objectsLost += repository.depart();
-                }
-                rejoinAtNanos = System.nanoTime() + REJOIN_NANOS;
-            } catch (IOException e) {
-                failure = new IllegalStateException("storage host " + index + " could not be emptied", e);
-            }
-        }
-
-        void rejoinWhenDue() {
-            if (departing && System.nanoTime() - rejoinAtNanos >= 0) {
-                if (server != null) {
-                    server.rejoin();
-                }
-                rejoined();
-            }
-        }
-
-        private void rejoined() {
-            departing = false;
-            broadcastDeparture(this);
-            advanceStorage(globalVirtualSeconds);
-        }
-
-        /** Stops the host's server, or, on S3 of the user's (no server of the run's), deletes what the run stored. */
-        void stop() {
-            if (client != null) {
-                if (server == null) {
-                    try {
-                        repository.depart();
-                    } catch (IOException e) {
-                        progress.println("  could not delete the run's objects on " + spec.endpoint(index) + ": "
-                                + e.getMessage());
-                    }
-                }
-                client.close();
-            }
-            if (server != null) {
-                server.close();
-            }
-        }
-    }
-
-    /** The summary rows this mode adds to the tour's. */
-    static List<String[]> summaryRows(Result result) {
-        Tour.Result tour = result.tour();
-        List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"replica JVMs", String.format("%d started, %d killed with SIGKILL on their hosts' "
-                + "lifetimes, %d died unscheduled (host failures)", result.replicaJvms(),
-                tour.replicaFailures() - result.unscheduled(), result.unscheduled())});
-        rows.add(new String[] {"ZooKeeper failovers", result.ownEnsemble() ? result.failovers()
-                + (result.failoverNote().isEmpty() ? "" : " (" + result.failoverNote() + ")")
-                : "0 (an ensemble of yours: none injected)"});
-        rows.add(new String[] {"writers elected", String.format("%d (%d paused past their session); stale "
-                + "commits refused: %d; other failed commits: %d", result.elections(), result.pauses(),
-                result.staleRefusals(), result.commitFailures())});
-        rows.add(new String[] {"bytes on S3", String.format("%,d written; %,d in %d objects at the end",
-                tour.bytesStored(), result.bytesOnS3(), result.objectsOnS3())});
-        return rows;
     }
 }

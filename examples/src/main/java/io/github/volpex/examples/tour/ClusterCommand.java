@@ -148,7 +148,7 @@ public final class ClusterCommand implements Subcommand {
         Cluster.Result result = Cluster.of(cluster, out).run(reference);
         out.println();
         TourCommand.printHistory(result.tour().reference().get(0), config.setup(), out);
-        TourCommand.printSummary(result.tour(), config, Cluster.summaryRows(result), out);
+        TourCommand.printSummary(result.tour(), config, summaryRows(result), out);
         return result.tour().verified() ? 0 : 1;
     }
 
@@ -171,5 +171,23 @@ public final class ClusterCommand implements Subcommand {
             }
         }
         return endpoints;
+    }
+
+    /** The summary rows this mode adds to the tour's. */
+    static List<String[]> summaryRows(Cluster.Result result) {
+        Tour.Result tour = result.tour();
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"replica JVMs", String.format("%d started, %d killed with SIGKILL on their hosts' "
+                + "lifetimes, %d died unscheduled (host failures)", result.replicaJvms(),
+                tour.replicaFailures() - result.unscheduled(), result.unscheduled())});
+        rows.add(new String[] {"ZooKeeper failovers", result.ownEnsemble() ? result.failovers()
+                + (result.failoverNote().isEmpty() ? "" : " (" + result.failoverNote() + ")")
+                : "0 (an ensemble of yours: none injected)"});
+        rows.add(new String[] {"writers elected", String.format("%d (%d paused past their session); stale "
+                + "commits refused: %d; other failed commits: %d", result.elections(), result.pauses(),
+                result.staleRefusals(), result.commitFailures())});
+        rows.add(new String[] {"bytes on S3", String.format("%,d written; %,d in %d objects at the end",
+                tour.bytesStored(), result.bytesOnS3(), result.objectsOnS3())});
+        return rows;
     }
 }

@@ -24,7 +24,6 @@ import io.github.volpex.examples.remd.RemdState;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -57,21 +56,6 @@ import picocli.CommandLine.Spec;
         + "starts these; start one by hand on another machine to add a replica to a running process. S3 credentials "
         + "come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.")
 public final class ReplicaCommand implements Subcommand {
-
-    static final String RESTORED = "@restored";
-    static final String CLOCK = "@clock";
-    static final String STEP = "@step";
-    static final String CHECKPOINT = "@checkpoint";
-    static final String STALE = "@stale";
-    static final String COMMIT_FAILED = "@commit-failed";
-    static final String REPAIRED = "@repaired";
-    static final String ELECTED = "@writer";
-    static final String DEMOTED = "@candidate";
-    static final String DONE = "@done";
-
-    static final String ACK = "ack";
-    static final String ESTIMATE = "estimate";
-    static final String DEPARTED = "departed";
 
     /**
      * The session timeout of a replica's election: a writer whose host dies or pauses is replaced about this long
@@ -192,34 +176,32 @@ public final class ReplicaCommand implements Subcommand {
             this.out = out;
         }
 
-        /** A command from the coordinator (on the lifeline's thread). */
+        /**
+         * An order from the coordinator (on the lifeline's thread).
+         *
+         * @throws IllegalArgumentException if the line is not a {@link ReplicaOrder}
+         */
         void command(String line) {
-            String[] words = line.trim().split(" ");
-            switch (words[0]) {
-                case ACK -> {
-                    synchronized (pacing) {
-                        acknowledged = Math.max(acknowledged, Long.parseLong(words[1]));
-                        pacing.notifyAll();
-                    }
+            ReplicaOrder order = ReplicaOrder.parse(line.trim());
+            if (order instanceof ReplicaOrder.Ack ack) {
+                synchronized (pacing) {
+                    acknowledged = Math.max(acknowledged, ack.sequence());
+                    pacing.notifyAll();
                 }
-                case ESTIMATE -> latest = new NiHarwoodEstimate(Double.parseDouble(words[1]),
-                        Double.parseDouble(words[2]), Double.parseDouble(words[3]));
-                case DEPARTED -> departures.incrementAndGet();
-                default -> throw new IllegalArgumentException("unknown command: " + line);
+            } else if (order instanceof ReplicaOrder.Estimate estimate) {
+                latest = estimate.estimate();
+            } else if (order instanceof ReplicaOrder.Departed) {
+                departures.incrementAndGet();
             }
         }
 
         /** Tells the coordinator, if there is one. */
-        private void report(String event, Object... values) {
+        private void report(ReplicaReport report) {
             if (!coordinated) {
                 return;
             }
-            StringBuilder line = new StringBuilder(event);
-            for (Object value : values) {
-                line.append(' ').append(value);
-            }
             synchronized (out) {
-                out.println(line);
+                out.println(report.format());
                 out.flush();
             }
         }
@@ -239,7 +221,7 @@ public final class ReplicaCommand implements Subcommand {
                 ProcessCheckpoint start = restart ? recover(checkpoints.store(), setup)
                         : ProcessCheckpoint.of(0, RemdState.initial(setup, process).toBytes());
                 if (!restart) {
-                    report(RESTORED, "start", 0, 0);
+                    report(new ReplicaReport.Restored(ReplicaReport.Origin.START, 0, 0));
                 }
                 RemdState state = RemdState.fromBytes(start.state());
                 DataspaceOptions dataspaceOptions = DataspaceOptions.builder()
@@ -256,8 +238,9 @@ public final class ReplicaCommand implements Subcommand {
 
                         @Override
                         public void afterStep(RemdState after) {
-                            report(STEP, after.completedSteps(), dataspace.statistics().servedFromLog(),
-                                    dataspace.statistics().duplicatesIgnored(), checkpoints.bytesWritten());
+                            report(new ReplicaReport.Step(after.completedSteps(),
+                                    dataspace.statistics().servedFromLog(),
+                                    dataspace.statistics().duplicatesIgnored(), checkpoints.bytesWritten()));
                             if (!coordinated) {
                                 out.printf("process %d: step %d of %d done (request %d)%n", process,
                                         after.completedSteps(), setup.steps(), after.requestNumber());
@@ -271,7 +254,7 @@ public final class ReplicaCommand implements Subcommand {
                             }
                         }
                     });
-                    report(DONE, Base64.getEncoder().encodeToString(state.toBytes()));
+                    report(ReplicaReport.Done.of(state.toBytes()));
                     out.printf("process %d finished: rung %d, final energy %.6f kcal/mol%n", process,
                             outcome.finalRung(), outcome.energy());
                 }
@@ -283,9 +266,9 @@ public final class ReplicaCommand implements Subcommand {
         private void roleChanged(WriterElection.Role role, long epoch) {
             if (role == WriterElection.Role.WRITER) {
                 departures.incrementAndGet();
-                report(ELECTED, epoch);
+                report(new ReplicaReport.Elected(epoch));
             } else {
-                report(DEMOTED, epoch);
+                report(new ReplicaReport.Demoted(epoch));
             }
         }
 
@@ -355,7 +338,7 @@ public final class ReplicaCommand implements Subcommand {
         private void pace(int step) {
             synchronized (pacing) {
                 reported++;
-                report(CLOCK, virtualSeconds, step, reported);
+                report(new ReplicaReport.Clock(virtualSeconds, step, reported));
                 boolean interrupted = false;
                 while (coordinated && reported - acknowledged > PACING_WINDOW) {
                     try {
@@ -380,17 +363,18 @@ public final class ReplicaCommand implements Subcommand {
                 try {
                     Optional<ProcessCheckpoint> recovered = store.recoverProcess(job);
                     if (recovered.isEmpty()) {
-                        report(RESTORED, "scratch", 0, 0);
+                        report(new ReplicaReport.Restored(ReplicaReport.Origin.SCRATCH, 0, 0));
                         return scratch;
                     }
                     RemdState state = RemdState.fromBytes(recovered.get().state());
-                    report(RESTORED, "checkpoint", state.completedSteps(), recovered.get().requestNumber());
+                    report(new ReplicaReport.Restored(ReplicaReport.Origin.CHECKPOINT, state.completedSteps(),
+                            recovered.get().requestNumber()));
                     return recovered.get();
                 } catch (RepositoriesUnreachableException e) {
                     Thread.sleep(200); // a storage host is coming back: ask again
                 } catch (CheckpointUnavailableException e) {
                     // Too many storage hosts lost their data between repairs: start over; the read log replays.
-                    report(RESTORED, "lost", 0, 0);
+                    report(new ReplicaReport.Restored(ReplicaReport.Origin.LOST, 0, 0));
                     return scratch;
                 }
             }
@@ -403,33 +387,28 @@ public final class ReplicaCommand implements Subcommand {
                 virtualSeconds += checkpointSeconds;
                 double interval = scheduler.intervalSeconds();
                 scheduler.checkpointCompleted();
-                report(CHECKPOINT, state.completedSteps(), virtualSeconds, interval);
+                report(new ReplicaReport.Checkpoint(state.completedSteps(), virtualSeconds, interval));
             } catch (StaleWriterException e) {
                 // Another replica was elected while this one wrote (it was paused, or cut off): its commit is refused.
-                report(STALE, e.epoch());
+                report(new ReplicaReport.Stale(e.epoch()));
             } catch (CommitFailedException e) {
                 if (!election.isWriter()) {
                     return; // the role went between the check and the commit: the new writer checkpoints
                 }
                 // Too few storage hosts took the fragments (some are being replaced): the next step tries again.
                 System.err.println("checkpoint of step " + state.completedSteps() + " failed: " + e.getMessage());
-                report(COMMIT_FAILED, oneLine(e));
+                report(new ReplicaReport.CommitFailed(Fields.oneLine(e.getMessage())));
             }
         }
 
         private void repair(CheckpointStore store) {
             try {
                 RepairReport repaired = store.repair(job);
-                report(REPAIRED, repaired.regenerated().size());
+                report(new ReplicaReport.Repaired(repaired.regenerated().size(), Optional.empty()));
             } catch (CheckpointStoreException e) {
                 System.err.println("repair failed: " + e.getMessage());
-                report(REPAIRED, 0, oneLine(e));
+                report(new ReplicaReport.Repaired(0, Optional.of(Fields.oneLine(e.getMessage()))));
             }
-        }
-
-        private static String oneLine(Exception e) {
-            String message = String.valueOf(e.getMessage()).replace('\n', ' ');
-            return message.length() > 300 ? message.substring(0, 300) + "…" : message;
         }
     }
 
