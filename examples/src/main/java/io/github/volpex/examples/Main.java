@@ -2,12 +2,12 @@ package io.github.volpex.examples;
 
 import io.github.volpex.examples.cli.Cli;
 import io.github.volpex.examples.cli.Subcommand;
+import io.github.volpex.examples.cluster.ClusterCommand;
+import io.github.volpex.examples.cluster.ReplicaCommand;
+import io.github.volpex.examples.cluster.StorageHostCommand;
 import io.github.volpex.examples.psrs.PsrsCommand;
 import io.github.volpex.examples.reproduce.ReproduceCommand;
 import io.github.volpex.examples.sieve.SieveCommand;
-import io.github.volpex.examples.tour.ClusterCommand;
-import io.github.volpex.examples.tour.ReplicaCommand;
-import io.github.volpex.examples.tour.StorageHostCommand;
 import io.github.volpex.examples.tour.TourCommand;
 import java.io.PrintStream;
 import java.util.List;

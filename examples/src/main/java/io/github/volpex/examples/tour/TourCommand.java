@@ -53,7 +53,7 @@ public final class TourCommand implements Subcommand {
     }
 
     /** Prints what a run is made of, ending with a blank line. */
-    static void printHeader(Tour.Config config, String repositories, PrintStream out) {
+    public static void printHeader(Tour.Config config, String repositories, PrintStream out) {
         RemdSetup setup = config.setup();
         out.printf("Replica-exchange Monte Carlo: %d processes at %.0f..%.0f K, %d beads, %d steps of %d sweeps, "
                         + "%d replicas each.%n", setup.processes(), setup.lowestKelvin(), setup.highestKelvin(),
@@ -96,7 +96,7 @@ public final class TourCommand implements Subcommand {
     }
 
     /** Prints the temperature held by every process after the first steps, in the layout of Kanna et al. Fig. 9. */
-    static void printHistory(RemdProcess.Outcome first, RemdSetup setup, PrintStream out) {
+    public static void printHistory(RemdProcess.Outcome first, RemdSetup setup, PrintStream out) {
         out.println("Temperatures (K) held by each process after each step (first 5 steps; * marks a swap):");
         StringBuilder header = new StringBuilder("  step");
         for (int p = 0; p < setup.processes(); p++) {
@@ -146,7 +146,7 @@ public final class TourCommand implements Subcommand {
     /**
      * Prints the summary of a run and its verdict; {@code rows} (label, value) come before the wall time.
      */
-    static void printSummary(Tour.Result result, Tour.Config config, List<String[]> rows, PrintStream out) {
+    public static void printSummary(Tour.Result result, Tour.Config config, List<String[]> rows, PrintStream out) {
         RemdSetup setup = config.setup();
         double stepSeconds = config.stepSeconds();
         double computeMeanSeconds = config.computeHosts().meanSeconds();

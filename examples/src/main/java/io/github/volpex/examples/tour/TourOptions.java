@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
  * the replication, the host laws, the storage pool and the virtual costs. A picocli mixin; each value is checked as it
  * is parsed. The storage pool's defaults differ between the commands: each gives its own through a {@link Defaults}.
  */
-final class TourOptions {
+public final class TourOptions {
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
@@ -122,11 +122,11 @@ final class TourOptions {
      * The defaults of the storage pool's options, which differ between the commands: a command names its subclass in
      * {@code @Command(defaultValueProvider = ...)}.
      */
-    abstract static class Defaults implements IDefaultValueProvider {
+    public abstract static class Defaults implements IDefaultValueProvider {
         private final int storageHosts;
         private final double storageScaleHours;
 
-        Defaults(int storageHosts, double storageScaleHours) {
+        protected Defaults(int storageHosts, double storageScaleHours) {
             this.storageHosts = storageHosts;
             this.storageScaleHours = storageScaleHours;
         }
@@ -153,7 +153,7 @@ final class TourOptions {
      * @param processes logical processes
      * @param directory where the repositories live, or in memory
      */
-    Tour.Config config(int processes, Optional<Path> directory) {
+    public Tour.Config config(int processes, Optional<Path> directory) {
         RemdSetup setup = new RemdSetup(processes, 270.0, 340.0, beads, steps, sweeps, seed);
         double scale = scaleHours * 3600;
         LifetimeLaw compute = lifetime.equals("weibull") ? LifetimeLaw.weibull(shape, scale)

@@ -1,9 +1,12 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import io.github.volpex.examples.cli.OptionChecks;
 import io.github.volpex.examples.cli.Subcommand;
 import io.github.volpex.examples.cli.UsageException;
 import io.github.volpex.examples.remd.RemdProcess;
+import io.github.volpex.examples.tour.Tour;
+import io.github.volpex.examples.tour.TourCommand;
+import io.github.volpex.examples.tour.TourOptions;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 /**
  * When the coordinator of a run across processes disrupts it on purpose, by the progress of its slowest process: the

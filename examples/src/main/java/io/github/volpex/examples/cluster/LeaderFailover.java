@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import io.github.volpex.dataspace.zookeeper.EmbeddedZooKeeper;
 import java.util.concurrent.TimeUnit;

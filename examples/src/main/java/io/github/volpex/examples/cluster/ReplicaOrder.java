@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import io.github.volpex.checkpoint.interval.NiHarwoodEstimate;
 import java.util.Objects;

@@ -1,5 +1,6 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
+import io.github.volpex.examples.tour.LifetimeLaw;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.SplittableRandom;

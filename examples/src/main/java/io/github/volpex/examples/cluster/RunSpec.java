@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.FragmentRepository;
@@ -6,6 +6,8 @@ import io.github.volpex.checkpoint.store.s3.S3Repository;
 import io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace;
 import io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource;
 import io.github.volpex.examples.remd.RemdSetup;
+import io.github.volpex.examples.tour.LifetimeLaw;
+import io.github.volpex.examples.tour.StoragePool;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;

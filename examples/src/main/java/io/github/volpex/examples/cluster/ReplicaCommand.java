@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import io.github.volpex.checkpoint.interval.AdaptiveCheckpointScheduler;
 import io.github.volpex.checkpoint.interval.NiHarwoodEstimate;
@@ -21,6 +21,9 @@ import io.github.volpex.examples.cli.UsageException;
 import io.github.volpex.examples.remd.RemdProcess;
 import io.github.volpex.examples.remd.RemdSetup;
 import io.github.volpex.examples.remd.RemdState;
+import io.github.volpex.examples.tour.StoragePool;
+import io.github.volpex.examples.tour.Tour;
+import io.github.volpex.examples.tour.VolatileRepository;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 /** One replica JVM of a run across processes and what it reported; used on its coordinator's event loop only. */
 final class ReplicaJvm {

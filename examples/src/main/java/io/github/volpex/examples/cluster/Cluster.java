@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import io.github.volpex.dataspace.zookeeper.EmbeddedZooKeeper;
 import io.github.volpex.estimators.DownloadTimeEstimator;
@@ -7,6 +7,9 @@ import io.github.volpex.examples.Main;
 import io.github.volpex.examples.remd.RemdProcess;
 import io.github.volpex.examples.remd.RemdSetup;
 import io.github.volpex.examples.remd.RemdState;
+import io.github.volpex.examples.tour.FailureObservations;
+import io.github.volpex.examples.tour.StoragePool;
+import io.github.volpex.examples.tour.Tour;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -1,7 +1,8 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import io.github.volpex.checkpoint.store.FragmentRepository;
 import io.github.volpex.checkpoint.store.s3.S3Repository;
+import io.github.volpex.examples.tour.VolatileRepository;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
