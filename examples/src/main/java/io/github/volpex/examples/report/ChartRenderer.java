@@ -1,4 +1,4 @@
-package io.github.volpex.examples.reproduce;
+package io.github.volpex.examples.report;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -30,10 +30,10 @@ import javax.imageio.ImageIO;
  * those named, the PNG's by Java2D's logical sans-serif font, so text widths may differ by a few pixels. (The examples
  * run on the class path, so module boundaries are no reason either way.)
  */
-final class ChartRenderer {
+public final class ChartRenderer {
 
-    static final int WIDTH = 860;
-    static final int HEIGHT = 500;
+    public static final int WIDTH = 860;
+    public static final int HEIGHT = 500;
     private static final int LEFT = 80;
     private static final int RIGHT = 210;
     private static final int TOP = 44;
@@ -59,14 +59,14 @@ final class ChartRenderer {
     }
 
     /** Returns the chart as an SVG document. */
-    static String svg(Chart chart) {
+    public static String svg(Chart chart) {
         SvgCanvas canvas = new SvgCanvas();
         draw(chart, canvas);
         return canvas.finish();
     }
 
     /** Writes the chart as a PNG image. */
-    static void png(Chart chart, OutputStream out) throws IOException {
+    public static void png(Chart chart, OutputStream out) throws IOException {
         BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {
