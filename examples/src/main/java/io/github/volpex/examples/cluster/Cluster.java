@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -279,18 +280,11 @@ final class Cluster {
     }
 
     private int slowestStep() {
-        int slowest = Integer.MAX_VALUE;
-        for (ClusterProcess process : processes) {
-            slowest = Math.min(slowest, process.outcome != null ? setup.steps() : process.step);
-        }
-        return slowest;
+        return Arrays.stream(processes).mapToInt(p -> p.stepsDone(setup.steps())).min().orElse(Integer.MAX_VALUE);
     }
 
     private void printProgress() {
-        int fastest = 0;
-        for (ClusterProcess process : processes) {
-            fastest = Math.max(fastest, process.outcome != null ? setup.steps() : process.step);
-        }
+        int fastest = Arrays.stream(processes).mapToInt(p -> p.stepsDone(setup.steps())).max().orElse(0);
         progress.printf("  [%5.1f s] steps %d..%d of %d | replica JVMs %d started, %d killed | restarts %d"
                         + " | checkpoints %d | storage departures %d | ZooKeeper failovers %d%n", elapsed(),
                 slowestStep(), fastest, setup.steps(), replicas.size(), observations.failures(), tally.restarts(),
@@ -403,15 +397,8 @@ final class Cluster {
         int status = replica.jvm.exitValue();
         progress.printf("  [%5.1f s] %s died unscheduled (%s): a host failure%n", elapsed(), replica.jvm,
                 status > 128 ? "killed by signal " + (status - 128) : "exit status " + status
-                        + lastLine(replica.jvm.tail(2000)));
+                        + replica.jvm.lastLogged().map(line -> ", last logged: " + line).orElse(""));
         hostFailed(replica, replica.virtualSeconds);
-    }
-
-    /** ", last logged: ..." with the last non-empty line of a log, or nothing. */
-    private static String lastLine(String log) {
-        String[] lines = log.strip().split("\n");
-        String last = lines.length == 0 ? "" : lines[lines.length - 1].strip();
-        return last.isEmpty() ? "" : ", last logged: " + (last.length() > 160 ? last.substring(0, 160) + "…" : last);
     }
 
     /** The replica's host has failed: SIGKILL; a host failure. */

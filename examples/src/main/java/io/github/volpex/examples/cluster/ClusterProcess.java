@@ -19,4 +19,9 @@ final class ClusterProcess {
     ClusterProcess(int index) {
         this.index = index;
     }
+
+    /** The steps it has done, of {@code steps}: all of them once it finished. */
+    int stepsDone(int steps) {
+        return outcome != null ? steps : step;
+    }
 }
