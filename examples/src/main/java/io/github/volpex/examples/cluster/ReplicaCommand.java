@@ -44,13 +44,13 @@ import picocli.CommandLine.Spec;
  * and — while the election makes it its process's writer — commits process checkpoints to the S3 storage hosts under
  * the election's fencing epoch, when the Ni–Harwood scheduler says so.
  *
- * <p>With {@code --coordinated} it reports to its coordinator on standard output, one line per event, each starting
- * with {@code @}: the virtual
- * clock before every part of a step ({@code @clock}), every step ({@code @step}), its role in the election
- * ({@code @writer}, {@code @candidate}), checkpoints, refusals and repairs, and at the end its final state
- * ({@code @done}, Base64). It takes commands on standard input: {@code ack n} (the coordinator has seen clock report
- * {@code n}; a {@code --coordinated} replica runs at most {@value #PACING_WINDOW} parts of a step ahead of it),
- * {@code estimate μ V T_d} (the latest estimates) and {@code departed <host>} (a storage host lost its data: repair).
+ * <p>With {@code --coordinated} it reports to its coordinator on standard output, one {@link ReplicaReport} per line,
+ * each starting with {@code @}: the virtual clock before every part of a step ({@code @clock}), every step
+ * ({@code @step}), its role in the election ({@code @writer}, {@code @candidate}), checkpoints, refusals and repairs,
+ * and at the end its final state ({@code @done}, Base64). It takes {@link ReplicaOrder}s on standard input:
+ * {@code ack n} (the coordinator has seen clock report {@code n}; a {@code --coordinated} replica runs at most
+ * {@value #PACING_WINDOW} parts of a step ahead of it), {@code estimate μ V T_d} (the latest estimates) and
+ * {@code departed <host>} (a storage host lost its data: repair).
  * It stops when its input ends, unless detached, and at its deadline.
  */
 @Command(name = "replica", description = "One replica of the tour across processes, in a JVM of its own: joins "
