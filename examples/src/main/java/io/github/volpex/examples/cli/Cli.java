@@ -44,6 +44,8 @@ public final class Cli {
      */
     public static CommandLine of(Subcommand command) {
         CommandLine line = new CommandLine(command);
+        // An argument is what it says: "@name" is a value, not a file of arguments to read.
+        line.setExpandAtFiles(false);
         CommandSpec spec = line.getCommandSpec();
         spec.addOption(OptionSpec.builder("--help").usageHelp(true).description("print this help and exit")
                 .build());

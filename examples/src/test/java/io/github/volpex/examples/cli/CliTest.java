@@ -6,11 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -138,6 +141,14 @@ class CliTest {
         assertEquals("zk:2181", parsed.server);
         assertEquals(2181, parsed.port);
         assertTrue(parsed.quiet);
+    }
+
+    @Test
+    void an_argument_starting_with_an_at_sign_is_a_value_not_a_file_to_read(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("arguments"), "--count\n9\n");
+        Demo parsed = parse("--server", "@" + file);
+        assertEquals("@" + file, parsed.server);
+        assertEquals(3, parsed.count, "the file was not read");
     }
 
     @Test
