@@ -3,16 +3,22 @@ package io.github.volpex.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.volpex.examples.cli.Command;
+import io.github.volpex.examples.cli.Cli;
+import io.github.volpex.examples.cli.Subcommand;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine.Model.OptionSpec;
 
 class MainTest {
 
@@ -46,18 +52,18 @@ class MainTest {
     @Test
     void help_lists_every_command() {
         assertEquals(0, run("--help"));
-        for (Command command : Main.COMMANDS) {
-            assertTrue(out().contains(command.options().command()), out());
+        for (Subcommand command : Main.commands()) {
+            assertTrue(out().contains(Cli.name(command)), out());
         }
     }
 
     @Test
     void every_command_has_help_naming_each_of_its_options() {
-        for (Command command : Main.COMMANDS) {
+        for (Subcommand command : Main.commands()) {
             out.reset();
-            assertEquals(0, run(command.options().command(), "--help"));
+            assertEquals(0, run(Cli.name(command), "--help"));
             assertTrue(out().startsWith("Usage: java -jar examples/target/volpex-examples.jar "
-                    + command.options().command()), out());
+                    + Cli.name(command)), out());
             assertTrue(out().contains("--help"), out());
         }
     }
@@ -113,8 +119,8 @@ class MainTest {
     @Test
     void help_lines_fit_eighty_columns_and_keep_every_word() {
         assertEquals(0, run("--help"));
-        for (Command command : Main.COMMANDS) {
-            assertEquals(0, run(command.options().command(), "--help"));
+        for (Subcommand command : Main.commands()) {
+            assertEquals(0, run(Cli.name(command), "--help"));
         }
         for (String line : out().lines().toList()) {
             assertTrue(line.length() <= 80, () -> line.length() + " columns: " + line);
@@ -122,6 +128,51 @@ class MainTest {
         String words = String.join(" ", out().split("\\s+"));
         assertTrue(words.contains("seed of the physics and of the host pool [-9223372036854775808,"
                 + " 9223372036854775807] (default 2009)"), words);
+    }
+
+    /**
+     * Every range a command's help states is the range it enforces: a value one past either end is refused before
+     * anything runs, with that same range in the message.
+     */
+    @Test
+    void every_range_the_help_states_is_the_range_enforced() {
+        Pattern stated = Pattern.compile("\\[(-?[0-9.E]+), (-?[0-9.E]+)\\]");
+        int refused = 0;
+        for (Subcommand command : Main.commands()) {
+            for (OptionSpec option : Cli.of(command).getCommandSpec().options()) {
+                Matcher range = stated.matcher(String.join(" ", option.description()));
+                if (!range.find()) {
+                    continue;
+                }
+                for (String outside : outside(option.type(), range.group(1), range.group(2))) {
+                    String[] args = {Cli.name(command), option.longestName(), outside};
+                    String message = errOf(args);
+                    assertTrue(message.contains(option.longestName() + " must be in [" + range.group(1) + ", "
+                            + range.group(2) + "]: "), String.join(" ", args) + ": " + message);
+                    refused++;
+                }
+            }
+        }
+        assertTrue(refused >= 40, "ranges checked: " + refused);
+    }
+
+    /** Values just outside {@code [min, max]} that the option's type can hold. */
+    private static List<String> outside(Class<?> type, String min, String max) {
+        List<String> values = new ArrayList<>();
+        if (type == double.class) {
+            values.add(Double.toString(Double.parseDouble(min) - 1));
+            values.add(Double.toString(Double.parseDouble(max) * 2 + 1));
+            return values;
+        }
+        BigInteger limit = type == int.class ? BigInteger.valueOf(Integer.MAX_VALUE)
+                : BigInteger.valueOf(Long.MAX_VALUE);
+        for (BigInteger value : List.of(new BigInteger(min).subtract(BigInteger.ONE),
+                new BigInteger(max).add(BigInteger.ONE))) {
+            if (value.abs().compareTo(limit) <= 0) {
+                values.add(value.toString());
+            }
+        }
+        return values;
     }
 
     /**

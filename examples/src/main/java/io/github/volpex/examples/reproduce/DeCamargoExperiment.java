@@ -2,6 +2,8 @@ package io.github.volpex.examples.reproduce;
 
 import io.github.volpex.erasure.Fragment;
 import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.examples.report.Chart;
+import io.github.volpex.examples.report.Table;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -4,6 +4,8 @@ import io.github.volpex.dataspace.Dataspace;
 import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.dataspace.DataspaceStatistics;
 import io.github.volpex.dataspace.Replica;
+import io.github.volpex.examples.report.Chart;
+import io.github.volpex.examples.report.Table;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

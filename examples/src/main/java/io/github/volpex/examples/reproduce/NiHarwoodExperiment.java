@@ -1,5 +1,7 @@
 package io.github.volpex.examples.reproduce;
 
+import io.github.volpex.examples.report.Chart;
+import io.github.volpex.examples.report.Table;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

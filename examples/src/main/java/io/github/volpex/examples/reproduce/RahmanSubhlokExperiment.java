@@ -3,6 +3,8 @@ package io.github.volpex.examples.reproduce;
 import io.github.volpex.checkpoint.interval.RahmanSubhlokModel;
 import io.github.volpex.estimators.SurvivalFunction;
 import io.github.volpex.estimators.WeibullFit;
+import io.github.volpex.examples.report.Chart;
+import io.github.volpex.examples.report.Table;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

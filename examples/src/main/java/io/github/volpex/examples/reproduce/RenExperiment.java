@@ -5,6 +5,8 @@ import io.github.volpex.estimators.LifetimeSample;
 import io.github.volpex.estimators.SurvivalFunction;
 import io.github.volpex.estimators.TraceInterval;
 import io.github.volpex.estimators.WeibullFit;
+import io.github.volpex.examples.report.Chart;
+import io.github.volpex.examples.report.Table;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

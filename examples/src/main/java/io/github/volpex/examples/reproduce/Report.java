@@ -1,5 +1,9 @@
 package io.github.volpex.examples.reproduce;
 
+import io.github.volpex.examples.report.Chart;
+import io.github.volpex.examples.report.ChartRenderer;
+import io.github.volpex.examples.report.Html;
+import io.github.volpex.examples.report.Table;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,12 +1,18 @@
 package io.github.volpex.examples.reproduce;
 
-import io.github.volpex.examples.cli.Command;
-import io.github.volpex.examples.cli.Options;
+import io.github.volpex.examples.cli.OptionChecks;
+import io.github.volpex.examples.cli.Subcommand;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code reproduce <experiment>|all}: reruns the papers' evaluations in simulation with the library's own
@@ -15,10 +21,25 @@ import java.util.Locale;
  *
  * @since 0.1
  */
-public final class ReproduceCommand implements Command {
+@Command(name = "reproduce", description = "Reproduce the papers' experiments in simulation: tables on the terminal, "
+        + "charts (PNG, SVG) and index.html under --out.")
+public final class ReproduceCommand implements Subcommand {
 
     private static final String DEFAULT_OUT = "reproduction";
     private static final String DEFAULT_TRACES = "../shared/data";
+
+    @Spec
+    private CommandSpec spec;
+
+    private String experiment;
+    private Path outDirectory = Path.of(DEFAULT_OUT);
+    private Path traceDirectory = Path.of(DEFAULT_TRACES);
+    private long seed;
+    private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+
+    @Option(names = "--quick", description = "small parameters: the same experiments in seconds, with wider error "
+            + "bars")
+    private boolean quick;
 
     /** Creates the command. */
     public ReproduceCommand() {
@@ -30,34 +51,56 @@ public final class ReproduceCommand implements Command {
                 new RahmanSubhlokExperiment(), new KannaExperiment());
     }
 
-    private static List<String> choices() {
-        List<String> names = new ArrayList<>();
-        names.add("all");
-        experiments().forEach(e -> names.add(e.name()));
-        return names;
+    /** What the positional argument may name: {@code all}, then each experiment. */
+    static final class Choices implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            List<String> names = new ArrayList<>();
+            names.add("all");
+            experiments().forEach(e -> names.add(e.name()));
+            return names.iterator();
+        }
+    }
+
+    @Parameters(arity = "0..1", paramLabel = "EXPERIMENT", defaultValue = "all", completionCandidates = Choices.class,
+            description = "the experiment to run, or all: one of ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})")
+    void experiment(String value) {
+        List<String> choices = new ArrayList<>();
+        new Choices().forEach(choices::add);
+        experiment = OptionChecks.oneOf(spec, "EXPERIMENT", value, choices);
+    }
+
+    @Option(names = "--out", paramLabel = "DIR", description = "the report directory (default " + DEFAULT_OUT + ")")
+    void out(Path value) {
+        outDirectory = OptionChecks.directory(spec, "--out", value);
+    }
+
+    @Option(names = "--trace-dir", paramLabel = "PATH", description = "the directory holding "
+            + "microsoft99-ping-subset/PingData00.txt; the trace replay is skipped when it is absent (default "
+            + DEFAULT_TRACES + ")")
+    void traceDirectory(Path value) {
+        traceDirectory = OptionChecks.path(spec, "--trace-dir", value);
+    }
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "2008",
+            description = "the master seed of every random stream [0, " + Long.MAX_VALUE + "] (default "
+                    + "${DEFAULT-VALUE})")
+    void seed(long value) {
+        seed = OptionChecks.inRange(spec, "--seed", value, 0, Long.MAX_VALUE);
+    }
+
+    @Option(names = "--threads", paramLabel = "N", description = "worker threads for independent simulation cells "
+            + "[1, 64] (default: one per processor)")
+    void threads(int value) {
+        threads = OptionChecks.inRange(spec, "--threads", value, 1, 64);
     }
 
     @Override
-    public Options options() {
-        return Options.forCommand("reproduce", "Reproduce the papers' experiments in simulation: tables on the "
-                        + "terminal, charts (PNG, SVG) and index.html under --out.")
-                .positionalChoice("experiment", "all", choices(), "the experiment to run, or all")
-                .directoryOption("out", "the report directory (default " + DEFAULT_OUT + ")")
-                .pathOption("trace-dir", "the directory holding microsoft99-ping-subset/PingData00.txt; the trace "
-                        + "replay is skipped when it is absent (default " + DEFAULT_TRACES + ")")
-                .longOption("seed", 2008, 0, Long.MAX_VALUE, "the master seed of every random stream")
-                .intOption("threads", Math.max(1, Runtime.getRuntime().availableProcessors()), 1, 64,
-                        "worker threads for independent simulation cells")
-                .flag("quick", "small parameters: the same experiments in seconds, with wider error bars");
-    }
-
-    @Override
-    public int run(Options.Parsed options, PrintStream out) throws Exception {
+    public int run(PrintStream out) throws Exception {
         // Created (or refused, in one line) before any experiment runs, so no work is lost to a bad path.
-        Path outDir = Options.prepareDirectory("out", options.path("out").orElse(Path.of(DEFAULT_OUT)));
-        Setup setup = new Setup(options.longValue("seed"), options.flag("quick"), options.intValue("threads"),
-                options.path("trace-dir").orElse(Path.of(DEFAULT_TRACES)));
-        String chosen = options.choice("experiment");
+        Path outDir = OptionChecks.prepareDirectory("--out", outDirectory);
+        Setup setup = new Setup(seed, quick, threads, traceDirectory);
+        String chosen = experiment;
         List<Experiment> toRun = experiments().stream()
                 .filter(e -> chosen.equals("all") || e.name().equals(chosen)).toList();
         List<Result> results = runAll(toRun, setup, new Progress(out), out, outDir);

@@ -23,8 +23,7 @@
  * </ul>
  *
  * <p>Where the papers leave a parameter open (k, job lengths, repetitions, a host lifetime law), the experiment
- * states its choice in its setting lines and REPRODUCTION.md justifies it. Charts are drawn once through a small
- * canvas interface to SVG text and to a Java2D PNG, so the two files show the same picture and no charting library
- * (with its unnamed automatic modules) is needed.
+ * states its choice in its setting lines and REPRODUCTION.md justifies it. Tables and charts come from
+ * {@link io.github.volpex.examples.report}; {@code Report} writes each experiment's files and the index.
  */
 package io.github.volpex.examples.reproduce;

@@ -13,37 +13,37 @@ import java.util.function.DoubleSupplier;
  * when a replica finished (censored), and the uptimes of replicas still running (censored at their current value).
  * Their censoring-aware MLE is the failure rate {@code μ} the Ni–Harwood scheduler needs. Thread-safe.
  */
-final class FailureObservations {
+public final class FailureObservations {
 
     private final Map<Object, DoubleSupplier> live = new LinkedHashMap<>();
     private int failures;
     private double endedExposureSeconds;
 
     /** A replica started: {@code uptimeSeconds} reads its uptime while it runs. */
-    synchronized void started(Object replica, DoubleSupplier uptimeSeconds) {
+    public synchronized void started(Object replica, DoubleSupplier uptimeSeconds) {
         live.put(replica, uptimeSeconds);
     }
 
     /** A replica's host failed after {@code uptimeSeconds}: a failure observation. */
-    synchronized void failed(Object replica, double uptimeSeconds) {
+    public synchronized void failed(Object replica, double uptimeSeconds) {
         live.remove(replica);
         failures++;
         endedExposureSeconds += uptimeSeconds;
     }
 
     /** A replica finished its work after {@code uptimeSeconds}: a censored observation. */
-    synchronized void finished(Object replica, double uptimeSeconds) {
+    public synchronized void finished(Object replica, double uptimeSeconds) {
         live.remove(replica);
         endedExposureSeconds += uptimeSeconds;
     }
 
     /** Failures observed so far. */
-    synchronized int failures() {
+    public synchronized int failures() {
         return failures;
     }
 
     /** The censoring-aware MLE: failures over all exposure, that of replicas still up included. */
-    synchronized RateEstimate rate() {
+    public synchronized RateEstimate rate() {
         double exposure = endedExposureSeconds;
         for (DoubleSupplier uptime : live.values()) {
             exposure += uptime.getAsDouble();
@@ -55,7 +55,7 @@ final class FailureObservations {
      * The scheduler's estimates: the MLE of {@code μ} (before the first failure, its cautious upper bound), with the
      * given costs; empty while nothing has been observed.
      */
-    Optional<NiHarwoodEstimate> estimate(double checkpointSeconds, double downloadSeconds) {
+    public Optional<NiHarwoodEstimate> estimate(double checkpointSeconds, double downloadSeconds) {
         RateEstimate rate = rate();
         if (rate.exposureSeconds() == 0) {
             return Optional.empty();

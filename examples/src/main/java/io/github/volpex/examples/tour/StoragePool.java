@@ -20,12 +20,12 @@ import java.util.function.Supplier;
  * same pool; and the checkpoint store that keeps IDA (6,3) fragments on the hosts Ren's greedy selector picks.
  * Immutable.
  */
-final class StoragePool {
+public final class StoragePool {
 
     /** Data fragments of each checkpoint. */
-    static final int DATA_FRAGMENTS = 6;
+    public static final int DATA_FRAGMENTS = 6;
     /** Redundant fragments of each checkpoint. */
-    static final int PARITY_FRAGMENTS = 3;
+    public static final int PARITY_FRAGMENTS = 3;
 
     /**
      * One storage host.
@@ -34,7 +34,7 @@ final class StoragePool {
      * @param law                     how long it stays up
      * @param bandwidthBytesPerSecond its bandwidth
      */
-    record Host(String id, LifetimeLaw law, double bandwidthBytesPerSecond) {
+    public record Host(String id, LifetimeLaw law, double bandwidthBytesPerSecond) {
     }
 
     private final List<Host> hosts;
@@ -55,7 +55,7 @@ final class StoragePool {
      * @param seed    the run's seed
      * @return the pool
      */
-    static StoragePool draw(int count, LifetimeLaw typical, long seed) {
+    public static StoragePool draw(int count, LifetimeLaw typical, long seed) {
         if (count < DATA_FRAGMENTS + PARITY_FRAGMENTS) {
             throw new IllegalArgumentException("storage hosts must be >= " + (DATA_FRAGMENTS + PARITY_FRAGMENTS)
                     + ": " + count);
@@ -71,11 +71,11 @@ final class StoragePool {
     }
 
     /** The repository id of host {@code index}. */
-    static String id(int index) {
+    public static String id(int index) {
         return String.format("storage-%02d", index);
     }
 
-    List<Host> hosts() {
+    public List<Host> hosts() {
         return hosts;
     }
 
@@ -91,7 +91,7 @@ final class StoragePool {
      * @param objective    the selection objective at the time of each placement
      * @return the builder, for the caller's executor and epoch source
      */
-    CheckpointStore.Builder store(List<? extends FragmentRepository> repositories, Supplier<Objective> objective) {
+    public CheckpointStore.Builder store(List<? extends FragmentRepository> repositories, Supplier<Objective> objective) {
         return CheckpointStore.perennial(IdaCodec.systematic(DATA_FRAGMENTS, PARITY_FRAGMENTS), repositories)
                 .placement(PlacementPolicy.selecting(RepositorySelector.greedy(), byId::get, objective));
     }
@@ -100,7 +100,7 @@ final class StoragePool {
      * Ren's optimistic objective for a job whose compute hosts have mean lifetime {@code computeMeanSeconds}, at
      * virtual time {@code nowSeconds}, under the scheduler's interval (one step while it is not yet known).
      */
-    static Objective objective(double computeMeanSeconds, double intervalSeconds, double stepSeconds,
+    public static Objective objective(double computeMeanSeconds, double intervalSeconds, double stepSeconds,
                                double nowSeconds) {
         double interval = intervalSeconds < Double.POSITIVE_INFINITY ? intervalSeconds : stepSeconds;
         return Objective.optimistic(computeMeanSeconds, interval, nowSeconds);

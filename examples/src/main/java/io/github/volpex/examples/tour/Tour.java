@@ -189,7 +189,7 @@ public final class Tour {
     }
 
     /** Runs the failure-free reference, saying so and how long it took. */
-    List<RemdProcess.Outcome> timedReference() throws InterruptedException {
+    public List<RemdProcess.Outcome> timedReference() throws InterruptedException {
         progress.print("Failure-free reference run, one replica per process... ");
         long start = System.nanoTime();
         List<RemdProcess.Outcome> reference = reference();
@@ -230,7 +230,7 @@ public final class Tour {
     }
 
     /** Daemon threads named {@code name-1}, {@code name-2}, ... */
-    static ThreadFactory daemon(String name) {
+    public static ThreadFactory daemon(String name) {
         AtomicInteger count = new AtomicInteger();
         return runnable -> {
             Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());

@@ -1,7 +1,7 @@
 package io.github.volpex.examples.tour;
 
-import io.github.volpex.examples.cli.Command;
-import io.github.volpex.examples.cli.Options;
+import io.github.volpex.examples.cli.OptionChecks;
+import io.github.volpex.examples.cli.Subcommand;
 import io.github.volpex.examples.remd.RemdProcess;
 import io.github.volpex.examples.remd.RemdSetup;
 import io.github.volpex.examples.cli.UsageException;
@@ -15,62 +15,45 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code tour}: replicated replica-exchange Monte Carlo that survives failures and restarts, bit for bit. */
-public final class TourCommand implements Command {
+@Command(name = "tour", defaultValueProvider = TourCommand.Defaults.class, description = "Replicated "
+        + "replica-exchange Monte Carlo on volatile machines: 8 processes at 270..340 K, each run as replicas on "
+        + "simulated hosts that fail; checkpoints scheduled by the Ni-Harwood calculator from estimated failure rates, "
+        + "dispersed by IDA (6,3) onto storage hosts chosen by Ren's greedy selector, repaired as storage hosts "
+        + "depart, recovered when a process loses every replica. Verifies the result against a failure-free run, bit "
+        + "for bit.")
+public final class TourCommand implements Subcommand {
 
-    @Override
-    public Options options() {
-        Options options = Options.forCommand("tour", "Replicated replica-exchange Monte Carlo on volatile machines: 8 processes "
-                        + "at 270..340 K, each run as replicas on simulated hosts that fail; checkpoints scheduled "
-                        + "by the Ni-Harwood calculator from estimated failure rates, dispersed by IDA (6,3) onto "
-                        + "storage hosts chosen by Ren's greedy selector, repaired as storage hosts depart, recovered "
-                        + "when a process loses every replica. Verifies the result against a failure-free run, bit "
-                        + "for bit.");
-        return runOptions(options, 20, 4.0)
-                .directoryOption("store", "keep the storage hosts' repositories on disk instead of in memory, in a"
-                        + " new directory run-N under this one for each run, so that runs never share checkpoints");
+    /** The storage pool: 20 hosts living about 4 h. */
+    static final class Defaults extends TourOptions.Defaults {
+        Defaults() {
+            super(20, 4.0);
+        }
     }
 
-    /**
-     * Adds the options every run of the tour takes — the physics, the replication, the host laws, the virtual costs
-     * — with the given storage-pool defaults.
-     */
-    static Options runOptions(Options options, int storageHosts, double storageScaleHours) {
-        return options
-                .intOption("replicas", 2, 1, 5, "replicas per logical process")
-                .intOption("steps", 60, 1, 10_000, "replica-exchange steps")
-                .intOption("sweeps", 2500, 1, 1_000_000, "Monte Carlo sweeps per step")
-                .intOption("beads", 20, 2, 200, "beads per polymer chain")
-                .longOption("seed", 2009L, Long.MIN_VALUE, Long.MAX_VALUE,
-                        "seed of the physics and of the host pool")
-                .doubleOption("step-minutes", 5.0, 0.01, 10_000.0, "virtual minutes one step of sampling takes")
-                .choiceOption("lifetime", "weibull", List.of("weibull", "exponential"), "compute-host lifetime law")
-                .doubleOption("shape", 0.7, 0.1, 10.0, "Weibull shape of compute-host lifetimes (weibull only)")
-                .doubleOption("scale-hours", 3.0, 0.01, 1e6,
-                        "compute-host lifetime scale, hours (the mean for exponential)")
-                .intOption("storage-hosts", storageHosts, 9, 1000, "storage hosts in the pool")
-                .doubleOption("storage-scale-hours", storageScaleHours, 0.01, 1e6,
-                        "typical storage-host lifetime scale, hours (same shape as compute hosts)")
-                .doubleOption("checkpoint-seconds", 20.0, 0.001, 1e6, "virtual cost of one checkpoint, V")
-                .doubleOption("download-seconds", 50.0, 0.0, 1e6, "virtual time to fetch a checkpoint, T_d");
-    }
+    @Spec
+    private CommandSpec spec;
 
-    /** The configuration the {@link #runOptions} of a command line describe. */
-    static Tour.Config config(Options.Parsed options, int processes, Optional<Path> directory) {
-        RemdSetup setup = new RemdSetup(processes, 270.0, 340.0, options.intValue("beads"), options.intValue("steps"),
-                options.intValue("sweeps"), options.longValue("seed"));
-        double scale = options.doubleValue("scale-hours") * 3600;
-        LifetimeLaw compute = options.choice("lifetime").equals("weibull")
-                ? LifetimeLaw.weibull(options.doubleValue("shape"), scale) : LifetimeLaw.exponential(scale);
-        LifetimeLaw storage = compute.scaled(options.doubleValue("storage-scale-hours") * 3600 / scale);
-        return new Tour.Config(setup, options.intValue("replicas"), options.doubleValue("step-minutes") * 60, compute,
-                options.intValue("storage-hosts"), storage, options.doubleValue("checkpoint-seconds"),
-                options.doubleValue("download-seconds"), directory, options.longValue("seed"));
+    @Mixin
+    private TourOptions options;
+
+    private Path store;
+
+    @Option(names = "--store", paramLabel = "DIR", description = "keep the storage hosts' repositories on disk instead "
+            + "of in memory, in a new directory run-N under this one for each run, so that runs never share "
+            + "checkpoints")
+    void store(Path value) {
+        store = OptionChecks.directory(spec, "--store", value);
     }
 
     /** Prints what a run is made of, ending with a blank line. */
-    static void printHeader(Tour.Config config, String repositories, PrintStream out) {
+    public static void printHeader(Tour.Config config, String repositories, PrintStream out) {
         RemdSetup setup = config.setup();
         out.printf("Replica-exchange Monte Carlo: %d processes at %.0f..%.0f K, %d beads, %d steps of %d sweeps, "
                         + "%d replicas each.%n", setup.processes(), setup.lowestKelvin(), setup.highestKelvin(),
@@ -82,10 +65,10 @@ public final class TourCommand implements Command {
     }
 
     @Override
-    public int run(Options.Parsed options, PrintStream out) throws InterruptedException, IOException {
-        Optional<Path> directory = options.path("store").map(store -> newRunDirectory(
-                Options.prepareDirectory("store", store)));
-        Tour.Config config = config(options, 8, directory);
+    public int run(PrintStream out) throws InterruptedException, IOException {
+        Optional<Path> directory = Optional.ofNullable(store).map(dir -> newRunDirectory(
+                OptionChecks.prepareDirectory("--store", dir)));
+        Tour.Config config = options.config(8, directory);
         printHeader(config, directory.map(path -> "in " + path).orElse("in memory"), out);
         Tour tour = Tour.of(config, out);
         Tour.Result result = tour.run(Duration.ofMinutes(10));
@@ -113,7 +96,7 @@ public final class TourCommand implements Command {
     }
 
     /** Prints the temperature held by every process after the first steps, in the layout of Kanna et al. Fig. 9. */
-    static void printHistory(RemdProcess.Outcome first, RemdSetup setup, PrintStream out) {
+    public static void printHistory(RemdProcess.Outcome first, RemdSetup setup, PrintStream out) {
         out.println("Temperatures (K) held by each process after each step (first 5 steps; * marks a swap):");
         StringBuilder header = new StringBuilder("  step");
         for (int p = 0; p < setup.processes(); p++) {
@@ -163,7 +146,7 @@ public final class TourCommand implements Command {
     /**
      * Prints the summary of a run and its verdict; {@code rows} (label, value) come before the wall time.
      */
-    static void printSummary(Tour.Result result, Tour.Config config, List<String[]> rows, PrintStream out) {
+    public static void printSummary(Tour.Result result, Tour.Config config, List<String[]> rows, PrintStream out) {
         RemdSetup setup = config.setup();
         double stepSeconds = config.stepSeconds();
         double computeMeanSeconds = config.computeHosts().meanSeconds();

@@ -14,7 +14,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *
  * <p>Thread-safe: a departure waits for calls in progress and is atomic with respect to them.
  */
-final class VolatileRepository implements FragmentRepository {
+public final class VolatileRepository implements FragmentRepository {
 
     private final FragmentRepository delegate;
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
@@ -22,7 +22,7 @@ final class VolatileRepository implements FragmentRepository {
     private final AtomicLong objectsLost = new AtomicLong();
     private final AtomicLong bytesLost = new AtomicLong();
 
-    VolatileRepository(FragmentRepository delegate) {
+    public VolatileRepository(FragmentRepository delegate) {
         this.delegate = delegate;
     }
 
@@ -78,7 +78,7 @@ final class VolatileRepository implements FragmentRepository {
      * @return the number of objects lost
      * @throws IOException if the underlying storage cannot be wiped
      */
-    int depart() throws IOException {
+    public int depart() throws IOException {
         lock.writeLock().lock();
         try {
             int lost = 0;
@@ -96,7 +96,7 @@ final class VolatileRepository implements FragmentRepository {
         }
     }
 
-    long bytesStored() {
+    public long bytesStored() {
         return bytesStored.get();
     }
 

@@ -3,7 +3,7 @@ package io.github.volpex.examples.reproduce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.volpex.examples.cli.Options;
+import io.github.volpex.examples.cli.Cli;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -21,10 +21,9 @@ class ReproduceCommandTest {
     @Test
     void a_quick_run_prints_its_tables_and_writes_charts_and_the_report() throws Exception {
         ReproduceCommand command = new ReproduceCommand();
-        Options.Parsed parsed = command.options().parse(List.of("kanna", "--quick", "--out", dir.toString(),
-                "--threads", "1"));
+        Cli.of(command).parseArgs("kanna", "--quick", "--out", dir.toString(), "--threads", "1");
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int status = command.run(parsed, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        int status = command.run(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         String out = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, out);
         assertTrue(out.contains("[kanna]"), "progress names the experiment: " + out);

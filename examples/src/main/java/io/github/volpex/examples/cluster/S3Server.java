@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import java.net.URI;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package io.github.volpex.examples.reproduce;
+package io.github.volpex.examples.report;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,10 +8,10 @@ import java.util.Objects;
  * A chart to draw: a line chart over a numeric x axis, or grouped bars over categories. Points with a NaN value are
  * left out. Built once, then drawn by {@link ChartRenderer} to SVG and PNG alike.
  */
-final class Chart {
+public final class Chart {
 
     /** How the series are drawn. */
-    enum Kind {
+    public enum Kind {
         /** Lines with point markers over a numeric x axis. */
         LINES,
         /** Grouped vertical bars, one group per category. */
@@ -62,39 +62,39 @@ final class Chart {
         this.kind = kind;
     }
 
-    static Chart lines(String fileName, String title, String xLabel, String yLabel) {
+    public static Chart lines(String fileName, String title, String xLabel, String yLabel) {
         return new Chart(fileName, title, xLabel, yLabel, Kind.LINES);
     }
 
-    static Chart bars(String fileName, String title, String xLabel, String yLabel, List<String> categories) {
+    public static Chart bars(String fileName, String title, String xLabel, String yLabel, List<String> categories) {
         Chart chart = new Chart(fileName, title, xLabel, yLabel, Kind.BARS);
         chart.categories = List.copyOf(categories);
         return chart;
     }
 
-    Chart logX() {
+    public Chart logX() {
         logX = true;
         return this;
     }
 
-    Chart logY() {
+    public Chart logY() {
         logY = true;
         return this;
     }
 
     /** Starts the y axis at {@code value} (otherwise at zero for linear axes with non-negative data). */
-    Chart yFrom(double value) {
+    public Chart yFrom(double value) {
         yMin = value;
         return this;
     }
 
-    Chart add(String name, double[] x, double[] y) {
+    public Chart add(String name, double[] x, double[] y) {
         series.add(new Series(name, x, y));
         return this;
     }
 
     /** Adds a bar series: one value per category. */
-    Chart add(String name, double[] valuesByCategory) {
+    public Chart add(String name, double[] valuesByCategory) {
         if (valuesByCategory.length != categories.size()) {
             throw new IllegalArgumentException("need one value per category (" + categories.size() + "): "
                     + valuesByCategory.length);
@@ -106,39 +106,39 @@ final class Chart {
         return add(name, x, valuesByCategory);
     }
 
-    String fileName() {
+    public String fileName() {
         return fileName;
     }
 
-    String title() {
+    public String title() {
         return title;
     }
 
-    String xLabel() {
+    public String xLabel() {
         return xLabel;
     }
 
-    String yLabel() {
+    public String yLabel() {
         return yLabel;
     }
 
-    Kind kind() {
+    public Kind kind() {
         return kind;
     }
 
-    boolean isLogX() {
+    public boolean isLogX() {
         return logX;
     }
 
-    boolean isLogY() {
+    public boolean isLogY() {
         return logY;
     }
 
-    Double yMin() {
+    public Double yMin() {
         return yMin;
     }
 
-    List<String> categories() {
+    public List<String> categories() {
         return categories;
     }
 

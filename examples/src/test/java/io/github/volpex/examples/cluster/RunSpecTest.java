@@ -1,11 +1,8 @@
-package io.github.volpex.examples.tour;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+package io.github.volpex.examples.cluster;
 
 import io.github.volpex.dataspace.zookeeper.EmbeddedZooKeeper;
 import io.github.volpex.examples.remd.RemdSetup;
+import io.github.volpex.examples.tour.LifetimeLaw;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -16,6 +13,9 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RunSpecTest {
 

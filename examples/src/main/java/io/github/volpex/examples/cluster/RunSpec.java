@@ -1,7 +1,13 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
+import io.github.volpex.checkpoint.store.CheckpointStore;
+import io.github.volpex.checkpoint.store.FragmentRepository;
 import io.github.volpex.checkpoint.store.s3.S3Repository;
+import io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace;
+import io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource;
 import io.github.volpex.examples.remd.RemdSetup;
+import io.github.volpex.examples.tour.LifetimeLaw;
+import io.github.volpex.examples.tour.StoragePool;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.StringWriter;
@@ -215,6 +221,30 @@ record RunSpec(String run, RemdSetup setup, double stepSeconds, double checkpoin
     @FunctionalInterface
     private interface ClientCall<T> {
         T run(ZooKeeper zk) throws KeeperException, InterruptedException;
+    }
+
+    /**
+     * Deletes everything of the run from services that outlive it: every process's job — its checkpoints on every
+     * storage host, of every epoch, and its epoch counter, forced, since the replicas were just killed and their
+     * election sessions may not have expired yet — then the dataspace, destroyed without its settings, and the run's
+     * description. A storage host's own clean-up removes whatever else the run left under its prefix.
+     *
+     * @param connectString the ensemble
+     * @param repositories  the storage hosts, in order; the checkpoints are left if not all are given
+     * @throws RuntimeException if the ensemble or a storage host refuses
+     */
+    void deleteAll(String connectString, List<FragmentRepository> repositories) {
+        try (ZooKeeperEpochSource epochs = ZooKeeperEpochSource.connect(connectString, epochsPath())) {
+            if (repositories.size() == storageHosts) {
+                CheckpointStore store = pool().store(repositories, () -> StoragePool.objective(1, 1, 1, 0))
+                        .epochs(epochs).build();
+                for (int process = 0; process < setup.processes(); process++) {
+                    store.deleteJob(jobId(process), true);
+                }
+            }
+            ZooKeeperDataspace.builder(connectString, namespace()).destroy();
+            delete(connectString, Duration.ofSeconds(30));
+        }
     }
 
     private static <T> T withClient(String connectString, Duration timeout, ClientCall<T> call) {

@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import java.util.Map;
 import java.util.Optional;
@@ -16,8 +16,12 @@ record S3Credentials(String accessKeyId, String secretAccessKey) {
     static final String ACCESS_KEY_VARIABLE = "AWS_ACCESS_KEY_ID";
     /** The variable holding the secret access key. */
     static final String SECRET_KEY_VARIABLE = "AWS_SECRET_ACCESS_KEY";
+    /** The access key id of {@link #LOOPBACK} (a constant, for the storage host's help). */
+    static final String LOOPBACK_ACCESS_KEY = "volpex-tour";
+    /** The secret access key of {@link #LOOPBACK}. */
+    static final String LOOPBACK_SECRET_KEY = "volpex-tour-secret";
     /** What the tour's own storage hosts (S3Proxy on loopback) use when the environment names none. */
-    static final S3Credentials LOOPBACK = new S3Credentials("volpex-tour", "volpex-tour-secret");
+    static final S3Credentials LOOPBACK = new S3Credentials(LOOPBACK_ACCESS_KEY, LOOPBACK_SECRET_KEY);
 
     @Override
     public String toString() {

@@ -1,4 +1,4 @@
-package io.github.volpex.examples.reproduce;
+package io.github.volpex.examples.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -53,6 +53,19 @@ class ReportTest {
             }
         }
         assertTrue(coloured > 20, "the series are drawn in their colours: " + coloured);
+    }
+
+    /** The reason ChartRenderer gives for being one routine of its own: the same chart writes the same SVG. */
+    @Test
+    void the_svg_is_a_pure_function_of_the_chart() {
+        String first = ChartRenderer.svg(Chart.bars("bars", "B", "x", "y", List.of("a", "b"))
+                .add("s", new double[] {1, 2}).add("t", new double[] {3, 0.5}));
+        String again = ChartRenderer.svg(Chart.bars("bars", "B", "x", "y", List.of("a", "b"))
+                .add("s", new double[] {1, 2}).add("t", new double[] {3, 0.5}));
+        assertEquals(first, again);
+        String other = ChartRenderer.svg(Chart.bars("bars", "B", "x", "y", List.of("a", "b"))
+                .add("s", new double[] {1, 2}).add("t", new double[] {3, 0.75}));
+        assertTrue(!first.equals(other), "a different value draws a different chart");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.github.volpex.examples.reproduce;
+package io.github.volpex.examples.report;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -19,13 +19,21 @@ import java.util.Locale;
 import javax.imageio.ImageIO;
 
 /**
- * Draws a {@link Chart} once, through a small drawing interface with two back ends: SVG text written directly, and
- * a Java2D image saved as PNG. Both files therefore show the same picture.
+ * Draws a {@link Chart} once, through a small drawing interface with two back ends: SVG text written directly, and a
+ * Java2D image (JDK only, headless) saved as PNG.
+ *
+ * <p>Why one routine of its own rather than a charting library: the two files share one layout — every position,
+ * scale, tick, colour and text anchor comes from the same {@code draw} call — which two separate back ends (a library's
+ * Java2D chart for the PNG, another library or exporter for the SVG) would not guarantee; and the SVG is a pure
+ * function of the chart, so the same seed writes the same file, byte for byte, whatever the library versions on the
+ * class path. Only the glyphs differ: the SVG's text is drawn by the viewer in the first sans-serif font it has of
+ * those named, the PNG's by Java2D's logical sans-serif font, so text widths may differ by a few pixels. (The examples
+ * run on the class path, so module boundaries are no reason either way.)
  */
-final class ChartRenderer {
+public final class ChartRenderer {
 
-    static final int WIDTH = 860;
-    static final int HEIGHT = 500;
+    public static final int WIDTH = 860;
+    public static final int HEIGHT = 500;
     private static final int LEFT = 80;
     private static final int RIGHT = 210;
     private static final int TOP = 44;
@@ -51,14 +59,14 @@ final class ChartRenderer {
     }
 
     /** Returns the chart as an SVG document. */
-    static String svg(Chart chart) {
+    public static String svg(Chart chart) {
         SvgCanvas canvas = new SvgCanvas();
         draw(chart, canvas);
         return canvas.finish();
     }
 
     /** Writes the chart as a PNG image. */
-    static void png(Chart chart, OutputStream out) throws IOException {
+    public static void png(Chart chart, OutputStream out) throws IOException {
         BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {

@@ -1,4 +1,4 @@
-package io.github.volpex.examples.reproduce;
+package io.github.volpex.examples.report;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -6,31 +6,31 @@ import java.util.List;
 import java.util.Objects;
 
 /** A titled table of text cells, printed aligned on the terminal and written as HTML; immutable once built. */
-final class Table {
+public final class Table {
 
     private final String title;
     private final List<String> headers;
     private final List<List<String>> rows = new ArrayList<>();
 
-    Table(String title, String... headers) {
+    public Table(String title, String... headers) {
         this.title = Objects.requireNonNull(title, "title");
         this.headers = List.of(headers);
     }
 
-    String title() {
+    public String title() {
         return title;
     }
 
-    List<String> headers() {
+    public List<String> headers() {
         return headers;
     }
 
-    List<List<String>> rows() {
+    public List<List<String>> rows() {
         return List.copyOf(rows);
     }
 
     /** Adds a row; cells are converted with {@link String#valueOf(Object)}. */
-    Table row(Object... cells) {
+    public Table row(Object... cells) {
         if (cells.length != headers.size()) {
             throw new IllegalArgumentException("row must have " + headers.size() + " cells: " + cells.length);
         }
@@ -39,7 +39,7 @@ final class Table {
     }
 
     /** Returns the table as aligned text: title, header, rule, rows (numbers right-aligned). */
-    String render() {
+    public String render() {
         int[] widths = new int[headers.size()];
         for (int c = 0; c < widths.length; c++) {
             widths[c] = headers.get(c).length();
@@ -79,7 +79,7 @@ final class Table {
     }
 
     /** Returns the table as an HTML {@code <table>} with a caption. */
-    String toHtml() {
+    public String toHtml() {
         StringBuilder html = new StringBuilder("<table>\n<caption>").append(Html.escape(title)).append("</caption>\n<tr>");
         for (String header : headers) {
             html.append("<th>").append(Html.escape(header)).append("</th>");

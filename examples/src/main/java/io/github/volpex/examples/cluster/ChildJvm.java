@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import io.github.volpex.examples.Main;
 import java.io.BufferedReader;
@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -175,6 +176,14 @@ final class ChildJvm {
         } catch (IOException e) {
             return "(no log at " + log + ")";
         }
+    }
+
+    /** The last non-empty line of the child's log (cut to 160 characters), if there is one. */
+    Optional<String> lastLogged() {
+        String[] lines = tail(2000).strip().split("\n");
+        String last = lines.length == 0 ? "" : lines[lines.length - 1].strip();
+        return last.isEmpty() ? Optional.empty()
+                : Optional.of(last.length() > 160 ? last.substring(0, 160) + "…" : last);
     }
 
     /** Kills every child still running and waits for each (at most 10 s in all). */

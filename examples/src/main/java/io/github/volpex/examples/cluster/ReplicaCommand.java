@@ -1,4 +1,4 @@
-package io.github.volpex.examples.tour;
+package io.github.volpex.examples.cluster;
 
 import io.github.volpex.checkpoint.interval.AdaptiveCheckpointScheduler;
 import io.github.volpex.checkpoint.interval.NiHarwoodEstimate;
@@ -15,21 +15,27 @@ import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.dataspace.zookeeper.WriterElection;
 import io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace;
-import io.github.volpex.examples.cli.Command;
-import io.github.volpex.examples.cli.Options;
+import io.github.volpex.examples.cli.OptionChecks;
+import io.github.volpex.examples.cli.Subcommand;
 import io.github.volpex.examples.cli.UsageException;
 import io.github.volpex.examples.remd.RemdProcess;
 import io.github.volpex.examples.remd.RemdSetup;
 import io.github.volpex.examples.remd.RemdState;
+import io.github.volpex.examples.tour.StoragePool;
+import io.github.volpex.examples.tour.Tour;
+import io.github.volpex.examples.tour.VolatileRepository;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code replica}: one replica of one logical process of the tour across processes, in a JVM of its own. It reads the
@@ -38,31 +44,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and — while the election makes it its process's writer — commits process checkpoints to the S3 storage hosts under
  * the election's fencing epoch, when the Ni–Harwood scheduler says so.
  *
- * <p>With {@code --coordinated} it reports to its coordinator on standard output, one line per event, each starting
- * with {@code @}: the virtual
- * clock before every part of a step ({@code @clock}), every step ({@code @step}), its role in the election
- * ({@code @writer}, {@code @candidate}), checkpoints, refusals and repairs, and at the end its final state
- * ({@code @done}, Base64). It takes commands on standard input: {@code ack n} (the coordinator has seen clock report
- * {@code n}; a {@code --coordinated} replica runs at most {@value #PACING_WINDOW} parts of a step ahead of it),
- * {@code estimate μ V T_d} (the latest estimates) and {@code departed <host>} (a storage host lost its data: repair).
+ * <p>With {@code --coordinated} it reports to its coordinator on standard output, one {@link ReplicaReport} per line,
+ * each starting with {@code @}: the virtual clock before every part of a step ({@code @clock}), every step
+ * ({@code @step}), its role in the election ({@code @writer}, {@code @candidate}), checkpoints, refusals and repairs,
+ * and at the end its final state ({@code @done}, Base64). It takes {@link ReplicaOrder}s on standard input:
+ * {@code ack n} (the coordinator has seen clock report {@code n}; a {@code --coordinated} replica runs at most
+ * {@value #PACING_WINDOW} parts of a step ahead of it), {@code estimate μ V T_d} (the latest estimates) and
+ * {@code departed <host>} (a storage host lost its data: repair).
  * It stops when its input ends, unless detached, and at its deadline.
  */
-public final class ReplicaCommand implements Command {
-
-    static final String RESTORED = "@restored";
-    static final String CLOCK = "@clock";
-    static final String STEP = "@step";
-    static final String CHECKPOINT = "@checkpoint";
-    static final String STALE = "@stale";
-    static final String COMMIT_FAILED = "@commit-failed";
-    static final String REPAIRED = "@repaired";
-    static final String ELECTED = "@writer";
-    static final String DEMOTED = "@candidate";
-    static final String DONE = "@done";
-
-    static final String ACK = "ack";
-    static final String ESTIMATE = "estimate";
-    static final String DEPARTED = "departed";
+@Command(name = "replica", description = "One replica of the tour across processes, in a JVM of its own: joins "
+        + "run --run of the ensemble --zookeeper as a replica of process --process, computes it through the "
+        + "ZooKeeper dataspace (from its last checkpoint with --restart) and prints its outcome. The cluster command "
+        + "starts these; start one by hand on another machine to add a replica to a running process. S3 credentials "
+        + "come from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.")
+public final class ReplicaCommand implements Subcommand {
 
     /**
      * The session timeout of a replica's election: a writer whose host dies or pauses is replaced about this long
@@ -77,42 +73,81 @@ public final class ReplicaCommand implements Command {
      */
     static final int PACING_WINDOW = RemdProcess.CHUNKS_PER_STEP / 2;
 
-    @Override
-    public Options options() {
-        return Options.forCommand("replica", "One replica of the tour across processes, in a JVM of its own: joins "
-                        + "run --run of the ensemble --zookeeper as a replica of process --process, computes it "
-                        + "through the ZooKeeper dataspace (from its last checkpoint with --restart) and prints its "
-                        + "outcome. The cluster command starts these; start one by hand on another machine to add a "
-                        + "replica to a running process. S3 credentials come from AWS_ACCESS_KEY_ID and "
-                        + "AWS_SECRET_ACCESS_KEY.")
-                .textOption("zookeeper", "HOST:PORT,...", "the ensemble (required)")
-                .textOption("run", "NAME", "the run, as the cluster command names it (required)")
-                .intOption("process", 0, 1_000, "the logical process, from 0 (required)")
-                .flag("restart", "start from the process's last checkpoint (from the start if it has none)")
-                .textOption("name", "NAME", "what the replica is called in its process's writer election (default: "
-                        + "replica and the process id of its JVM)")
-                .doubleOption("start-virtual-seconds", 0.0, 0.0, 1e12, "the virtual time this replica starts at")
-                .doubleOption("deadline-minutes", 60.0, 0.05, 10_080.0, "stop after this long whatever happens")
-                .flag("detached", "ignore standard input: stop only when done or at the deadline")
-                .flag("coordinated", "report every event to a coordinator on standard output, and run at most "
-                        + PACING_WINDOW + " parts of a step ahead of what it acknowledged (the cluster command's "
-                        + "replicas); otherwise print a line per step");
+    @Spec
+    private CommandSpec spec;
+
+    private String zookeeper;
+    private String run;
+    private Integer process;
+    private String name;
+    private double startVirtualSeconds;
+    private double deadlineMinutes;
+
+    @Option(names = "--restart",
+            description = "start from the process's last checkpoint (from the start if it has none)")
+    private boolean restart;
+
+    @Option(names = "--detached", description = "ignore standard input: stop only when done or at the deadline")
+    private boolean detached;
+
+    @Option(names = "--coordinated", description = "report every event to a coordinator on standard output, and run "
+            + "at most " + PACING_WINDOW + " parts of a step ahead of what it acknowledged (the cluster command's "
+            + "replicas); otherwise print a line per step")
+    private boolean coordinated;
+
+    @Option(names = "--zookeeper", paramLabel = "HOST:PORT,...", description = "the ensemble (required)")
+    void zookeeper(String value) {
+        zookeeper = OptionChecks.notBlank(spec, "--zookeeper", value);
+    }
+
+    @Option(names = "--run", paramLabel = "NAME", description = "the run, as the cluster command names it (required)")
+    void run(String value) {
+        run = OptionChecks.notBlank(spec, "--run", value);
+    }
+
+    @Option(names = "--process", paramLabel = "N", description = "the logical process, from 0 (required) [0, 1000]")
+    void process(int value) {
+        process = OptionChecks.inRange(spec, "--process", value, 0, 1_000);
+    }
+
+    @Option(names = "--name", paramLabel = "NAME", description = "what the replica is called in its process's writer "
+            + "election (default: replica and the process id of its JVM)")
+    void name(String value) {
+        name = OptionChecks.notBlank(spec, "--name", value);
+    }
+
+    @Option(names = "--start-virtual-seconds", paramLabel = "X", defaultValue = "0.0",
+            description = "the virtual time this replica starts at [0.0, 1.0E12] (default ${DEFAULT-VALUE})")
+    void startVirtualSeconds(double value) {
+        startVirtualSeconds = OptionChecks.inRange(spec, "--start-virtual-seconds", value, 0.0, 1e12);
+    }
+
+    @Option(names = "--deadline-minutes", paramLabel = "X", defaultValue = "60.0",
+            description = "stop after this long whatever happens [0.05, 10080.0] (default ${DEFAULT-VALUE})")
+    void deadlineMinutes(double value) {
+        deadlineMinutes = OptionChecks.inRange(spec, "--deadline-minutes", value, 0.05, 10_080.0);
     }
 
     @Override
-    public int run(Options.Parsed options, PrintStream out) throws Exception {
-        String zookeeper = options.text("zookeeper").orElseThrow(() -> new UsageException("--zookeeper is required"));
-        String run = options.text("run").orElseThrow(() -> new UsageException("--run is required"));
-        int process = options.intIfGiven("process").orElseThrow(() -> new UsageException("--process is required"));
-        if (options.flag("coordinated") && options.flag("detached")) {
+    public int run(PrintStream out) throws Exception {
+        if (zookeeper == null) {
+            throw new UsageException("--zookeeper is required");
+        }
+        if (run == null) {
+            throw new UsageException("--run is required");
+        }
+        if (process == null) {
+            throw new UsageException("--process is required");
+        }
+        if (coordinated && detached) {
             throw new UsageException("--coordinated needs standard input: it cannot be --detached");
         }
-        String name = options.text("name").orElse("replica " + ProcessHandle.current().pid());
-        ReplicaRun replica = new ReplicaRun(zookeeper, run, process, name,
-                options.doubleValue("start-virtual-seconds"), options.flag("coordinated"), out);
-        Duration deadline = Duration.ofMillis((long) (options.doubleValue("deadline-minutes") * 60_000));
-        Lifeline.watch(options.flag("detached") ? null : System.in, deadline, replica::command);
-        return replica.run(options.flag("restart"));
+        String replicaName = name != null ? name : "replica " + ProcessHandle.current().pid();
+        ReplicaRun replica = new ReplicaRun(zookeeper, run, process, replicaName, startVirtualSeconds, coordinated,
+                out);
+        Duration deadline = Duration.ofMillis((long) (deadlineMinutes * 60_000));
+        Lifeline.watch(detached ? null : System.in, deadline, replica::command);
+        return replica.run(restart);
     }
 
     /** One replica's run. */
@@ -144,34 +179,32 @@ public final class ReplicaCommand implements Command {
             this.out = out;
         }
 
-        /** A command from the coordinator (on the lifeline's thread). */
+        /**
+         * An order from the coordinator (on the lifeline's thread).
+         *
+         * @throws IllegalArgumentException if the line is not a {@link ReplicaOrder}
+         */
         void command(String line) {
-            String[] words = line.trim().split(" ");
-            switch (words[0]) {
-                case ACK -> {
-                    synchronized (pacing) {
-                        acknowledged = Math.max(acknowledged, Long.parseLong(words[1]));
-                        pacing.notifyAll();
-                    }
+            ReplicaOrder order = ReplicaOrder.parse(line.trim());
+            if (order instanceof ReplicaOrder.Ack ack) {
+                synchronized (pacing) {
+                    acknowledged = Math.max(acknowledged, ack.sequence());
+                    pacing.notifyAll();
                 }
-                case ESTIMATE -> latest = new NiHarwoodEstimate(Double.parseDouble(words[1]),
-                        Double.parseDouble(words[2]), Double.parseDouble(words[3]));
-                case DEPARTED -> departures.incrementAndGet();
-                default -> throw new IllegalArgumentException("unknown command: " + line);
+            } else if (order instanceof ReplicaOrder.Estimate estimate) {
+                latest = estimate.estimate();
+            } else if (order instanceof ReplicaOrder.Departed) {
+                departures.incrementAndGet();
             }
         }
 
         /** Tells the coordinator, if there is one. */
-        private void report(String event, Object... values) {
+        private void report(ReplicaReport report) {
             if (!coordinated) {
                 return;
             }
-            StringBuilder line = new StringBuilder(event);
-            for (Object value : values) {
-                line.append(' ').append(value);
-            }
             synchronized (out) {
-                out.println(line);
+                out.println(report.format());
                 out.flush();
             }
         }
@@ -191,7 +224,7 @@ public final class ReplicaCommand implements Command {
                 ProcessCheckpoint start = restart ? recover(checkpoints.store(), setup)
                         : ProcessCheckpoint.of(0, RemdState.initial(setup, process).toBytes());
                 if (!restart) {
-                    report(RESTORED, "start", 0, 0);
+                    report(new ReplicaReport.Restored(ReplicaReport.Origin.START, 0, 0));
                 }
                 RemdState state = RemdState.fromBytes(start.state());
                 DataspaceOptions dataspaceOptions = DataspaceOptions.builder()
@@ -208,8 +241,9 @@ public final class ReplicaCommand implements Command {
 
                         @Override
                         public void afterStep(RemdState after) {
-                            report(STEP, after.completedSteps(), dataspace.statistics().servedFromLog(),
-                                    dataspace.statistics().duplicatesIgnored(), checkpoints.bytesWritten());
+                            report(new ReplicaReport.Step(after.completedSteps(),
+                                    dataspace.statistics().servedFromLog(),
+                                    dataspace.statistics().duplicatesIgnored(), checkpoints.bytesWritten()));
                             if (!coordinated) {
                                 out.printf("process %d: step %d of %d done (request %d)%n", process,
                                         after.completedSteps(), setup.steps(), after.requestNumber());
@@ -223,7 +257,7 @@ public final class ReplicaCommand implements Command {
                             }
                         }
                     });
-                    report(DONE, Base64.getEncoder().encodeToString(state.toBytes()));
+                    report(ReplicaReport.Done.of(state.toBytes()));
                     out.printf("process %d finished: rung %d, final energy %.6f kcal/mol%n", process,
                             outcome.finalRung(), outcome.energy());
                 }
@@ -235,9 +269,9 @@ public final class ReplicaCommand implements Command {
         private void roleChanged(WriterElection.Role role, long epoch) {
             if (role == WriterElection.Role.WRITER) {
                 departures.incrementAndGet();
-                report(ELECTED, epoch);
+                report(new ReplicaReport.Elected(epoch));
             } else {
-                report(DEMOTED, epoch);
+                report(new ReplicaReport.Demoted(epoch));
             }
         }
 
@@ -307,7 +341,7 @@ public final class ReplicaCommand implements Command {
         private void pace(int step) {
             synchronized (pacing) {
                 reported++;
-                report(CLOCK, virtualSeconds, step, reported);
+                report(new ReplicaReport.Clock(virtualSeconds, step, reported));
                 boolean interrupted = false;
                 while (coordinated && reported - acknowledged > PACING_WINDOW) {
                     try {
@@ -332,17 +366,18 @@ public final class ReplicaCommand implements Command {
                 try {
                     Optional<ProcessCheckpoint> recovered = store.recoverProcess(job);
                     if (recovered.isEmpty()) {
-                        report(RESTORED, "scratch", 0, 0);
+                        report(new ReplicaReport.Restored(ReplicaReport.Origin.SCRATCH, 0, 0));
                         return scratch;
                     }
                     RemdState state = RemdState.fromBytes(recovered.get().state());
-                    report(RESTORED, "checkpoint", state.completedSteps(), recovered.get().requestNumber());
+                    report(new ReplicaReport.Restored(ReplicaReport.Origin.CHECKPOINT, state.completedSteps(),
+                            recovered.get().requestNumber()));
                     return recovered.get();
                 } catch (RepositoriesUnreachableException e) {
                     Thread.sleep(200); // a storage host is coming back: ask again
                 } catch (CheckpointUnavailableException e) {
                     // Too many storage hosts lost their data between repairs: start over; the read log replays.
-                    report(RESTORED, "lost", 0, 0);
+                    report(new ReplicaReport.Restored(ReplicaReport.Origin.LOST, 0, 0));
                     return scratch;
                 }
             }
@@ -355,33 +390,28 @@ public final class ReplicaCommand implements Command {
                 virtualSeconds += checkpointSeconds;
                 double interval = scheduler.intervalSeconds();
                 scheduler.checkpointCompleted();
-                report(CHECKPOINT, state.completedSteps(), virtualSeconds, interval);
+                report(new ReplicaReport.Checkpoint(state.completedSteps(), virtualSeconds, interval));
             } catch (StaleWriterException e) {
                 // Another replica was elected while this one wrote (it was paused, or cut off): its commit is refused.
-                report(STALE, e.epoch());
+                report(new ReplicaReport.Stale(e.epoch()));
             } catch (CommitFailedException e) {
                 if (!election.isWriter()) {
                     return; // the role went between the check and the commit: the new writer checkpoints
                 }
                 // Too few storage hosts took the fragments (some are being replaced): the next step tries again.
                 System.err.println("checkpoint of step " + state.completedSteps() + " failed: " + e.getMessage());
-                report(COMMIT_FAILED, oneLine(e));
+                report(new ReplicaReport.CommitFailed(Fields.oneLine(e.getMessage())));
             }
         }
 
         private void repair(CheckpointStore store) {
             try {
                 RepairReport repaired = store.repair(job);
-                report(REPAIRED, repaired.regenerated().size());
+                report(new ReplicaReport.Repaired(repaired.regenerated().size(), Optional.empty()));
             } catch (CheckpointStoreException e) {
                 System.err.println("repair failed: " + e.getMessage());
-                report(REPAIRED, 0, oneLine(e));
+                report(new ReplicaReport.Repaired(0, Optional.of(Fields.oneLine(e.getMessage()))));
             }
-        }
-
-        private static String oneLine(Exception e) {
-            String message = String.valueOf(e.getMessage()).replace('\n', ' ');
-            return message.length() > 300 ? message.substring(0, 300) + "…" : message;
         }
     }
 

@@ -1,13 +1,13 @@
-package io.github.volpex.examples.reproduce;
+package io.github.volpex.examples.report;
 
 /** HTML and XML text escaping. */
-final class Html {
+public final class Html {
 
     private Html() {
     }
 
     /** Escapes {@code & < > "} for element text and attribute values. */
-    static String escape(String text) {
+    public static String escape(String text) {
         StringBuilder out = new StringBuilder(text.length() + 16);
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
