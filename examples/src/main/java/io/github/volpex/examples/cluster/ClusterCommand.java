@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "cluster", defaultValueProvider = ClusterCommand.Defaults.class, description = "The tour across "
         + "processes: every replica of every logical process is a JVM of its own, sharing the dataspace through a "
-        + "3-server ZooKeeper ensemble and keeping IDA (6,3) process checkpoints on S3 storage hosts (S3Proxy servers in the coordinator's JVM); the replicas of each process "
+        + "3-server ZooKeeper ensemble and keeping IDA (6,3) process checkpoints on S3 storage hosts (S3Proxy servers "
+        + "in the coordinator's JVM); the replicas of each process "
         + "elect the one that writes its checkpoints under a fenced epoch. Replicas are killed with SIGKILL on their "
         + "hosts' lifetimes (and may be killed or paused from outside: a host failure like the others) and restart "
         + "from their checkpoints, writers are paused past their election session, the ZooKeeper leader is stopped "

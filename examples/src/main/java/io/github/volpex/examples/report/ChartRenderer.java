@@ -86,7 +86,9 @@ public final class ChartRenderer {
     /** One axis: data range mapped to a pixel range, linear or logarithmic. */
     private record Axis(double lo, double hi, boolean log, double p0, double p1) {
         double map(double v) {
-            double f = log ? (Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo)) : (v - lo) / (hi - lo);
+            double f = log
+                    ? (Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))
+                    : (v - lo) / (hi - lo);
             return p0 + f * (p1 - p0);
         }
 

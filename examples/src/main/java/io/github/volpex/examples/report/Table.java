@@ -80,7 +80,8 @@ public final class Table {
 
     /** Returns the table as an HTML {@code <table>} with a caption. */
     public String toHtml() {
-        StringBuilder html = new StringBuilder("<table>\n<caption>").append(Html.escape(title)).append("</caption>\n<tr>");
+        StringBuilder html = new StringBuilder("<table>\n<caption>").append(Html.escape(title))
+                .append("</caption>\n<tr>");
         for (String header : headers) {
             html.append("<th>").append(Html.escape(header)).append("</th>");
         }

@@ -125,7 +125,9 @@ final class RenJob {
         return t -> Math.min(1.0, law.survival(ageSeconds + t) / base);
     }
 
-    /** Mean residual life of a host up for {@code ageSeconds}: ∫ TR(t) dt, by the trapezoid rule on a geometric grid. */
+    /**
+     * Mean residual life of a host up for {@code ageSeconds}: ∫ TR(t) dt, by the trapezoid rule on a geometric grid.
+     */
     static double meanResidualSeconds(SurvivalFunction law, double ageSeconds) {
         SurvivalFunction tr = conditional(law, ageSeconds);
         double sum = 0;

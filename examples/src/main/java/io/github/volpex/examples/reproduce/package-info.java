@@ -12,7 +12,8 @@
  * <ul>
  *   <li>{@code NiHarwoodExperiment} (Ni &amp; Harwood, Fig. 4–5): k peers with exponential lifetimes, constant or
  *       doubling every 20 h; fixed intervals against {@code AdaptiveCheckpointScheduler} fed by
- *       {@code FailureRateEstimator.lastFailures}, {@code DownloadTimeEstimator} and a {@code PiggybackAggregator}.</li>
+ *       {@code FailureRateEstimator.lastFailures}, {@code DownloadTimeEstimator} and a
+ *       {@code PiggybackAggregator}.</li>
  *   <li>{@code RenExperiment} (Ren et al., Fig. 3–5): jobs walked over host availability (Weibull fits or the
  *       microsoft99 replay); {@code RepositorySelector} with Ren's {@code Objective}s, {@code RenLookAhead}.</li>
  *   <li>{@code DeCamargoExperiment} (de Camargo et al., Table 1): a month of departures over a 30-cluster grid, real

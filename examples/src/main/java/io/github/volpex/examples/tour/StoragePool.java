@@ -91,7 +91,8 @@ public final class StoragePool {
      * @param objective    the selection objective at the time of each placement
      * @return the builder, for the caller's executor and epoch source
      */
-    public CheckpointStore.Builder store(List<? extends FragmentRepository> repositories, Supplier<Objective> objective) {
+    public CheckpointStore.Builder store(List<? extends FragmentRepository> repositories,
+            Supplier<Objective> objective) {
         return CheckpointStore.perennial(IdaCodec.systematic(DATA_FRAGMENTS, PARITY_FRAGMENTS), repositories)
                 .placement(PlacementPolicy.selecting(RepositorySelector.greedy(), byId::get, objective));
     }

@@ -64,9 +64,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Time is virtual: a step of sampling counts {@code stepSeconds}, a checkpoint {@code checkpointSeconds}, a restart
  * {@code downloadSeconds}; host lifetimes are drawn in those seconds. The computation itself is real and runs as fast
  * as the machine allows. When every replica of a process has died, the process restarts from its last checkpoint (its
- * chain, its rung, its step and its dataspace request number) on fresh hosts and catches up through the dataspace's read
- * log: what it re-executes returns exactly what its dead replicas received. At the end the outcome is compared, bit
- * for bit, with a failure-free run that has one replica per process.
+ * chain, its rung, its step and its dataspace request number) on fresh hosts and catches up through the dataspace's
+ * read log: what it re-executes returns exactly what its dead replicas received. At the end the outcome is compared,
+ * bit for bit, with a failure-free run that has one replica per process.
  */
 public final class Tour {
 
@@ -131,7 +131,8 @@ public final class Tour {
      * @param virtualSeconds       virtual seconds the slowest process needed
      */
     public record Result(List<RemdProcess.Outcome> outcomes, List<RemdProcess.Outcome> reference, int replicaFailures,
-                         int restarts, int restartsFromScratch, int lostCheckpoints, int checkpoints, List<Double> intervalsSeconds,
+                         int restarts, int restartsFromScratch, int lostCheckpoints, int checkpoints,
+                         List<Double> intervalsSeconds,
                          double lastIntervalSeconds, double estimatedRate, long bytesStored, int storageDepartures,
                          long objectsLost, int fragmentsRepaired, long servedFromLog, long duplicatePuts,
                          double wallSeconds, double virtualSeconds) {
@@ -333,8 +334,9 @@ public final class Tour {
                 long bytes = repositories.stream().mapToLong(VolatileRepository::bytesStored).sum();
                 long lost = repositories.stream().mapToLong(VolatileRepository::objectsLost).sum();
                 RateEstimate rate = observations.rate();
-                return new Result(outcomes, reference, observations.failures(), restarts.get(), restartsFromScratch.get(),
-                        lostCheckpoints.get(), checkpoints.get(), List.copyOf(intervals), slots[0].scheduler.intervalSeconds(),
+                return new Result(outcomes, reference, observations.failures(), restarts.get(),
+                        restartsFromScratch.get(), lostCheckpoints.get(), checkpoints.get(), List.copyOf(intervals),
+                        slots[0].scheduler.intervalSeconds(),
                         rate.isEmpty() ? 0.0 : rate.ratePerSecond(), bytes, departures.get(), lost, repaired.get(),
                         dataspace.statistics().servedFromLog(), dataspace.statistics().duplicatesIgnored(), wall,
                         virtual);
@@ -359,8 +361,8 @@ public final class Tour {
             }
             progress.printf("  [%5.1f s] steps %d..%d of %d | replicas killed %d | restarts %d | checkpoints %d | "
                             + "storage departures %d | fragments repaired %d%n", (System.nanoTime() - start) / 1e9,
-                    slowest, fastest, setup.steps(), observations.failures(), restarts.get(), checkpoints.get(), departures.get(),
-                    repaired.get());
+                    slowest, fastest, setup.steps(), observations.failures(), restarts.get(), checkpoints.get(),
+                    departures.get(), repaired.get());
         }
 
         /** Starts one replica of a process on a fresh compute host, from its own copy of {@code state}. */

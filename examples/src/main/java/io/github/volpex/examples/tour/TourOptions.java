@@ -134,14 +134,11 @@ public final class TourOptions {
         @Override
         public String defaultValue(ArgSpec argument) {
             if (argument instanceof OptionSpec option) {
-                switch (option.longestName()) {
-                    case "--storage-hosts":
-                        return Integer.toString(storageHosts);
-                    case "--storage-scale-hours":
-                        return Double.toString(storageScaleHours);
-                    default:
-                        return null;
-                }
+                return switch (option.longestName()) {
+                    case "--storage-hosts" -> Integer.toString(storageHosts);
+                    case "--storage-scale-hours" -> Double.toString(storageScaleHours);
+                    default -> null;
+                };
             }
             return null;
         }

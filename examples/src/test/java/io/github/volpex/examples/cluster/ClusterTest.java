@@ -66,7 +66,7 @@ class ClusterTest {
 
     @Test
     @Timeout(value = 240, unit = TimeUnit.SECONDS)
-    void replicas_killed_for_real_from_inside_and_outside_a_leader_failover_and_lost_storage_still_give_the_failure_free_result()
+    void replicas_killed_in_and_out_a_leader_failover_and_lost_storage_still_give_the_failure_free_result()
             throws Exception {
         // One run in an ordinary build, a hundred in a deep search; a failure names its seed and the replay flag.
         SearchDepth.eachSeed("volpex.cluster.seed", 1, seed -> {

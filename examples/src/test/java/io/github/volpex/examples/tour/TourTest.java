@@ -35,7 +35,7 @@ class TourTest {
     }
 
     @Test
-    void replicated_run_with_failures_restarts_and_storage_departures_reproduces_the_failure_free_run() throws Exception {
+    void a_run_with_failures_restarts_and_storage_departures_reproduces_the_failure_free_run() throws Exception {
         Tour.Result result = run(volatileConfig(2, Optional.empty()));
         assertTrue(result.replicaFailures() > 0, "no replica failed");
         assertTrue(result.restarts() > 0, "no process lost every replica");
