@@ -120,7 +120,7 @@
  * <h2>Differential checkpoints</h2>
  * A store built with {@code CheckpointStore.Builder.differential(Chunking)} cuts the state into blocks — fixed-size
  * by default, as FTI's differential checkpoints hash 16 KiB blocks of arrays updated in place; content-defined
- * ({@code Chunking.contentDefined}) for serialized states, where an insertion
+ * ({@link io.github.volpex.checkpoint.store.Chunking#contentDefined}) for serialized states, where an insertion
  * shifts every later byte: the FastCDC cut rule (Xia et al., USENIX ATC '16) over a gear rolling hash, with two
  * masks that normalise chunk sizes around the average, as restic and borg cut their archives — and names each block
  * by its SHA-256.
@@ -140,7 +140,7 @@
  *   <li><b>One versioned format.</b> A full checkpoint's index is written in version 2, byte for byte as before; a
  *       differential one's in version 3, which adds one byte saying how to read the payload. A reader refuses a
  *       version it does not know — of the index or of the manifest — with an
- *       {@code UnsupportedFormatException} naming the version found and those it
+ *       {@link io.github.volpex.checkpoint.store.UnsupportedFormatException} naming the version found and those it
  *       reads, and skips such a copy as it skips a corrupt one.</li>
  *   <li><b>The reference rule.</b> A commit refers only to blocks its base refers to (or holds), never to blocks of a
  *       commit that failed or was not yet committed, even if this writer wrote them: what a writer "has stored
