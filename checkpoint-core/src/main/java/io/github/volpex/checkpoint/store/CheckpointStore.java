@@ -159,6 +159,7 @@ public final class CheckpointStore implements AutoCloseable {
     private final Reads reads;
     private final Repairer repairer;
     private final Collector collector;
+    private final Differential differential;
     private final JobDeletion deletion;
     private final Persists persists;
     private final Duration closeTimeout;
@@ -175,10 +176,11 @@ public final class CheckpointStore implements AutoCloseable {
                 builder.extraFetches);
         this.reads = new Reads(context);
         Regenerator regenerator = new Regenerator(context);
-        this.committer = new Committer(context, regenerator);
-        this.recovery = new Recovery(context, reads);
+        this.differential = new Differential(context, reads, builder.chunking);
+        this.committer = new Committer(context, regenerator, differential);
+        this.recovery = new Recovery(context, differential);
         this.repairer = new Repairer(context, reads, regenerator);
-        this.collector = new Collector(context, reads, repairer);
+        this.collector = new Collector(context, reads, repairer, differential);
         this.deletion = new JobDeletion(context);
         this.persists = new Persists(context, committer, this::job, jobs::values);
         this.closeTimeout = builder.closeTimeout;
@@ -213,6 +215,11 @@ public final class CheckpointStore implements AutoCloseable {
     /** Midpoint of m and n, rounded up (de Camargo §4.3: 9 fragments of which 3 rebuild give 6). */
     static int defaultThreshold(int m, int n) {
         return (m + n + 1) / 2;
+    }
+
+    /** The parts' shared context, for this package's tests. */
+    StoreContext context() {
+        return context;
     }
 
     private Job job(String jobId) {
@@ -470,7 +477,7 @@ public final class CheckpointStore implements AutoCloseable {
      */
     public RecoveredCheckpoint recover(FragmentIndex index) {
         Objects.requireNonNull(index, "index");
-        return reads.rebuild(index);
+        return differential.rebuild(index, index.isDifferential() ? context.view(index.jobId()) : null);
     }
 
     /**
@@ -494,6 +501,11 @@ public final class CheckpointStore implements AutoCloseable {
     public long recoverTo(FragmentIndex index, OutputStream out) throws IOException {
         Objects.requireNonNull(index, "index");
         Objects.requireNonNull(out, "out");
+        if (index.isDifferential()) {
+            byte[] state = differential.assemble(index, context.view(index.jobId())).bytes();
+            out.write(state);
+            return state.length;
+        }
         return reads.streamTo(index, out);
     }
 
@@ -737,6 +749,7 @@ public final class CheckpointStore implements AutoCloseable {
         private int segmentBytes = DEFAULT_SEGMENT_BYTES;
         private int extraFetches;
         private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
+        private Chunking chunking;
 
         Builder(Collection<? extends FragmentRepository> repositories, Dispersal dispersal) {
             Objects.requireNonNull(repositories, "repositories");
@@ -909,6 +922,38 @@ public final class CheckpointStore implements AutoCloseable {
                 throw new IllegalArgumentException("closeTimeout must be >= 0: " + timeout);
             }
             this.closeTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Makes commits from an array (and {@linkplain CheckpointStore#commitAsync asynchronous} ones) differential:
+         * the state is cut into blocks by {@code chunking}, each named by its SHA-256, and a commit stores only the
+         * blocks that the job's newest committed checkpoint does not already refer to, packed into one segment that
+         * is dispersed, verified and committed exactly as a full checkpoint is; the checkpoint's block manifest, in
+         * that segment, lists every block of the state and the older segments holding them
+         * ({@link FragmentIndex#isDifferential()}). The guarantee of the class documentation holds unchanged:
+         * deleting what is older than a durable, verified checkpoint spares the segments its manifest lists, so a
+         * block a retained checkpoint refers to is never deleted. A segment of which less than half the block bytes
+         * are still referred to is compacted — its live blocks are stored again by the next commit, and the segment
+         * is freed — so the stored block bytes stay within twice the live ones. A commit from an
+         * {@link InputStream} writes a full checkpoint, since it cannot be read twice; the next differential commit
+         * then stores every block again. By default commits are full.
+         *
+         * <p>What it costs: hashing the state once per commit (SHA-256), the manifest (48 bytes per block, kept in
+         * memory for the job's last commit), and at recovery reading the checkpoint's own segment and each segment
+         * it lists (at most 64 besides its own); {@link CheckpointStore#recoverTo} of a differential checkpoint
+         * holds the state in memory. After a restart, the first commit reads the newest checkpoint's segment back to
+         * learn its manifest. Repair ({@link CheckpointStore#repair}) checks the newest checkpoint's own segment; the
+         * older segments it lists keep the repair they had while they were newest.
+         *
+         * @param chunking how to cut states into blocks: {@link Chunking#fixed()} for states updated in place,
+         *                 {@link Chunking#contentDefined} for serialized ones
+         * @return this builder
+         * @throws NullPointerException if {@code chunking} is null
+         * @since 0.1
+         */
+        public Builder differential(Chunking chunking) {
+            this.chunking = Objects.requireNonNull(chunking, "chunking");
             return this;
         }
 
