@@ -77,6 +77,14 @@ import java.util.random.RandomGenerator;
  * the rest ({@link CommitAbandonedException}). A crash at any instant of a persist is a crash of a commit: the
  * guarantee below holds with the stages that completed successfully counted as returned commits.
  *
+ * <h2>Differential checkpoints</h2>
+ * A store built with {@link Builder#differential} cuts each state into blocks named by their SHA-256 and commits only
+ * the blocks the job's newest committed checkpoint does not refer to, as one segment that follows the protocol above;
+ * its block manifest lists the older checkpoints whose segments hold the rest. Deleting what is older than a new
+ * checkpoint spares those, so the guarantee below holds for differential checkpoints as stated, with "rebuilt"
+ * meaning from the checkpoint's own fragments and those of the segments it lists. The package documentation gives
+ * the format, the reference rule, compaction and the memory bound.
+ *
  * <h2>The guarantee</h2>
  * Let <i>L</i> be the last checkpoint of a job whose {@link #commit} returned, or whose {@link #commitAsync} stage
  * completed successfully, whichever writer committed it. Then, as long as the assumptions below hold:
@@ -518,13 +526,18 @@ public final class CheckpointStore implements AutoCloseable {
      * chosen by the placement policy — and writes a new revision of the index (de Camargo §4.3); and whatever the
      * fragments, it rewrites every copy of the index that is missing, unreadable, corrupt or of an older revision on
      * a holder that answers, and reads it back. Every fragment is read in full to check it, in bounded memory. It also
-     * stores the commit marker on every holder that lacks one.
+     * stores the commit marker on every holder that lacks one. A {@linkplain FragmentIndex#isDifferential()
+     * differential} checkpoint's repair repairs, in the same way, every older checkpoint whose segment its block
+     * manifest lists, since the state needs them; the report is then the newest checkpoint's, partial if any
+     * segment's repair was, with the failures of all.
      *
      * @param jobId the job
      * @return what was found and done: {@link RepairReport.Status#HEALTHY} only if no fragment needed regenerating
      *         and every holder that answers holds an intact copy of the newest index
      * @throws CheckpointUnavailableException if fewer than {@code m} fragments verify, or no copy of the index can be
-     *                                        read: the checkpoint cannot be repaired (an older one is not looked for)
+     *                                        read: the checkpoint cannot be repaired (an older one is not looked for);
+     *                                        likewise for a segment a differential checkpoint lists, or if such a
+     *                                        segment is not listed at all
      * @throws NullPointerException           if {@code jobId} is null
      * @throws IllegalArgumentException       if {@code jobId} is not valid
      */
@@ -937,14 +950,16 @@ public final class CheckpointStore implements AutoCloseable {
          * are still referred to is compacted — its live blocks are stored again by the next commit, and the segment
          * is freed — so the stored block bytes stay within twice the live ones. A commit from an
          * {@link InputStream} writes a full checkpoint, since it cannot be read twice; the next differential commit
-         * then stores every block again. By default commits are full.
+         * then stores every block again. By default commits are full. {@link CheckpointStore#checkpoints} lists the
+         * older checkpoints kept for their segments too; rebuilding one of those knowingly may fail once segments
+         * that it, but not the newest, listed have been freed.
          *
          * <p>What it costs: hashing the state once per commit (SHA-256), the manifest (48 bytes per block, kept in
          * memory for the job's last commit), and at recovery reading the checkpoint's own segment and each segment
          * it lists (at most 64 besides its own); {@link CheckpointStore#recoverTo} of a differential checkpoint
          * holds the state in memory. After a restart, the first commit reads the newest checkpoint's segment back to
-         * learn its manifest. Repair ({@link CheckpointStore#repair}) checks the newest checkpoint's own segment; the
-         * older segments it lists keep the repair they had while they were newest.
+         * learn its manifest. Repair ({@link CheckpointStore#repair}) checks and repairs the newest checkpoint's
+         * segment and every segment it lists, whatever their own leases say.
          *
          * @param chunking how to cut states into blocks: {@link Chunking#fixed()} for states updated in place,
          *                 {@link Chunking#contentDefined} for serialized ones

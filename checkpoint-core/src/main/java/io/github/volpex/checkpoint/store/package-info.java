@@ -163,6 +163,8 @@
  *       segments it still needs nor itself — with the deletion order of full checkpoints (markers first). A
  *       retried commit or collection recomputes what to delete from a fresh listing and the newest manifest, so a
  *       repetition deletes nothing the newest checkpoint refers to.</li>
+ *   <li><b>Repair</b> of a differential checkpoint repairs its own segment and every segment its manifest lists,
+ *       whatever their own leases say: damage to an older segment is damage to the newest state.</li>
  *   <li><b>Memory.</b> Per job the store keeps the manifest of its last commit (about 48 bytes per block: 3 MiB for
  *       a 1 GiB state in 16 KiB blocks). A commit holds the state, the block list of the new manifest and one
  *       segment of encoding, the new blocks being streamed from the state's array; recovery holds the state and one

@@ -199,6 +199,48 @@ class DifferentialCommitTest {
     }
 
     @Test
+    void repairRegeneratesTheFragmentsOfTheSegmentsTheNewestLists() throws Exception {
+        CheckpointStore store = store(Chunking.fixed());
+        byte[] state = Stores.data(seed, STATE);
+        FragmentIndex first = store.commit(JOB, state);
+        state[BLOCK + 3] ^= 1;
+        FragmentIndex second = store.commit(JOB, state);
+        assertEquals(2, store.checkpoints(JOB).size(), "the first checkpoint holds 63 of the 64 blocks");
+        // Damage beyond the threshold on the first checkpoint's segment, over and over: without its repair, three
+        // rounds would take it below m = 4 of 6 fragments.
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int round = 0; round < 3; round++) {
+            FragmentIndex current = store.checkpoints(JOB).get(1);
+            assertEquals(first.checkpointId(), current.checkpointId());
+            for (int lost = 0; lost < 2; ) {
+                FragmentLocation victim = current.fragments().get(random.nextInt(current.n()));
+                FragmentRepository holder = repositories.stream()
+                        .filter(r -> r.id().equals(victim.repositoryId())).findFirst().orElseThrow();
+                if (holder.delete(current.fragmentKey(victim.fragmentIndex()))) {
+                    lost++;
+                }
+            }
+            RepairReport report = store.repair(JOB);
+            assertEquals(RepairReport.Status.REPAIRED, report.status(), "round " + round + ": " + report);
+            assertEquals(second.checkpointId(), report.index().checkpointId());
+            assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray(), "round " + round);
+        }
+        // A segment the newest lists that is gone altogether cannot be repaired, and repair says so.
+        FragmentIndex segment = store.checkpoints(JOB).get(1);
+        for (FragmentRepository repository : repositories) {
+            for (String key : repository.list(JOB + ".")) {
+                if (key.startsWith(segment.markerKey().substring(0, segment.markerKey().length() - 2))) {
+                    repository.delete(key);
+                }
+            }
+        }
+        CheckpointUnavailableException e = org.junit.jupiter.api.Assertions.assertThrows(
+                CheckpointUnavailableException.class, () -> store.repair(JOB));
+        assertTrue(e.failures().stream().anyMatch(f -> f.detail().contains(segment.checkpointId().toString())
+                && f.detail().contains("which the block manifest lists")), e.failures() + ", seed " + seed);
+    }
+
+    @Test
     void segmentsTheNewestDoesNotListAreCollectedAndListedOnesKept() throws Exception {
         CheckpointStore store = store(Chunking.fixed());
         SplittableRandom random = new SplittableRandom(seed);
