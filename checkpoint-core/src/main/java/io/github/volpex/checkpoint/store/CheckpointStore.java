@@ -946,9 +946,9 @@ public final class CheckpointStore implements AutoCloseable {
          * that segment, lists every block of the state and the older segments holding them
          * ({@link FragmentIndex#isDifferential()}). The guarantee of the class documentation holds unchanged:
          * deleting what is older than a durable, verified checkpoint spares the segments its manifest lists, so a
-         * block a retained checkpoint refers to is never deleted. A segment of which less than half the block bytes
-         * are still referred to is compacted — its live blocks are stored again by the next commit, and the segment
-         * is freed — so the stored block bytes stay within twice the live ones. A commit from an
+         * block a retained checkpoint refers to is never deleted. When the block bytes stored would exceed twice the
+         * live ones, a commit compacts: it stores again the live blocks of the segments with the smallest share of
+         * live bytes, until they do not, and those segments are freed. A commit from an
          * {@link InputStream} writes a full checkpoint, since it cannot be read twice; the next differential commit
          * then stores every block again. By default commits are full. {@link CheckpointStore#checkpoints} lists the
          * older checkpoints kept for their segments too; rebuilding one of those knowingly may fail once segments

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -122,9 +123,7 @@ final class Differential {
 
     /**
      * Cuts {@code state} into blocks and decides, block by block, whether to refer to the base's copy or to store it
-     * in the new segment. A segment of the base whose referenced blocks would cover less than half its block bytes is
-     * not referred to again (its live blocks are stored anew: compaction), nor are the segments beyond the
-     * {@link #MAX_SEGMENTS} with the most live bytes.
+     * in the new segment; the segments it stops referring to are chosen by {@link #keptSegments} (compaction).
      */
     Plan plan(byte[] state, Base base) {
         Chunker chunker = chunking.chunker();
@@ -173,17 +172,22 @@ final class Differential {
             }
             long[] live = new long[baseSegments.size()];
             boolean[] counted = new boolean[bm.blocks];
+            Set<Manifest.BlockHash> fresh = new HashSet<>();
+            long freshBytes = 0;
             for (int i = 0; i < blocks; i++) {
-                Integer j = known.get(Manifest.BlockHash.of(hashes, i * Sha256.LENGTH_BYTES));
+                Manifest.BlockHash hash = Manifest.BlockHash.of(hashes, i * Sha256.LENGTH_BYTES);
+                Integer j = known.get(hash);
                 if (j != null) {
                     baseRef[i] = j;
                     if (!counted[j]) {
                         counted[j] = true;
                         live[bm.segmentOf[j]] += bm.length[j];
                     }
+                } else if (fresh.add(hash)) {
+                    freshBytes += length[i];
                 }
             }
-            boolean[] kept = keptSegments(baseSegments, live);
+            boolean[] kept = keptSegments(baseSegments, live, freshBytes);
             for (int i = 0; i < blocks; i++) {
                 if (baseRef[i] >= 0 && !kept[bm.segmentOf[baseRef[i]]]) {
                     baseRef[i] = -1;
@@ -194,20 +198,46 @@ final class Differential {
         return build(state, stateSha, blocks, from, length, hashes, baseRef, null, baseSegments, new boolean[0]);
     }
 
-    /** The base segments still referred to: at least half their block bytes live, the most live first, at most 64. */
-    private static boolean[] keptSegments(List<Manifest.Segment> segments, long[] live) {
+    /**
+     * The base segments still referred to. Those with no live block are dropped; of the others, the
+     * {@link #MAX_SEGMENTS} with the most live bytes are kept; then, while the block bytes stored — the kept segments'
+     * and the new segment's — exceed twice the live bytes, the kept segment with the smallest share of live bytes is
+     * dropped (its live blocks move to the new segment), as a log-structured file system cleans its emptiest segments
+     * first (Rosenblum and Ousterhout, SOSP '91). Each drop lowers the stored bytes and leaves the live ones; with every
+     * segment dropped they are equal, so the loop ends with stored ≤ 2 × live.
+     */
+    private static boolean[] keptSegments(List<Manifest.Segment> segments, long[] live, long freshBytes) {
         List<Integer> candidates = new ArrayList<>();
         for (int s = 0; s < segments.size(); s++) {
-            if (live[s] > 0 && 2 * live[s] >= segments.get(s).blockBytes()) {
+            if (live[s] > 0) {
                 candidates.add(s);
             }
         }
         candidates.sort(Comparator.comparingLong((Integer s) -> -live[s]));
-        boolean[] kept = new boolean[segments.size()];
-        for (int c = 0; c < Math.min(MAX_SEGMENTS, candidates.size()); c++) {
-            kept[candidates.get(c)] = true;
+        long own = freshBytes;
+        for (int c = MAX_SEGMENTS; c < candidates.size(); c++) {
+            own += live[candidates.get(c)];
         }
-        return kept;
+        List<Integer> kept = new ArrayList<>(candidates.subList(0, Math.min(MAX_SEGMENTS, candidates.size())));
+        long liveBytes = own;
+        long stored = own;
+        for (int s : kept) {
+            liveBytes += live[s];
+            stored += segments.get(s).blockBytes();
+        }
+        // Least live share first: live[a] / bytes[a] < live[b] / bytes[b], compared without division.
+        kept.sort((a, b) -> Long.compare(live[a] * segments.get(b).blockBytes(),
+                live[b] * segments.get(a).blockBytes()));
+        int next = 0;
+        while (stored > 2 * liveBytes && next < kept.size()) {
+            int s = kept.get(next++);
+            stored -= segments.get(s).blockBytes() - live[s];
+        }
+        boolean[] keep = new boolean[segments.size()];
+        for (int c = next; c < kept.size(); c++) {
+            keep[kept.get(c)] = true;
+        }
+        return keep;
     }
 
     private Plan build(byte[] state, Sha256 stateSha, int blocks, int[] from, int[] length, byte[] hashes,

@@ -149,13 +149,17 @@
  *       spares every checkpoint whose segment that checkpoint's manifest lists; a segment is freed only once no
  *       retained checkpoint lists it. When the newest checkpoint's manifest cannot be read, collection deletes
  *       nothing.</li>
- *   <li><b>Compaction</b> happens inside a commit, so it needs no protocol of its own: a segment of which fewer than
- *       half the block bytes are still referenced is not referred to again — its live blocks are written once more
- *       from the state being committed into the new segment — and is then freed as any unreferenced one. Every
- *       segment a checkpoint lists therefore has at least half its block bytes live, and the new one all of them,
- *       so the stored block bytes are at most twice the live blocks' bytes (manifests aside: 48 bytes per block).
- *       A commit also stops referring to the segments beyond the 64 with the most live bytes, which bounds the reads
- *       of a recovery.</li>
+ *   <li><b>Compaction</b> happens inside a commit, so it needs no protocol of its own. A commit counts the live bytes
+ *       of each segment it could refer to; it keeps the 64 with the most, and then, while the block bytes stored
+ *       (the kept segments' and its own) exceed twice the live bytes, it stops referring to the kept segment with the
+ *       smallest share of live bytes and stores that segment's live blocks again, from the state being committed, in
+ *       its own segment — the cleaner of a log-structured file system, which empties the least-used segments first
+ *       (Rosenblum and Ousterhout, SOSP '91). The segment it stops referring to is then freed as any unreferenced one.
+ *       Each such step lowers the stored bytes and keeps the live ones, so after a differential commit the block
+ *       bytes its checkpoint keeps stored are at most twice its live blocks' bytes (the manifests aside: 48 bytes per
+ *       block), and a recovery reads at most 65 segments. Measured at 10% of the blocks changed per commit (the
+ *       benchmarks' {@code DifferentialBytesReport}): a commit writes 1.03× the changed blocks × n/m plus the index
+ *       copies, compaction included 1.25× over 30 commits, and the stored bytes stay under 2× the state.</li>
  *   <li><b>Crash safety.</b> Before its commit point a differential commit writes only its own segment's fragments
  *       and index copies, under its own new identity; it deletes nothing. A crash there leaves the base and every
  *       segment it lists untouched and committed. After the commit point and once durable ({@code k + 1} markers),
