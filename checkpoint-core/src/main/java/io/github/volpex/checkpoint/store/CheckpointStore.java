@@ -474,7 +474,9 @@ public final class CheckpointStore implements AutoCloseable {
     }
 
     /**
-     * Rebuilds the checkpoint that {@code index} describes, from the repositories it lists.
+     * Rebuilds the checkpoint that {@code index} describes, from the repositories it lists. A
+     * {@linkplain FragmentIndex#isDifferential() differential} checkpoint also needs the older segments its block
+     * manifest lists: this lists the job to find them, and fails as below if one of them is gone.
      *
      * @param index the checkpoint's index, as returned by {@link #commit}, {@link #latestIndex} or
      *              {@link #checkpoints}
@@ -496,7 +498,9 @@ public final class CheckpointStore implements AutoCloseable {
      *
      * <p>Bytes are written as they are decoded, so when this method throws, {@code out} may hold a prefix of the
      * checkpoint or, if a fragment was corrupt in a way its CRCs missed, wrong bytes: use the output only when the
-     * method returns. The stream is not closed.
+     * method returns. The stream is not closed. A {@linkplain FragmentIndex#isDifferential() differential} checkpoint
+     * is assembled in memory from its segments (as {@link #recover(FragmentIndex)} does) and then written, so it must
+     * fit in an array.
      *
      * @param index the checkpoint's index
      * @param out   where to write the checkpoint
@@ -504,6 +508,8 @@ public final class CheckpointStore implements AutoCloseable {
      * @throws CheckpointUnavailableException if fewer than {@code m} fragments can be read, or the output does not
      *                                        match the checkpoint's digest
      * @throws IOException                    if writing to {@code out} fails
+     * @throws IllegalStateException          if the checkpoint is differential and its state is longer than
+     *                                        {@link #MAX_ARRAY_BYTES}
      * @throws NullPointerException           if an argument is null
      */
     public long recoverTo(FragmentIndex index, OutputStream out) throws IOException {
