@@ -77,6 +77,14 @@ import java.util.random.RandomGenerator;
  * the rest ({@link CommitAbandonedException}). A crash at any instant of a persist is a crash of a commit: the
  * guarantee below holds with the stages that completed successfully counted as returned commits.
  *
+ * <h2>Differential checkpoints</h2>
+ * A store built with {@link Builder#differential} cuts each state into blocks named by their SHA-256 and commits only
+ * the blocks the job's newest committed checkpoint does not refer to, as one segment that follows the protocol above;
+ * its block manifest lists the older checkpoints whose segments hold the rest. Deleting what is older than a new
+ * checkpoint spares those, so the guarantee below holds for differential checkpoints as stated, with "rebuilt"
+ * meaning from the checkpoint's own fragments and those of the segments it lists. The package documentation gives
+ * the format, the reference rule, compaction and the memory bound.
+ *
  * <h2>The guarantee</h2>
  * Let <i>L</i> be the last checkpoint of a job whose {@link #commit} returned, or whose {@link #commitAsync} stage
  * completed successfully, whichever writer committed it. Then, as long as the assumptions below hold:
@@ -159,6 +167,7 @@ public final class CheckpointStore implements AutoCloseable {
     private final Reads reads;
     private final Repairer repairer;
     private final Collector collector;
+    private final Differential differential;
     private final JobDeletion deletion;
     private final Persists persists;
     private final Duration closeTimeout;
@@ -175,10 +184,11 @@ public final class CheckpointStore implements AutoCloseable {
                 builder.extraFetches);
         this.reads = new Reads(context);
         Regenerator regenerator = new Regenerator(context);
-        this.committer = new Committer(context, regenerator);
-        this.recovery = new Recovery(context, reads);
+        this.differential = new Differential(context, reads, builder.chunking);
+        this.committer = new Committer(context, regenerator, differential);
+        this.recovery = new Recovery(context, differential);
         this.repairer = new Repairer(context, reads, regenerator);
-        this.collector = new Collector(context, reads, repairer);
+        this.collector = new Collector(context, reads, repairer, differential);
         this.deletion = new JobDeletion(context);
         this.persists = new Persists(context, committer, this::job, jobs::values);
         this.closeTimeout = builder.closeTimeout;
@@ -213,6 +223,11 @@ public final class CheckpointStore implements AutoCloseable {
     /** Midpoint of m and n, rounded up (de Camargo §4.3: 9 fragments of which 3 rebuild give 6). */
     static int defaultThreshold(int m, int n) {
         return (m + n + 1) / 2;
+    }
+
+    /** The parts' shared context, for this package's tests. */
+    StoreContext context() {
+        return context;
     }
 
     private Job job(String jobId) {
@@ -459,7 +474,9 @@ public final class CheckpointStore implements AutoCloseable {
     }
 
     /**
-     * Rebuilds the checkpoint that {@code index} describes, from the repositories it lists.
+     * Rebuilds the checkpoint that {@code index} describes, from the repositories it lists. A
+     * {@linkplain FragmentIndex#isDifferential() differential} checkpoint also needs the older segments its block
+     * manifest lists: this lists the job to find them, and fails as below if one of them is gone.
      *
      * @param index the checkpoint's index, as returned by {@link #commit}, {@link #latestIndex} or
      *              {@link #checkpoints}
@@ -470,7 +487,7 @@ public final class CheckpointStore implements AutoCloseable {
      */
     public RecoveredCheckpoint recover(FragmentIndex index) {
         Objects.requireNonNull(index, "index");
-        return reads.rebuild(index);
+        return differential.rebuild(index, index.isDifferential() ? context.view(index.jobId()) : null);
     }
 
     /**
@@ -481,7 +498,9 @@ public final class CheckpointStore implements AutoCloseable {
      *
      * <p>Bytes are written as they are decoded, so when this method throws, {@code out} may hold a prefix of the
      * checkpoint or, if a fragment was corrupt in a way its CRCs missed, wrong bytes: use the output only when the
-     * method returns. The stream is not closed.
+     * method returns. The stream is not closed. A {@linkplain FragmentIndex#isDifferential() differential} checkpoint
+     * is assembled in memory from its segments (as {@link #recover(FragmentIndex)} does) and then written, so it must
+     * fit in an array.
      *
      * @param index the checkpoint's index
      * @param out   where to write the checkpoint
@@ -489,11 +508,18 @@ public final class CheckpointStore implements AutoCloseable {
      * @throws CheckpointUnavailableException if fewer than {@code m} fragments can be read, or the output does not
      *                                        match the checkpoint's digest
      * @throws IOException                    if writing to {@code out} fails
+     * @throws IllegalStateException          if the checkpoint is differential and its state is longer than
+     *                                        {@link #MAX_ARRAY_BYTES}
      * @throws NullPointerException           if an argument is null
      */
     public long recoverTo(FragmentIndex index, OutputStream out) throws IOException {
         Objects.requireNonNull(index, "index");
         Objects.requireNonNull(out, "out");
+        if (index.isDifferential()) {
+            byte[] state = differential.assemble(index, context.view(index.jobId())).bytes();
+            out.write(state);
+            return state.length;
+        }
         return reads.streamTo(index, out);
     }
 
@@ -506,13 +532,18 @@ public final class CheckpointStore implements AutoCloseable {
      * chosen by the placement policy — and writes a new revision of the index (de Camargo §4.3); and whatever the
      * fragments, it rewrites every copy of the index that is missing, unreadable, corrupt or of an older revision on
      * a holder that answers, and reads it back. Every fragment is read in full to check it, in bounded memory. It also
-     * stores the commit marker on every holder that lacks one.
+     * stores the commit marker on every holder that lacks one. A {@linkplain FragmentIndex#isDifferential()
+     * differential} checkpoint's repair repairs, in the same way, every older checkpoint whose segment its block
+     * manifest lists, since the state needs them; the report is then the newest checkpoint's, partial if any
+     * segment's repair was, with the failures of all.
      *
      * @param jobId the job
      * @return what was found and done: {@link RepairReport.Status#HEALTHY} only if no fragment needed regenerating
      *         and every holder that answers holds an intact copy of the newest index
      * @throws CheckpointUnavailableException if fewer than {@code m} fragments verify, or no copy of the index can be
-     *                                        read: the checkpoint cannot be repaired (an older one is not looked for)
+     *                                        read: the checkpoint cannot be repaired (an older one is not looked for);
+     *                                        likewise for a segment a differential checkpoint lists, or if such a
+     *                                        segment is not listed at all
      * @throws NullPointerException           if {@code jobId} is null
      * @throws IllegalArgumentException       if {@code jobId} is not valid
      */
@@ -737,6 +768,7 @@ public final class CheckpointStore implements AutoCloseable {
         private int segmentBytes = DEFAULT_SEGMENT_BYTES;
         private int extraFetches;
         private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
+        private Chunking chunking;
 
         Builder(Collection<? extends FragmentRepository> repositories, Dispersal dispersal) {
             Objects.requireNonNull(repositories, "repositories");
@@ -909,6 +941,40 @@ public final class CheckpointStore implements AutoCloseable {
                 throw new IllegalArgumentException("closeTimeout must be >= 0: " + timeout);
             }
             this.closeTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * Makes commits from an array (and {@linkplain CheckpointStore#commitAsync asynchronous} ones) differential:
+         * the state is cut into blocks by {@code chunking}, each named by its SHA-256, and a commit stores only the
+         * blocks that the job's newest committed checkpoint does not already refer to, packed into one segment that
+         * is dispersed, verified and committed exactly as a full checkpoint is; the checkpoint's block manifest, in
+         * that segment, lists every block of the state and the older segments holding them
+         * ({@link FragmentIndex#isDifferential()}). The guarantee of the class documentation holds unchanged:
+         * deleting what is older than a durable, verified checkpoint spares the segments its manifest lists, so a
+         * block a retained checkpoint refers to is never deleted. When the block bytes stored would exceed twice the
+         * live ones, a commit compacts: it stores again the live blocks of the segments with the smallest share of
+         * live bytes, until they do not, and those segments are freed. A commit from an
+         * {@link InputStream} writes a full checkpoint, since it cannot be read twice; the next differential commit
+         * then stores every block again. By default commits are full. {@link CheckpointStore#checkpoints} lists the
+         * older checkpoints kept for their segments too; rebuilding one of those knowingly may fail once segments
+         * that it, but not the newest, listed have been freed.
+         *
+         * <p>What it costs: hashing the state once per commit (SHA-256), the manifest (48 bytes per block, kept in
+         * memory for the job's last commit), and at recovery reading the checkpoint's own segment and each segment
+         * it lists (at most 64 besides its own); {@link CheckpointStore#recoverTo} of a differential checkpoint
+         * holds the state in memory. After a restart, the first commit reads the newest checkpoint's segment back to
+         * learn its manifest. Repair ({@link CheckpointStore#repair}) checks and repairs the newest checkpoint's
+         * segment and every segment it lists, whatever their own leases say.
+         *
+         * @param chunking how to cut states into blocks: {@link Chunking#fixed()} for states updated in place,
+         *                 {@link Chunking#contentDefined} for serialized ones
+         * @return this builder
+         * @throws NullPointerException if {@code chunking} is null
+         * @since 0.1
+         */
+        public Builder differential(Chunking chunking) {
+            this.chunking = Objects.requireNonNull(chunking, "chunking");
             return this;
         }
 

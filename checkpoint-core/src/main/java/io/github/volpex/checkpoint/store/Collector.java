@@ -20,11 +20,13 @@ final class Collector {
     private final StoreContext context;
     private final Reads reads;
     private final Repairer repairer;
+    private final Differential differential;
 
-    Collector(StoreContext context, Reads reads, Repairer repairer) {
+    Collector(StoreContext context, Reads reads, Repairer repairer, Differential differential) {
         this.context = context;
         this.reads = reads;
         this.repairer = repairer;
+        this.differential = differential;
     }
 
     int collectGarbage(String jobId) {
@@ -49,11 +51,25 @@ final class Collector {
         repairer.completeMarkers(index, trace, view, failures);
         List<String> holders = StoreContext.holders(index);
         Map<String, Set<String>> listed = context.listCheckpoint(jobId, trace.id, holders);
-        if (StoreContext.countListing(listed, holders, index.markerKey()) < index.k() + 1
-                || !reads.verifyRecoverable(index, failures)) {
+        if (StoreContext.countListing(listed, holders, index.markerKey()) < index.k() + 1) {
             return 0;
         }
-        Map<String, List<String>> doomed = view.keysOlderThan(trace.id);
+        Set<CheckpointId> retained;
+        if (index.isDifferential()) {
+            // The segments its manifest lists are kept; rebuilding the state reads and verifies every one of them.
+            try {
+                RecoveredCheckpoint own = reads.rebuild(index);
+                retained = Differential.segments(Manifest.ofPayload(own.bytes()));
+                differential.assemble(index, view);
+            } catch (CheckpointStoreException | CorruptIndexException | IllegalStateException e) {
+                return 0;
+            }
+        } else if (!reads.verifyRecoverable(index, failures)) {
+            return 0;
+        } else {
+            retained = Set.of();
+        }
+        Map<String, List<String>> doomed = view.keysOlderThan(trace.id, retained);
         // Copies of the newest checkpoint's fragments and index left on repositories that no longer hold them — but
         // only when this index is certainly the newest revision: every repository listed, every copy of the index was
         // read, and no other copy has this revision or a newer one. A repair that moved a fragment writes a new

@@ -24,10 +24,13 @@ final class Committer {
 
     private final StoreContext context;
     private final Regenerator regenerator;
+    /** Differential checkpoints, or null when the store writes full ones. */
+    private final Differential differential;
 
-    Committer(StoreContext context, Regenerator regenerator) {
+    Committer(StoreContext context, Regenerator regenerator, Differential differential) {
         this.context = context;
         this.regenerator = regenerator;
+        this.differential = differential;
     }
 
     /**
@@ -52,13 +55,18 @@ final class Committer {
         state.nextSequence = sequence + 1;
         long epoch = epoch(jobId, state, view, sequence, failures);
         Set<String> excluded = new HashSet<>();
-        long sizeHint = array != null ? array.length
+        // A differential commit refers to blocks of the newest committed checkpoint only (the reference rule).
+        Differential.Plan plan = differential.enabled() && array != null
+                ? differential.plan(array, differential.base(jobId, state, view)) : null;
+        long sizeHint = plan != null ? plan.payloadBytes() : array != null ? array.length
                 : state.lastCommitted != null ? state.lastCommitted.checkpointBytes() : 0;
+        Set<CheckpointId> retained = plan != null ? plan.segments() : Set.of();
         while (true) {
             progress.step(sequence);
             CheckpointId id = new CheckpointId(epoch, sequence, context.nextCommitId());
-            Attempt attempt = new Attempt(jobId, id, view.unreachable, excluded, failures, progress);
-            InputStream input = array != null ? new ByteArrayInputStream(array) : in;
+            Attempt attempt = new Attempt(jobId, id, view.unreachable, excluded, failures, progress, plan != null);
+            InputStream input = plan != null ? plan.payload(array)
+                    : array != null ? new ByteArrayInputStream(array) : in;
             FragmentIndex index;
             try {
                 index = attempt.storeFragments(input, sizeHint);
@@ -72,10 +80,11 @@ final class Committer {
             }
             FragmentIndex committed = attempt.publish(index);
             state.lastCommitted = committed;
+            state.lastManifest = plan != null ? plan.manifest : null;
             return new Durable(committed, () -> {
                 attempt.markOthers(committed);
-                // Committed and verified: what is older is no longer needed.
-                context.delete(jobId, view.keysOlderThan(id));
+                // Committed and verified: what is older is no longer needed, but for the segments it refers to.
+                context.delete(jobId, view.keysOlderThan(id, retained));
             });
         }
     }
@@ -149,13 +158,16 @@ final class Committer {
         private final Set<String> excluded;
         private final List<FragmentFailure> failures;
         private final CommitProgress progress;
+        /** Whether the payload is a differential checkpoint's segment and manifest. */
+        private final boolean differential;
         /** Every repository this attempt wrote to or tried to. */
         private final Set<String> touched = new LinkedHashSet<>();
         /** Every repository this attempt tried to store a commit marker on. */
         private final Set<String> markersTried = new LinkedHashSet<>();
 
         Attempt(String jobId, CheckpointId id, Set<String> unreachable, Set<String> excluded,
-                List<FragmentFailure> failures, CommitProgress progress) {
+                List<FragmentFailure> failures, CommitProgress progress, boolean differential) {
+            this.differential = differential;
             this.jobId = jobId;
             this.id = id;
             this.unreachable = unreachable;
@@ -222,7 +234,7 @@ final class Committer {
             Instant now = context.clock.instant();
             FragmentIndex index = new FragmentIndex(jobId, id.epoch(), id.sequence(), id.commitId(), 0,
                     dispersal.encoding(), m, n - m, dispersal.stripeBytes(), context.segmentBytes, length,
-                    checkpointSha, now, StoreContext.leaseEnd(now, context.lease), locations);
+                    checkpointSha, now, StoreContext.leaseEnd(now, context.lease), locations, differential);
             // Replace failed writes, then writes that reported success but are not there (dropped on the way).
             for (int round = 0; ; round++) {
                 progress.step(id.sequence());

@@ -33,14 +33,19 @@ import java.util.zip.CRC32C;
  * every checkpoint of an earlier writer, whatever sequence numbers the earlier one reached. The revision counts the
  * rewrites of the index for the same checkpoint (repairs, lease renewals); readers keep the highest.
  *
- * <h2>Binary format, version 2</h2>
- * Big-endian; strings are UTF-8 preceded by their length in bytes as one unsigned byte.
+ * <h2>Binary format, versions 2 and 3</h2>
+ * Big-endian; strings are UTF-8 preceded by their length in bytes as one unsigned byte. A full checkpoint's index is
+ * written in version 2, a {@linkplain #isDifferential() differential} checkpoint's in version 3, which has one more
+ * byte, the payload layout. A reader refuses any other version with an {@link UnsupportedFormatException}.
  * <pre>
  * offset  size  field
  *      0     4  magic: the ASCII bytes "VXFI" (0x56 0x58 0x46 0x49)
- *      4     2  format version: 1
+ *      4     2  format version: 2 or 3
  *      6     2  flags: 0 (readers reject other values)
- *      8   1+J  job id (J ≤ 64 bytes of [A-Za-z0-9_-])
+ * version 3 only:
+ *      8     1  payload layout: 1 = the fragments hold a segment of blocks followed by the checkpoint's block
+ *               manifest (a differential checkpoint); readers reject other values
+ *  8 or 9  1+J  job id (J ≤ 64 bytes of [A-Za-z0-9_-])
  *              8  epoch (≥ 0)
  *              8  sequence number (≥ 0)
  *              8  commit id
@@ -80,8 +85,16 @@ public final class FragmentIndex {
 
     /** The most fragments a checkpoint has. */
     public static final int MAX_FRAGMENTS = 255;
-    /** The current format version. */
+    /** The format version of a full checkpoint's index. */
     public static final int FORMAT_VERSION = 2;
+    /**
+     * The format version of a differential checkpoint's index: version 2 and the payload layout.
+     *
+     * @since 0.1
+     */
+    public static final int DIFFERENTIAL_FORMAT_VERSION = 3;
+    /** The payload layout byte of a differential checkpoint. */
+    private static final int LAYOUT_DIFFERENTIAL = 1;
 
     /** The largest segment a store writes, {@code 2^30} bytes: an index claiming more is not trusted. */
     static final int MAX_SEGMENT_BYTES = 1 << 30;
@@ -103,10 +116,18 @@ public final class FragmentIndex {
     private final Instant createdAt;
     private final Instant leaseExpiry;
     private final List<FragmentLocation> fragments;
+    private final boolean differential;
 
     FragmentIndex(String jobId, long epoch, long sequence, long commitId, int revision, Encoding encoding, int m,
                   int k, int stripeBytes, int segmentBytes, long checkpointBytes, Sha256 checkpointSha256,
                   Instant createdAt, Instant leaseExpiry, List<FragmentLocation> fragments) {
+        this(jobId, epoch, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes, checkpointBytes,
+                checkpointSha256, createdAt, leaseExpiry, fragments, false);
+    }
+
+    FragmentIndex(String jobId, long epoch, long sequence, long commitId, int revision, Encoding encoding, int m,
+                  int k, int stripeBytes, int segmentBytes, long checkpointBytes, Sha256 checkpointSha256,
+                  Instant createdAt, Instant leaseExpiry, List<FragmentLocation> fragments, boolean differential) {
         this.jobId = Names.requireJobId(jobId);
         if (epoch < 0) {
             throw new IllegalArgumentException("epoch must be >= 0: " + epoch);
@@ -165,6 +186,7 @@ public final class FragmentIndex {
         this.segmentBytes = segmentBytes;
         this.checkpointBytes = checkpointBytes;
         this.fragments = List.copyOf(sorted);
+        this.differential = differential;
     }
 
     /**
@@ -173,7 +195,8 @@ public final class FragmentIndex {
      * @param bytes the serialised index
      * @return the index
      * @throws NullPointerException   if {@code bytes} is null
-     * @throws CorruptIndexException if the bytes are not a valid index of a supported version
+     * @throws UnsupportedFormatException if the bytes carry a format version other than 2 and 3
+     * @throws CorruptIndexException if the bytes are not a valid index
      */
     public static FragmentIndex parse(byte[] bytes) {
         Objects.requireNonNull(bytes, "bytes");
@@ -187,8 +210,9 @@ public final class FragmentIndex {
                     MAGIC, magic), null);
         }
         int version = Short.toUnsignedInt(in.getShort());
-        if (version != FORMAT_VERSION) {
-            throw new CorruptIndexException("index format version must be " + FORMAT_VERSION + ": " + version, null);
+        if (version != FORMAT_VERSION && version != DIFFERENTIAL_FORMAT_VERSION) {
+            throw new UnsupportedFormatException("index", version, List.of(FORMAT_VERSION,
+                    DIFFERENTIAL_FORMAT_VERSION));
         }
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, bytes.length - 4);
@@ -201,6 +225,15 @@ public final class FragmentIndex {
             int flags = Short.toUnsignedInt(in.getShort());
             if (flags != 0) {
                 throw new CorruptIndexException("index flags must be 0: " + flags, null);
+            }
+            boolean differential = false;
+            if (version == DIFFERENTIAL_FORMAT_VERSION) {
+                int layout = Byte.toUnsignedInt(in.get());
+                if (layout != LAYOUT_DIFFERENTIAL) {
+                    throw new CorruptIndexException("index payload layout must be " + LAYOUT_DIFFERENTIAL + ": "
+                            + layout, null);
+                }
+                differential = true;
             }
             String jobId = string(in);
             long epoch = in.getLong();
@@ -236,7 +269,7 @@ public final class FragmentIndex {
                         null);
             }
             return new FragmentIndex(jobId, epoch, sequence, commitId, revision, encoding, m, k, stripeBytes,
-                    segmentBytes, length, checkpointSha, created, lease, fragments);
+                    segmentBytes, length, checkpointSha, created, lease, fragments, differential);
         } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
             throw new CorruptIndexException("index is truncated: " + bytes.length + " bytes", e);
         } catch (IllegalArgumentException | CharacterCodingException e) {
@@ -269,8 +302,11 @@ public final class FragmentIndex {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream(128 + fragments.size() * 64);
         try (DataOutputStream out = new DataOutputStream(buffer)) {
             out.writeInt(MAGIC);
-            out.writeShort(FORMAT_VERSION);
+            out.writeShort(differential ? DIFFERENTIAL_FORMAT_VERSION : FORMAT_VERSION);
             out.writeShort(0);
+            if (differential) {
+                out.writeByte(LAYOUT_DIFFERENTIAL);
+            }
             writeString(out, jobId);
             out.writeLong(epoch);
             out.writeLong(sequence);
@@ -408,7 +444,8 @@ public final class FragmentIndex {
     }
 
     /**
-     * Returns the checkpoint's size.
+     * Returns the size of what the fragments encode: the checkpoint's size, or for a {@linkplain #isDifferential()
+     * differential} checkpoint the size of its segment (the blocks it stored and its block manifest).
      *
      * @return the size, in bytes
      */
@@ -417,9 +454,10 @@ public final class FragmentIndex {
     }
 
     /**
-     * Returns the checkpoint's digest.
+     * Returns the digest of what the fragments encode: the whole checkpoint, or a {@linkplain #isDifferential()
+     * differential} checkpoint's segment (its block manifest holds the digest of the state).
      *
-     * @return the SHA-256 of the whole checkpoint
+     * @return the SHA-256
      */
     public Sha256 checkpointSha256() {
         return checkpointSha256;
@@ -453,6 +491,19 @@ public final class FragmentIndex {
      */
     public boolean isExpired(Instant now) {
         return now.isAfter(leaseExpiry);
+    }
+
+    /**
+     * Returns whether this is a differential checkpoint: its fragments encode a segment of the blocks its commit
+     * stored and a manifest listing every block of the state, some of them in segments of older checkpoints that the
+     * store keeps as long as a retained checkpoint lists them (see {@link CheckpointStore.Builder#differential}).
+     * Rebuilding it reads those segments too.
+     *
+     * @return {@code true} for a differential checkpoint, written in format version 3
+     * @since 0.1
+     */
+    public boolean isDifferential() {
+        return differential;
     }
 
     /**
@@ -503,13 +554,13 @@ public final class FragmentIndex {
     /** This index with other fragment locations, same revision (before it is first written). */
     FragmentIndex relocated(List<FragmentLocation> newFragments) {
         return new FragmentIndex(jobId, epoch, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
-                checkpointBytes, checkpointSha256, createdAt, leaseExpiry, newFragments);
+                checkpointBytes, checkpointSha256, createdAt, leaseExpiry, newFragments, differential);
     }
 
     /** This index with other fragment locations and a revision one higher. */
     FragmentIndex revised(List<FragmentLocation> newFragments, Instant newLeaseExpiry) {
         return new FragmentIndex(jobId, epoch, sequence, commitId, revision + 1, encoding, m, k, stripeBytes,
-                segmentBytes, checkpointBytes, checkpointSha256, createdAt, newLeaseExpiry, newFragments);
+                segmentBytes, checkpointBytes, checkpointSha256, createdAt, newLeaseExpiry, newFragments, differential);
     }
 
     /** Whether {@code other} describes the same checkpoint (job, epoch, sequence and commit id). */
@@ -527,20 +578,21 @@ public final class FragmentIndex {
                 && stripeBytes == other.stripeBytes && segmentBytes == other.segmentBytes
                 && checkpointBytes == other.checkpointBytes
                 && checkpointSha256.equals(other.checkpointSha256) && createdAt.equals(other.createdAt)
-                && leaseExpiry.equals(other.leaseExpiry) && fragments.equals(other.fragments);
+                && leaseExpiry.equals(other.leaseExpiry) && fragments.equals(other.fragments)
+                && differential == other.differential;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(jobId, epoch, sequence, commitId, revision, encoding, m, k, stripeBytes, segmentBytes,
-                checkpointBytes, checkpointSha256, createdAt, leaseExpiry, fragments);
+                checkpointBytes, checkpointSha256, createdAt, leaseExpiry, fragments, differential);
     }
 
     @Override
     public String toString() {
         return "FragmentIndex[" + jobId + " epoch " + epoch + " #" + sequence + " commit " + Long.toHexString(commitId)
-                + " rev " + revision + ", " + encoding + " m=" + m + " k=" + k + ", " + checkpointBytes
-                + " bytes, lease to " + leaseExpiry + ", on "
+                + " rev " + revision + (differential ? ", differential" : "") + ", " + encoding + " m=" + m
+                + " k=" + k + ", " + checkpointBytes + " bytes, lease to " + leaseExpiry + ", on "
                 + fragments.stream().map(FragmentLocation::repositoryId).toList() + "]";
     }
 }

@@ -13,6 +13,8 @@ final class JobState {
     long nextSequence;
     /** The last checkpoint this store committed, or null. */
     FragmentIndex lastCommitted;
+    /** The block manifest of {@link #lastCommitted} when it is a differential checkpoint, or null. */
+    Manifest lastManifest;
     /**
      * What the last asynchronous commit left to do once durable (markers on the other repositories, deletion of what
      * is older), or null: the next operation on the job runs it first.

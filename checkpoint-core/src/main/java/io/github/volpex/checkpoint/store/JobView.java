@@ -138,8 +138,19 @@ final class JobView {
 
     /** Every key of the checkpoints older than {@code id}, by repository. */
     Map<String, List<String>> keysOlderThan(CheckpointId id) {
+        return keysOlderThan(id, Set.of());
+    }
+
+    /**
+     * Every key of the checkpoints older than {@code id} but those of {@code retained} (the segments a differential
+     * checkpoint's manifest lists), by repository.
+     */
+    Map<String, List<String>> keysOlderThan(CheckpointId id, Set<CheckpointId> retained) {
         Map<String, List<String>> doomed = new LinkedHashMap<>();
         for (Trace trace : traces.headMap(id, false).values()) {
+            if (retained.contains(trace.id)) {
+                continue;
+            }
             trace.keys.forEach((repository, keys) -> doomed.computeIfAbsent(repository, r -> new ArrayList<>())
                     .addAll(keys));
         }

@@ -30,6 +30,11 @@ public final class RecoveredCheckpoint {
         return index;
     }
 
+    /** The bytes, not copied, for this package. */
+    byte[] bytes() {
+        return data;
+    }
+
     /**
      * Returns the checkpoint's length.
      *

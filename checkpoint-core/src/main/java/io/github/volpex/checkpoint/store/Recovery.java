@@ -14,11 +14,11 @@ import java.util.Set;
 final class Recovery {
 
     private final StoreContext context;
-    private final Reads reads;
+    private final Differential differential;
 
-    Recovery(StoreContext context, Reads reads) {
+    Recovery(StoreContext context, Differential differential) {
         this.context = context;
-        this.reads = reads;
+        this.differential = differential;
     }
 
     /**
@@ -54,7 +54,8 @@ final class Recovery {
         // The newest committed checkpoint may be the last successful commit: never go back past it silently.
         List<JobView.Trace> older = committed.subList(1, committed.size());
         try {
-            return Optional.of(reads.rebuild(context.requireIndex(jobId, committed.get(0), new ArrayList<>())));
+            return Optional.of(differential.rebuild(context.requireIndex(jobId, committed.get(0), new ArrayList<>()),
+                    view));
         } catch (CheckpointUnavailableException e) {
             throw unavailable(jobId, view, older, e);
         }

@@ -36,7 +36,45 @@ final class Repairer {
         if (newest.isEmpty()) {
             return new RepairReport(RepairReport.Status.NO_CHECKPOINT, null, 0, 0, List.of(), List.of(), List.of());
         }
-        JobView.Trace trace = newest.get();
+        RepairReport report = repair(jobId, view, newest.get(), false);
+        if (report.index() == null || !report.index().isDifferential()
+                || report.status() == RepairReport.Status.EXPIRED) {
+            return report;
+        }
+        return repairSegments(jobId, view, report);
+    }
+
+    /**
+     * Repairs the segments a differential checkpoint's manifest lists, as its own: they hold its blocks. Their
+     * leases do not matter — the newest checkpoint's does. The report is the newest checkpoint's, partial if a
+     * segment's repair was, with every failure.
+     */
+    private RepairReport repairSegments(String jobId, JobView view, RepairReport report) {
+        FragmentIndex index = report.index();
+        List<FragmentFailure> failures = new ArrayList<>(report.failures());
+        Manifest manifest = Manifest.ofPayload(reads.rebuild(index).bytes());
+        boolean partial = report.status() == RepairReport.Status.PARTIALLY_REPAIRED;
+        boolean repaired = report.status() == RepairReport.Status.REPAIRED;
+        for (Manifest.Segment segment : manifest.segments) {
+            JobView.Trace trace = view.traces.get(segment.id());
+            if (trace == null || !trace.committed()) {
+                failures.add(new FragmentFailure(-1, "any repository", FragmentFailure.Reason.MISSING,
+                        "segment " + segment.id() + ", which the block manifest lists, is not listed"));
+                throw new CheckpointUnavailableException(jobId, index.sequence(), index.m(), 0, failures);
+            }
+            RepairReport part = repair(jobId, view, trace, true);
+            failures.addAll(part.failures());
+            partial |= part.status() == RepairReport.Status.PARTIALLY_REPAIRED;
+            repaired |= part.status() == RepairReport.Status.REPAIRED;
+        }
+        RepairReport.Status status = partial ? RepairReport.Status.PARTIALLY_REPAIRED
+                : repaired ? RepairReport.Status.REPAIRED : RepairReport.Status.HEALTHY;
+        return new RepairReport(status, index, report.verifiedBefore(), report.availableAfter(), report.regenerated(),
+                report.indexCopiesRewritten(), failures);
+    }
+
+    /** Repairs one committed checkpoint; {@code anyLease} repairs it even after its lease ended. */
+    private RepairReport repair(String jobId, JobView view, JobView.Trace trace, boolean anyLease) {
         List<FragmentFailure> failures = new ArrayList<>();
         // Every copy the listing shows and every copy a holder should have: a missing one is as bad as a corrupt one.
         Set<String> copyHolders = new LinkedHashSet<>(trace.indexCopies);
@@ -46,7 +84,7 @@ final class Repairer {
             throw context.noIndex(jobId, trace, failures);
         }
         FragmentIndex index = copies.best().get();
-        if (index.isExpired(context.clock.instant())) {
+        if (!anyLease && index.isExpired(context.clock.instant())) {
             return new RepairReport(RepairReport.Status.EXPIRED, index, 0, 0, List.of(), List.of(), List.of());
         }
         Set<Integer> verified = reads.probe(index, failures);

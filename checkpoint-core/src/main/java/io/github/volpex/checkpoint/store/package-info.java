@@ -118,6 +118,64 @@
  *       their own calls; closing waits a bounded time and then abandons, never hanging on a repository.</li>
  * </ul>
  *
+ * <h2>Differential checkpoints</h2>
+ * A store built with {@code CheckpointStore.Builder.differential(Chunking)} cuts the state into blocks — fixed-size
+ * by default, as FTI's differential checkpoints hash 16 KiB blocks of arrays updated in place; content-defined
+ * ({@link io.github.volpex.checkpoint.store.Chunking#contentDefined}) for serialized states, where an insertion
+ * shifts every later byte: the FastCDC cut rule (Xia et al., USENIX ATC '16) over a gear rolling hash, with two
+ * masks that normalise chunk sizes around the average, as restic and borg cut their archives — and names each block
+ * by its SHA-256.
+ * <ul>
+ *   <li><b>Segments.</b> A commit stores only the blocks that the job's newest committed checkpoint (its
+ *       <em>base</em>) does not already refer to, packed one after another into one <em>segment</em> followed by the
+ *       checkpoint's <em>block manifest</em>. That segment is the checkpoint's payload: it goes through the same
+ *       dispersal, fragment verification, index copies and commit markers as a full checkpoint, under the same keys.
+ *       A segment is therefore named by the identity of the checkpoint that wrote it
+ *       ({@code <job>.<epoch>.<sequence>.<commit id>}), and a block by its SHA-256 and the segment holding it.</li>
+ *   <li><b>The manifest</b> (magic {@code VXDM}, its own version, CRC-32C; {@code Manifest} documents it byte by byte)
+ *       lists the state's length and SHA-256, every other segment the state needs (its identity, its payload's length
+ *       and SHA-256, the block bytes it holds) and every block of the state in order: which segment, the offset
+ *       there, the length and the SHA-256. Recovery rebuilds the payload of the checkpoint, then of each segment it
+ *       lists (checked against the length and digest the manifest records), copies each block into place, checks
+ *       every block's digest and then the whole state's.</li>
+ *   <li><b>One versioned format.</b> A full checkpoint's index is written in version 2, byte for byte as before; a
+ *       differential one's in version 3, which adds one byte saying how to read the payload. A reader refuses a
+ *       version it does not know — of the index or of the manifest — with an
+ *       {@link io.github.volpex.checkpoint.store.UnsupportedFormatException} naming the version found and those it
+ *       reads, and skips such a copy as it skips a corrupt one.</li>
+ *   <li><b>The reference rule.</b> A commit refers only to blocks its base refers to (or holds), never to blocks of a
+ *       commit that failed or was not yet committed, even if this writer wrote them: what a writer "has stored
+ *       before" is what the newest committed checkpoint's manifest says, read back from the repositories after a
+ *       restart. Deleting what is older than a durable, verified checkpoint (at a commit's end and in collection)
+ *       spares every checkpoint whose segment that checkpoint's manifest lists; a segment is freed only once no
+ *       retained checkpoint lists it. When the newest checkpoint's manifest cannot be read, collection deletes
+ *       nothing.</li>
+ *   <li><b>Compaction</b> happens inside a commit, so it needs no protocol of its own. A commit counts the live bytes
+ *       of each segment it could refer to; it keeps the 64 with the most, and then, while the block bytes stored
+ *       (the kept segments' and its own) exceed twice the live bytes, it stops referring to the kept segment with the
+ *       smallest share of live bytes and stores that segment's live blocks again, from the state being committed, in
+ *       its own segment — the cleaner of a log-structured file system, which empties the least-used segments first
+ *       (Rosenblum and Ousterhout, SOSP '91). The segment it stops referring to is then freed as any unreferenced one.
+ *       Each such step lowers the stored bytes and keeps the live ones, so after a differential commit the block
+ *       bytes its checkpoint keeps stored are at most twice its live blocks' bytes (the manifests aside: 48 bytes per
+ *       block), and a recovery reads at most 65 segments. Measured at 10% of the blocks changed per commit (the
+ *       benchmarks' {@code DifferentialBytesReport}): a commit writes 1.03× the changed blocks × n/m plus the index
+ *       copies, compaction included 1.25× over 30 commits, and the stored bytes stay under 2× the state.</li>
+ *   <li><b>Crash safety.</b> Before its commit point a differential commit writes only its own segment's fragments
+ *       and index copies, under its own new identity; it deletes nothing. A crash there leaves the base and every
+ *       segment it lists untouched and committed. After the commit point and once durable ({@code k + 1} markers),
+ *       it deletes only checkpoints older than itself that its own manifest does not list — so neither its base's
+ *       segments it still needs nor itself — with the deletion order of full checkpoints (markers first). A
+ *       retried commit or collection recomputes what to delete from a fresh listing and the newest manifest, so a
+ *       repetition deletes nothing the newest checkpoint refers to.</li>
+ *   <li><b>Repair</b> of a differential checkpoint repairs its own segment and every segment its manifest lists,
+ *       whatever their own leases say: damage to an older segment is damage to the newest state.</li>
+ *   <li><b>Memory.</b> Per job the store keeps the manifest of its last commit (about 48 bytes per block: 3 MiB for
+ *       a 1 GiB state in 16 KiB blocks). A commit holds the state, the block list of the new manifest and one
+ *       segment of encoding, the new blocks being streamed from the state's array; recovery holds the state and one
+ *       segment payload at a time.</li>
+ * </ul>
+ *
  * @since 0.1
  */
 package io.github.volpex.checkpoint.store;

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -57,15 +56,14 @@ class AsyncCommitTest {
     }
 
     /** A repository that holds the calls whose key {@link #gated} matches until {@link #release()}. */
-    static final class Gated implements FragmentRepository {
-        final FragmentRepository delegate;
+    static final class Gated extends Stores.Forwarding {
         volatile Predicate<String> gated = key -> false;
         /** A permit per call that arrived at the closed gate. */
         final Semaphore arrived = new Semaphore(0);
         private volatile CountDownLatch gate = new CountDownLatch(1);
 
         Gated(FragmentRepository delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         static List<Gated> inMemory(int count) {
@@ -99,29 +97,9 @@ class AsyncCommitTest {
         }
 
         @Override
-        public String id() {
-            return delegate.id();
-        }
-
-        @Override
         public void put(String key, byte[] content) throws IOException {
             pass(key);
-            delegate.put(key, content);
-        }
-
-        @Override
-        public Optional<byte[]> get(String key) throws IOException {
-            return delegate.get(key);
-        }
-
-        @Override
-        public boolean delete(String key) throws IOException {
-            return delegate.delete(key);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            return delegate.list(prefix);
+            super.put(key, content);
         }
     }
 

@@ -146,8 +146,15 @@ class FragmentIndexTest {
                 assertThrows(CorruptIndexException.class, () -> FragmentIndex.parse(magic)).getMessage());
         byte[] version = bytes.clone();
         version[5] = 1;
-        assertEquals("index format version must be 2: 1",
-                assertThrows(CorruptIndexException.class, () -> FragmentIndex.parse(version)).getMessage());
+        UnsupportedFormatException unsupported = assertThrows(UnsupportedFormatException.class,
+                () -> FragmentIndex.parse(version));
+        assertEquals("index format version must be one of [2, 3]: 1", unsupported.getMessage());
+        assertEquals(1, unsupported.version());
+        assertEquals("index", unsupported.format());
+        assertEquals(List.of(2, 3), unsupported.supportedVersions());
+        byte[] future = bytes.clone();
+        future[5] = 4;
+        assertEquals(4, assertThrows(UnsupportedFormatException.class, () -> FragmentIndex.parse(future)).version());
         byte[] flags = withCrc(bytes.clone(), bytes.length - 4);
         flags[7] = 1;
         withCrc(flags, bytes.length - 4);

@@ -28,6 +28,40 @@ final class Stores {
         return data;
     }
 
+    /** A repository that passes every call to another: extend it and override the calls to watch or change. */
+    abstract static class Forwarding implements FragmentRepository {
+        final FragmentRepository delegate;
+
+        Forwarding(FragmentRepository delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public String id() {
+            return delegate.id();
+        }
+
+        @Override
+        public void put(String key, byte[] content) throws java.io.IOException {
+            delegate.put(key, content);
+        }
+
+        @Override
+        public java.util.Optional<byte[]> get(String key) throws java.io.IOException {
+            return delegate.get(key);
+        }
+
+        @Override
+        public boolean delete(String key) throws java.io.IOException {
+            return delegate.delete(key);
+        }
+
+        @Override
+        public List<String> list(String prefix) throws java.io.IOException {
+            return delegate.list(prefix);
+        }
+    }
+
     /** A clock the test moves by hand. */
     static final class ManualClock implements InstantSource {
         private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-03-01T00:00:00Z"));

@@ -9,6 +9,7 @@ import io.github.volpex.checkpoint.store.AbandonedCommit;
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.CheckpointStoreException;
 import io.github.volpex.checkpoint.store.CheckpointUnavailableException;
+import io.github.volpex.checkpoint.store.Chunking;
 import io.github.volpex.checkpoint.store.CommitSupersededException;
 import io.github.volpex.checkpoint.store.CorruptIndexException;
 import io.github.volpex.checkpoint.store.EpochSource;
@@ -76,6 +77,15 @@ import net.jqwik.api.Provide;
  * <p>The same histories run with most commits asynchronous ({@link CheckpointStore#commitAsync}), their persists
  * queued until the history drains them at random steps; there a commit returns when its stage completes
  * successfully, and a process dies or closes with persists pending.
+ *
+ * <p>The same histories run on differential stores ({@link CheckpointStore.Builder#differential}), fixed-size and
+ * content-defined, committing a state that changes by a random pattern at every commit — not at all, a few scattered
+ * bytes, all of it, growing, shrinking, an insertion or a deletion in the middle — so that checkpoints refer to blocks
+ * in the segments of older ones, and collection and compaction run interleaved with the crashes and faults. There a
+ * checkpoint counts as rebuildable when a fault-free reader rebuilds its state from its own segment and every segment
+ * it lists, and no store call may turn the last committed checkpoint from rebuildable into not rebuildable from the
+ * repositories that answer (deleting a block it refers to) unless a checkpoint that reached its commit point after it
+ * returned can be rebuilt from them.
  *
  * <p>Sizes for CI; {@code -Pscale} runs ten times longer operation sequences, repair cycles and writer generations,
  * and histories of 10,000 operations (some 2,800 commit attempts) instead of 400 (the README's longer runs).
@@ -169,11 +179,7 @@ class StoreFaultPropertiesTest {
     @Property(tries = 1)
     void a_long_asynchronous_history_in_every_mode(@ForAll long seed) throws IOException {
         for (Mode mode : Mode.values()) {
-            SplittableRandom random = new SplittableRandom(seed);
-            List<Integer> operations = new ArrayList<>();
-            for (int i = 0; i < LONG_HISTORY; i++) {
-                operations.add(random.nextInt(100));
-            }
+            List<Integer> operations = longHistory(seed);
             new World(mode, Epochs.LISTING, seed, true).run(operations);
         }
     }
@@ -183,11 +189,7 @@ class StoreFaultPropertiesTest {
     void a_long_history_in_every_configuration(@ForAll long seed) throws IOException {
         for (Mode mode : Mode.values()) {
             for (Epochs epochs : Epochs.values()) {
-                SplittableRandom random = new SplittableRandom(seed);
-                List<Integer> operations = new ArrayList<>();
-                for (int i = 0; i < LONG_HISTORY; i++) {
-                    operations.add(random.nextInt(100));
-                }
+                List<Integer> operations = longHistory(seed);
                 new World(mode, epochs, seed).run(operations);
             }
         }
@@ -221,6 +223,64 @@ class StoreFaultPropertiesTest {
     void successive_writers_with_clocks_that_step_systematic(@ForAll Epochs epochs, @ForAll long seed)
             throws IOException {
         new World(Mode.SYSTEMATIC, epochs, seed).successiveWriters(GENERATIONS);
+    }
+
+    @Property(tries = 120)
+    void perennial_systematic_differential(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs,
+                                           @ForAll boolean contentDefined, @ForAll long seed) throws IOException {
+        new World(Mode.SYSTEMATIC, epochs, seed, false, chunking(contentDefined)).run(operations);
+    }
+
+    @Property(tries = 80)
+    void ephemeral_differential(@ForAll("operations") List<Integer> operations, @ForAll Epochs epochs,
+                                @ForAll boolean contentDefined, @ForAll long seed) throws IOException {
+        new World(Mode.EPHEMERAL, epochs, seed, false, chunking(contentDefined)).run(operations);
+    }
+
+    @Property(tries = 80)
+    void perennial_rabin_differential_asynchronous(@ForAll("operations") List<Integer> operations,
+                                                   @ForAll Epochs epochs, @ForAll boolean contentDefined,
+                                                   @ForAll long seed) throws IOException {
+        new World(Mode.RABIN, epochs, seed, true, chunking(contentDefined)).run(operations);
+    }
+
+    /** One long differential history per mode, content-defined and fixed-size in turn. */
+    @Property(tries = 1)
+    void a_long_differential_history_in_every_mode(@ForAll long seed) throws IOException {
+        for (Mode mode : Mode.values()) {
+            List<Integer> operations = longHistory(seed);
+            new World(mode, Epochs.LISTING, seed, mode == Mode.RABIN, chunking(mode == Mode.SYSTEMATIC))
+                    .run(operations);
+        }
+    }
+
+    /**
+     * A history that falsified a first version of the differential judgement: the test damages an old segment and a
+     * repository becomes unreachable, so neither the last committed checkpoint nor the next can be rebuilt from the
+     * repositories that answer; the next commit, which needs none of the last one's own blocks, deletes them. Nothing
+     * was lost that was still rebuildable, so the store is right; the judgement now asks whether a call makes the
+     * last committed checkpoint stop being rebuildable, not whether its fragments went.
+     */
+    @Example
+    void a_differential_commit_may_free_the_segment_of_a_checkpoint_that_was_already_unrebuildable() throws IOException {
+        new World(Mode.SYSTEMATIC, Epochs.LISTING, Long.MAX_VALUE, false, chunking(true))
+                .run(longHistory(Long.MAX_VALUE));
+    }
+
+    /** The operations of one long history, drawn from {@code seed}. */
+    private static List<Integer> longHistory(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<Integer> operations = new ArrayList<>();
+        for (int i = 0; i < LONG_HISTORY; i++) {
+            operations.add(random.nextInt(100));
+        }
+        return operations;
+    }
+
+    /** Small blocks, so that states of a few KiB have many. */
+    private static Chunking chunking(boolean contentDefined) {
+        return contentDefined ? Chunking.contentDefined(Chunking.MIN_BLOCK_BYTES)
+                : Chunking.fixed(Chunking.MIN_BLOCK_BYTES);
     }
 
     @Provide
@@ -377,12 +437,23 @@ class StoreFaultPropertiesTest {
         private Deferred executor = new Deferred();
         /** The stages of the current process's asynchronous commits not yet seen decided. */
         private final List<CompletionStage<FragmentIndex>> pending = new ArrayList<>();
+        /** How a differential store cuts states, or null for full checkpoints. */
+        private final Chunking chunking;
+        /** The state the job commits next, changed by a random pattern at every commit (differential runs). */
+        private byte[] state = new byte[0];
+        /** The bytes of every checkpoint whose commit returned, by its key prefix. */
+        private final Map<String, byte[]> returned = new HashMap<>();
 
         World(Mode mode, Epochs epochMode, long seed) {
             this(mode, epochMode, seed, false);
         }
 
         World(Mode mode, Epochs epochMode, long seed, boolean asynchronous) {
+            this(mode, epochMode, seed, asynchronous, null);
+        }
+
+        World(Mode mode, Epochs epochMode, long seed, boolean asynchronous, Chunking chunking) {
+            this.chunking = chunking;
             this.mode = mode;
             this.epochMode = epochMode;
             this.seed = seed;
@@ -409,6 +480,7 @@ class StoreFaultPropertiesTest {
         private AssertionError failure(AssertionError e) {
             List<String> tail = history.subList(Math.max(0, history.size() - 30), history.size());
             return new AssertionError(mode + ", " + epochMode + " epochs" + (asynchronous ? ", asynchronous" : "")
+                    + (chunking != null ? ", differential " + chunking : "")
                     + ", seed " + seed + ": " + e.getMessage()
                     + "\nlast steps: " + tail, e);
         }
@@ -433,6 +505,9 @@ class StoreFaultPropertiesTest {
                 case LISTING -> EpochSource.listing();
                 case CLOCK -> EpochSource.clock(clock);
             };
+            if (chunking != null) {
+                builder.differential(chunking);
+            }
             store = builder.random(new SplittableRandom(random.nextLong())).segmentBytes(32).epochs(epochs)
                     .clock(clock).lease(Duration.ofDays(365)).executor(executor).build();
             history.add("restart (clock " + clock.errorSeconds + " s off)");
@@ -498,8 +573,13 @@ class StoreFaultPropertiesTest {
         }
 
         private void commit() throws IOException {
-            byte[] data = new byte[random.nextInt(200)];
-            random.nextBytes(data);
+            byte[] data;
+            if (chunking == null) {
+                data = new byte[random.nextInt(200)];
+                random.nextBytes(data);
+            } else {
+                data = nextState();
+            }
             attempted.put(Sha256.of(data), data);
             if (asynchronous && random.nextInt(4) != 0) {
                 storeCall("commit asynchronously", () -> {
@@ -509,6 +589,7 @@ class StoreFaultPropertiesTest {
                         synchronized (model) {
                             lastCommitted = index;
                             lastReturned = ++model.time;
+                            returned.put(prefix(index), data);
                         }
                         history.add("durable " + prefix(index));
                     });
@@ -524,9 +605,126 @@ class StoreFaultPropertiesTest {
                 synchronized (model) {
                     lastCommitted = index;
                     lastReturned = ++model.time;
+                    returned.put(prefix(index), data);
                 }
                 history.add("committed " + prefix(index));
             });
+        }
+
+        /**
+         * The job's next state: the current one unchanged, with a few bytes changed, wholly new, grown, shrunk, or
+         * with bytes inserted or deleted in the middle (which shifts every later byte).
+         */
+        private byte[] nextState() {
+            byte[] next;
+            int length = state.length;
+            switch (random.nextInt(7)) {
+                case 0 -> next = state.clone();
+                case 1 -> {
+                    next = state.clone();
+                    for (int i = random.nextInt(1, 5); i > 0 && length > 0; i--) {
+                        next[random.nextInt(length)] ^= (byte) random.nextInt(1, 256);
+                    }
+                }
+                case 2 -> next = randomBytes(random.nextInt(4096));
+                case 3 -> next = concat(state, randomBytes(random.nextInt(1, 1024)));
+                case 4 -> next = java.util.Arrays.copyOf(state, random.nextInt(length + 1));
+                case 5 -> {
+                    int at = random.nextInt(length + 1);
+                    next = concat(concat(java.util.Arrays.copyOf(state, at), randomBytes(random.nextInt(1, 300))),
+                            java.util.Arrays.copyOfRange(state, at, length));
+                }
+                default -> {
+                    int at = random.nextInt(length + 1);
+                    int end = Math.min(length, at + random.nextInt(300));
+                    next = concat(java.util.Arrays.copyOf(state, at), java.util.Arrays.copyOfRange(state, end, length));
+                }
+            }
+            state = next;
+            return next;
+        }
+
+        private byte[] randomBytes(int length) {
+            byte[] bytes = new byte[length];
+            random.nextBytes(bytes);
+            return bytes;
+        }
+
+        private static byte[] concat(byte[] a, byte[] b) {
+            byte[] both = java.util.Arrays.copyOf(a, a.length + b.length);
+            System.arraycopy(b, 0, both, a.length, b.length);
+            return both;
+        }
+
+        /**
+         * The bytes a recovered checkpoint must hold: those of its commit if it returned, otherwise those of the
+         * commit attempted with its digest (a differential checkpoint's index carries its segment's digest, so its
+         * state is looked up by the digest of the bytes recovered); null if no commit attempted them.
+         */
+        private byte[] expected(RecoveredCheckpoint checkpoint) {
+            byte[] committed = returned.get(prefix(checkpoint.index()));
+            if (committed != null) {
+                return committed;
+            }
+            return attempted.get(checkpoint.index().isDifferential() ? Sha256.of(checkpoint.toByteArray())
+                    : checkpoint.index().checkpointSha256());
+        }
+
+        /**
+         * A fault-free reader of what the repositories hold, past the faults: {@code reachableOnly} makes it see the
+         * unreachable repositories as unreachable.
+         */
+        private CheckpointStore oracle(boolean reachableOnly) {
+            List<FragmentRepository> views = new ArrayList<>();
+            for (FaultyRepository repository : repositories) {
+                views.add(new FragmentRepository() {
+                    private void check() throws IOException {
+                        if (reachableOnly && !repository.isReachable()) {
+                            throw new io.github.volpex.checkpoint.store.RepositoryUnavailableException(id(),
+                                    "away", null);
+                        }
+                    }
+
+                    @Override
+                    public String id() {
+                        return repository.id();
+                    }
+
+                    @Override
+                    public void put(String key, byte[] content) {
+                        throw new UnsupportedOperationException("the oracle only reads");
+                    }
+
+                    @Override
+                    public Optional<byte[]> get(String key) throws IOException {
+                        check();
+                        return repository.delegate().get(key);
+                    }
+
+                    @Override
+                    public boolean delete(String key) {
+                        throw new UnsupportedOperationException("the oracle only reads");
+                    }
+
+                    @Override
+                    public List<String> list(String prefix) throws IOException {
+                        check();
+                        return repository.delegate().list(prefix);
+                    }
+                });
+            }
+            return (mode.codec == null ? CheckpointStore.ephemeral(views) : CheckpointStore.perennial(mode.codec, views))
+                    .build();
+        }
+
+        /** Whether a fault-free reader rebuilds the differential checkpoint {@code index}, segments included. */
+        private boolean rebuildsDifferential(FragmentIndex index, boolean reachableOnly) {
+            try {
+                oracle(reachableOnly).recover(index);
+                return true;
+            } catch (CheckpointStoreException | CorruptIndexException e) {
+                return false;
+            }
         }
 
         /**
@@ -650,7 +848,13 @@ class StoreFaultPropertiesTest {
         private void storeCall(String name, StoreCall call) throws IOException {
             FragmentIndex before = lastCommitted;
             long returned = lastReturned;
-            Set<String> held = before == null ? Set.of() : new Truth().currentFragments(before);
+            // A differential checkpoint's fragments may go once a newer one no longer refers to them; what must not
+            // happen is that it stops being rebuildable (from the repositories that answer) while no newer one is.
+            // A newer one refers only to segments the last one refers to, so it is rebuildable unless one of those
+            // was not rebuildable before the call either.
+            Set<String> held = before == null || chunking != null ? Set.of() : new Truth().currentFragments(before);
+            boolean wasRebuildable = before != null && chunking != null
+                    && rebuildsDifferential(newestRevision(before), true);
             try {
                 call.run();
                 history.add(name);
@@ -671,6 +875,22 @@ class StoreFaultPropertiesTest {
                             + "rebuilt: " + after);
                 }
             }
+            if (wasRebuildable && !rebuildsDifferential(newestRevision(before), true)) {
+                assertTrue(new Truth().laterRebuildable(returned), name + " made the last committed " + before
+                        + " impossible to rebuild (a block it refers to is gone) while no checkpoint that reached its "
+                        + "commit point after it returned can be rebuilt");
+            }
+        }
+
+        /** The newest readable revision of {@code index} on any repository (repair may have moved fragments). */
+        private FragmentIndex newestRevision(FragmentIndex index) throws IOException {
+            FragmentIndex newest = index;
+            for (FragmentIndex copy : new Truth().allIndexes.getOrDefault(prefix(index), List.of())) {
+                if (copy.revision() > newest.revision()) {
+                    newest = copy;
+                }
+            }
+            return newest;
         }
 
         /**
@@ -687,6 +907,10 @@ class StoreFaultPropertiesTest {
                     return;
                 }
                 if (model.damaged.contains(prefix) || truth.rebuildableFromAll(prefix)) {
+                    return;
+                }
+                if (chunking != null && model.damaged.stream().anyMatch(d -> compare(d, prefix) < 0)) {
+                    // A differential checkpoint needs the segments of older ones, which the test may have damaged.
                     return;
                 }
                 fail(when + ": " + prefix + " has a commit marker but cannot be rebuilt from what is stored, and the "
@@ -718,7 +942,7 @@ class StoreFaultPropertiesTest {
                     return;
                 }
                 RecoveredCheckpoint checkpoint = recovered.get();
-                byte[] expected = attempted.get(checkpoint.index().checkpointSha256());
+                byte[] expected = expected(checkpoint);
                 if (expected == null) {
                     fail(when + ": recovered bytes of no commit: " + checkpoint.index());
                 }
@@ -918,7 +1142,7 @@ class StoreFaultPropertiesTest {
             }
             assertTrue(prefix(recovered.index()).equals(newest), when + ": recovered " + recovered.index()
                     + " instead of " + newest);
-            assertArrayEquals(attempted.get(recovered.index().checkpointSha256()), recovered.toByteArray(), when);
+            assertArrayEquals(expected(recovered), recovered.toByteArray(), when);
         }
 
         private FaultyRepository byId(String id) {
@@ -1050,6 +1274,9 @@ class StoreFaultPropertiesTest {
             }
 
             private boolean rebuildable(FragmentIndex index, boolean reachableOnly) {
+                if (index.isDifferential()) {
+                    return rebuildsDifferential(index, reachableOnly);
+                }
                 int intact = 0;
                 for (int i = 0; i < index.n(); i++) {
                     if (intactFragment(index, i, reachableOnly)) {

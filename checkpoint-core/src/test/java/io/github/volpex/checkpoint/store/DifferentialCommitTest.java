@@ -1,0 +1,271 @@
+package io.github.volpex.checkpoint.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.volpex.erasure.IdaCodec;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Differential commits, example by example: what each writes (its segment holds exactly the blocks its base does not
+ * refer to) and that every state is recovered byte for byte, by this store and by a restarted one.
+ */
+class DifferentialCommitTest {
+
+    private static final int BLOCK = Chunking.DEFAULT_BLOCK_BYTES;
+    private static final int STATE = 64 * BLOCK;
+    private static final String JOB = "job";
+
+    private List<Counting> repositories;
+    private long seed;
+
+    /** Counts the bytes put on an in-memory repository. */
+    static final class Counting extends Stores.Forwarding {
+        final AtomicLong putBytes = new AtomicLong();
+
+        Counting(FragmentRepository delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public void put(String key, byte[] content) throws IOException {
+            putBytes.addAndGet(content.length);
+            super.put(key, content);
+        }
+    }
+
+    @BeforeEach
+    void repositories() {
+        repositories = new ArrayList<>();
+        for (FragmentRepository r : Stores.inMemory(6)) {
+            repositories.add(new Counting(r));
+        }
+        seed = new SplittableRandom().nextLong();
+    }
+
+    private CheckpointStore store(Chunking chunking) {
+        return CheckpointStore.perennial(IdaCodec.systematic(4, 2), repositories).differential(chunking)
+                .segmentBytes(64 * 1024).build();
+    }
+
+    private long written() {
+        return repositories.stream().mapToLong(r -> r.putBytes.get()).sum();
+    }
+
+    /** Commits {@code state}, checks what it wrote and that it (and a restarted store) recovers it exactly. */
+    private FragmentIndex commit(CheckpointStore store, byte[] state, long expectedOwnBlockBytes) throws Exception {
+        long before = written();
+        FragmentIndex index = store.commit(JOB, state);
+        long wrote = written() - before;
+        assertTrue(index.isDifferential(), "seed " + seed);
+        Manifest manifest = Manifest.ofPayload(payload(store, index));
+        assertEquals(expectedOwnBlockBytes, manifest.ownBlockBytes, "own block bytes, seed " + seed);
+        long payload = expectedOwnBlockBytes + manifest.toBytes().length + 4;
+        assertEquals(payload, index.checkpointBytes(), "payload bytes, seed " + seed);
+        // Fragments: the payload times n/m, rounded up per fragment and framed; plus an index copy per holder.
+        long fragments = index.fragments().stream().mapToLong(FragmentLocation::lengthBytes).sum();
+        long indexCopies = (long) index.n() * index.toBytes().length;
+        assertTrue(fragments <= payload * 6 / 4 + 6 * 256L, "fragments " + fragments + " for " + payload);
+        assertTrue(wrote <= fragments + indexCopies + 6 * 64, "wrote " + wrote + ", seed " + seed);
+        assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
+        assertArrayEquals(state, store.recover(index).toByteArray(), "seed " + seed);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(state.length, store.recoverTo(index, out));
+        assertArrayEquals(state, out.toByteArray());
+        CheckpointStore restarted = store(Chunking.fixed());
+        assertArrayEquals(state, restarted.recover(JOB).orElseThrow().toByteArray(), "restarted, seed " + seed);
+        return index;
+    }
+
+    /** The decoded payload of a differential checkpoint (segment and manifest), through the package's reads. */
+    private byte[] payload(CheckpointStore store, FragmentIndex index) {
+        return new Reads(store.context()).rebuild(index).bytes();
+    }
+
+    @Test
+    void noChangeWritesTheManifestOnlyUnderOnePercentOfTheState() throws Exception {
+        CheckpointStore store = store(Chunking.fixed());
+        byte[] state = Stores.data(seed, STATE);
+        commit(store, state, STATE);
+        long before = written();
+        commit(store, state, 0);
+        long wrote = written() - before;
+        assertTrue(wrote <= STATE / 100, "an unchanged commit wrote " + wrote + " bytes of a " + STATE
+                + "-byte state");
+    }
+
+    @Test
+    void scatteredChangesStoreTheirBlocksOnly() throws Exception {
+        CheckpointStore store = store(Chunking.fixed());
+        byte[] state = Stores.data(seed, STATE);
+        commit(store, state, STATE);
+        SplittableRandom random = new SplittableRandom(seed);
+        TreeSet<Integer> changed = new TreeSet<>();
+        while (changed.size() < 7) {
+            int block = random.nextInt(STATE / BLOCK);
+            if (changed.add(block)) {
+                state[block * BLOCK + random.nextInt(BLOCK)] ^= 0x11;
+            }
+        }
+        commit(store, state, 7L * BLOCK);
+        // Unchanged blocks stay in the first segment, which is kept; nothing else is.
+        assertEquals(2, store.checkpoints(JOB).size());
+    }
+
+    @Test
+    void allChangedStoresEveryBlockAndFreesTheOldSegment() throws Exception {
+        CheckpointStore store = store(Chunking.fixed());
+        commit(store, Stores.data(seed, STATE), STATE);
+        commit(store, Stores.data(seed + 1, STATE), STATE);
+        assertEquals(1, store.checkpoints(JOB).size(), "the first segment is no longer referred to");
+    }
+
+    @Test
+    void growingAndShrinkingStates() throws Exception {
+        CheckpointStore store = store(Chunking.fixed());
+        byte[] state = Stores.data(seed, STATE + 100);
+        commit(store, state, STATE + 100);
+        byte[] grown = java.util.Arrays.copyOf(state, STATE + 3 * BLOCK + 5);
+        System.arraycopy(Stores.data(~seed, grown.length - state.length), 0, grown, state.length,
+                grown.length - state.length);
+        // The partial last block changed, and three blocks and five bytes follow it.
+        commit(store, grown, grown.length - (long) STATE);
+        byte[] shrunk = java.util.Arrays.copyOf(grown, 40 * BLOCK + 7);
+        // Only the new partial last block is new; 40 whole blocks are still live in the first segment (more than half).
+        commit(store, shrunk, 7);
+        byte[] tiny = java.util.Arrays.copyOf(shrunk, 3 * BLOCK);
+        // Three of 64 blocks live: the first segment is compacted — its live blocks stored again, the segment freed.
+        commit(store, tiny, 3L * BLOCK);
+        assertEquals(1, store.checkpoints(JOB).size());
+        commit(store, new byte[0], 0);
+    }
+
+    @Test
+    void contentDefinedChunkingStoresLittleAfterAnInsertion() throws Exception {
+        Chunking cdc = Chunking.contentDefined(4096);
+        CheckpointStore store = store(cdc);
+        byte[] state = Stores.data(seed, STATE);
+        FragmentIndex first = store.commit(JOB, state);
+        assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray());
+        int at = new SplittableRandom(seed).nextInt(STATE);
+        byte[] inserted = new byte[STATE + 100];
+        System.arraycopy(state, 0, inserted, 0, at);
+        System.arraycopy(Stores.data(~seed, 100), 0, inserted, at, 100);
+        System.arraycopy(state, at, inserted, at + 100, STATE - at);
+        FragmentIndex second = store.commit(JOB, inserted);
+        assertArrayEquals(inserted, store.recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
+        Manifest manifest = Manifest.ofPayload(payload(store, second));
+        assertTrue(manifest.ownBlockBytes <= 3L * cdc.maxBytes(), "an insertion of 100 bytes stored "
+                + manifest.ownBlockBytes + " bytes, seed " + seed);
+        assertTrue(second.checkpointBytes() * 10 < first.checkpointBytes(), "seed " + seed);
+        // Fixed-size blocks would store every block after the insertion.
+        CheckpointStore fixed = CheckpointStore.perennial(IdaCodec.systematic(4, 2), Stores.inMemory(6))
+                .differential(Chunking.fixed(4096)).build();
+        fixed.commit(JOB, state);
+        Manifest shifted = Manifest.ofPayload(payload(fixed, fixed.commit(JOB, inserted)));
+        assertTrue(shifted.ownBlockBytes >= STATE - at, "seed " + seed);
+    }
+
+    @Test
+    void aRestartedStoreReadsItsBaseBackAndStillStoresOnlyWhatChanged() throws Exception {
+        byte[] state = Stores.data(seed, STATE);
+        commit(store(Chunking.fixed()), state, STATE);
+        state[5] ^= 1;
+        commit(store(Chunking.fixed()), state, BLOCK);
+    }
+
+    @Test
+    void aStreamCommitIsFullAndTheNextDifferentialOneStoresEverything() throws Exception {
+        CheckpointStore store = store(Chunking.fixed());
+        byte[] state = Stores.data(seed, STATE);
+        commit(store, state, STATE);
+        FragmentIndex full = store.commit(JOB, new ByteArrayInputStream(state));
+        assertFalse(full.isDifferential());
+        assertEquals(STATE, full.checkpointBytes());
+        assertEquals(1, store.checkpoints(JOB).size(), "a full checkpoint refers to no segment");
+        assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray());
+        commit(store, state, STATE);
+    }
+
+    @Test
+    void repairRegeneratesTheFragmentsOfTheSegmentsTheNewestLists() throws Exception {
+        CheckpointStore store = store(Chunking.fixed());
+        byte[] state = Stores.data(seed, STATE);
+        FragmentIndex first = store.commit(JOB, state);
+        state[BLOCK + 3] ^= 1;
+        FragmentIndex second = store.commit(JOB, state);
+        assertEquals(2, store.checkpoints(JOB).size(), "the first checkpoint holds 63 of the 64 blocks");
+        // Damage beyond the threshold on the first checkpoint's segment, over and over: without its repair, three
+        // rounds would take it below m = 4 of 6 fragments.
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int round = 0; round < 3; round++) {
+            FragmentIndex current = store.checkpoints(JOB).get(1);
+            assertEquals(first.checkpointId(), current.checkpointId());
+            for (int lost = 0; lost < 2; ) {
+                FragmentLocation victim = current.fragments().get(random.nextInt(current.n()));
+                FragmentRepository holder = repositories.stream()
+                        .filter(r -> r.id().equals(victim.repositoryId())).findFirst().orElseThrow();
+                if (holder.delete(current.fragmentKey(victim.fragmentIndex()))) {
+                    lost++;
+                }
+            }
+            RepairReport report = store.repair(JOB);
+            assertEquals(RepairReport.Status.REPAIRED, report.status(), "round " + round + ": " + report);
+            assertEquals(second.checkpointId(), report.index().checkpointId());
+            assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray(), "round " + round);
+        }
+        // A segment the newest lists that is gone altogether cannot be repaired, and repair says so.
+        FragmentIndex segment = store.checkpoints(JOB).get(1);
+        for (FragmentRepository repository : repositories) {
+            for (String key : repository.list(JOB + ".")) {
+                if (key.startsWith(segment.markerKey().substring(0, segment.markerKey().length() - 2))) {
+                    repository.delete(key);
+                }
+            }
+        }
+        CheckpointUnavailableException e = org.junit.jupiter.api.Assertions.assertThrows(
+                CheckpointUnavailableException.class, () -> store.repair(JOB));
+        assertTrue(e.failures().stream().anyMatch(f -> f.detail().contains(segment.checkpointId().toString())
+                && f.detail().contains("which the block manifest lists")), e.failures() + ", seed " + seed);
+    }
+
+    @Test
+    void segmentsTheNewestDoesNotListAreCollectedAndListedOnesKept() throws Exception {
+        CheckpointStore store = store(Chunking.fixed());
+        SplittableRandom random = new SplittableRandom(seed);
+        byte[] state = Stores.data(seed, STATE);
+        long stateBytes = state.length;
+        for (int round = 0; round < 30; round++) {
+            int changes = random.nextInt(20);
+            for (int c = 0; c < changes; c++) {
+                state[random.nextInt(state.length)] ^= (byte) (1 + random.nextInt(255));
+            }
+            FragmentIndex index = store.commit(JOB, state);
+            Manifest manifest = Manifest.ofPayload(payload(store, index));
+            TreeSet<CheckpointId> expected = new TreeSet<>(Differential.segments(manifest));
+            expected.add(index.checkpointId());
+            TreeSet<CheckpointId> present = new TreeSet<>();
+            store.checkpoints(JOB).forEach(i -> present.add(i.checkpointId()));
+            assertEquals(expected, present, "round " + round + ", seed " + seed);
+            long stored = 0;
+            for (FragmentIndex i : store.checkpoints(JOB)) {
+                stored += Manifest.ofPayload(payload(store, i)).ownBlockBytes;
+            }
+            assertTrue(stored <= 2 * stateBytes, "stored block bytes " + stored + " > 2 × " + stateBytes
+                    + ", round " + round + ", seed " + seed);
+            assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray(), "round " + round);
+            assertEquals(0, store.collectGarbage(JOB), "a commit leaves nothing to collect");
+        }
+    }
+}
