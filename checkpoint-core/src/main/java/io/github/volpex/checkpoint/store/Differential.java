@@ -203,8 +203,8 @@ final class Differential {
      * {@link #MAX_SEGMENTS} with the most live bytes are kept; then, while the block bytes stored — the kept segments'
      * and the new segment's — exceed twice the live bytes, the kept segment with the smallest share of live bytes is
      * dropped (its live blocks move to the new segment), as a log-structured file system cleans its emptiest segments
-     * first (Rosenblum and Ousterhout, SOSP '91). Each drop lowers the stored bytes and leaves the live ones; with every
-     * segment dropped they are equal, so the loop ends with stored ≤ 2 × live.
+     * first (Rosenblum and Ousterhout, SOSP '91). Each drop lowers the stored bytes and leaves the live ones; with
+     * every segment dropped they are equal, so the loop ends with stored ≤ 2 × live.
      */
     private static boolean[] keptSegments(List<Manifest.Segment> segments, long[] live, long freshBytes) {
         List<Integer> candidates = new ArrayList<>();

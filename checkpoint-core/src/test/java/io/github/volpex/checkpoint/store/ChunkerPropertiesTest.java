@@ -73,7 +73,8 @@ class ChunkerPropertiesTest {
         int settled = at + 8 * chunking.maxBytes();
         assertEquals(before.tailSet(settled), after.tailSet(settled), "cuts past " + settled);
         // And before the change, nothing moved.
-        TreeSet<Integer> head = new TreeSet<>(boundaries(chunking.chunker(), changed).headSet(at - chunking.maxBytes()));
+        TreeSet<Integer> head =
+                new TreeSet<>(boundaries(chunking.chunker(), changed).headSet(at - chunking.maxBytes()));
         assertEquals(before.headSet(at - chunking.maxBytes()), head, "cuts before " + at);
     }
 

@@ -262,7 +262,7 @@ class StoreFaultPropertiesTest {
      * last committed checkpoint stop being rebuildable, not whether its fragments went.
      */
     @Example
-    void a_differential_commit_may_free_the_segment_of_a_checkpoint_that_was_already_unrebuildable() throws IOException {
+    void a_differential_commit_may_free_the_segment_of_a_checkpoint_already_unrebuildable() throws IOException {
         new World(Mode.SYSTEMATIC, Epochs.LISTING, Long.MAX_VALUE, false, chunking(true))
                 .run(longHistory(Long.MAX_VALUE));
     }
@@ -713,8 +713,10 @@ class StoreFaultPropertiesTest {
                     }
                 });
             }
-            return (mode.codec == null ? CheckpointStore.ephemeral(views) : CheckpointStore.perennial(mode.codec, views))
-                    .build();
+            CheckpointStore.Builder builder = mode.codec == null
+                    ? CheckpointStore.ephemeral(views)
+                    : CheckpointStore.perennial(mode.codec, views);
+            return builder.build();
         }
 
         /** Whether a fault-free reader rebuilds the differential checkpoint {@code index}, segments included. */
