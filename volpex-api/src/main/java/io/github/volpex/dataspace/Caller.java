@@ -3,13 +3,13 @@ package io.github.volpex.dataspace;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Who issues a request: a replica handle, or a one-off caller of the request-level interface. Carries the closed flag
- * that wakes the caller's blocked thread and reports whether the last request was a duplicate. Padded before, since a
- * replica handle lives long and its thread writes these fields on every request.
+ * Who issues a request: a replica handle (which holds one for its life), or a one-off caller of the request-level
+ * interface. Carries the closed flag that wakes the caller's blocked thread and reports whether the last request was a
+ * duplicate. Padded before, since a replica handle lives long and its thread writes these fields on every request.
  */
-class Caller extends PaddedBefore {
+final class Caller extends PaddedBefore {
 
-    /** Set once by {@code close()}; read by the caller's thread and racily by {@code isClosed()}. */
+    /** Set once by {@code close()}; read by the caller's thread and the dataspace. */
     volatile boolean closed;
     /** Whether the last request was answered from an earlier execution. Written and read by the calling thread. */
     boolean duplicate;

@@ -1,5 +1,7 @@
 package io.github.volpex.dataspace;
 
+import io.github.volpex.dataspace.spi.RequestChecks;
+import io.github.volpex.dataspace.spi.WaitLimit;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -25,7 +27,7 @@ public final class DataspaceOptions {
     public static final int DEFAULT_MAX_TAG_LENGTH = 1024;
     /** The default largest data item: 64 MiB. */
     public static final int DEFAULT_MAX_DATA_BYTES = 64 << 20;
-    /** Timeouts of this many seconds or more wait without a bound ({@link #checkTimeout(Duration)}). */
+    /** Timeouts of this many seconds or more wait without a bound ({@link WaitLimit#of(Duration)}). */
     public static final long UNBOUNDED_TIMEOUT_SECONDS = Long.MAX_VALUE / 1_000_000_000L - 1;
 
     private static final DataspaceOptions DEFAULTS = builder().build();
@@ -140,12 +142,12 @@ public final class DataspaceOptions {
      * @param processCount the dataspace's number of processes
      * @return the process id
      * @throws IllegalArgumentException if {@code processId} is outside {@code [0, processCount)}
+     * @deprecated a check for implementers of a dataspace, not a property of the options: use
+     *             {@link RequestChecks#checkProcessId(int, int)}, which this calls
      */
+    @Deprecated(since = "0.1", forRemoval = true)
     public static int checkProcessId(int processId, int processCount) {
-        if (processId < 0 || processId >= processCount) {
-            throw new IllegalArgumentException("processId must be in [0, " + (processCount - 1) + "]: " + processId);
-        }
-        return processId;
+        return RequestChecks.checkProcessId(processId, processCount);
     }
 
     /**
@@ -157,13 +159,13 @@ public final class DataspaceOptions {
      * @return the timeout, or {@code null} if it is so long that the wait has no bound
      * @throws NullPointerException     if {@code timeout} is null
      * @throws IllegalArgumentException if {@code timeout} is negative
+     * @deprecated a check for implementers of a dataspace, and "no bound" should not be null: use
+     *             {@link WaitLimit#of(Duration)}, which this calls
      */
+    @Deprecated(since = "0.1", forRemoval = true)
     public static Duration checkTimeout(Duration timeout) {
-        Objects.requireNonNull(timeout, "timeout");
-        if (timeout.isNegative()) {
-            throw new IllegalArgumentException("timeout must be >= 0: " + timeout);
-        }
-        return timeout.getSeconds() >= UNBOUNDED_TIMEOUT_SECONDS ? null : timeout;
+        WaitLimit wait = WaitLimit.of(timeout);
+        return wait.isBounded() ? wait.duration() : null;
     }
 
     /** Budget as stored: negative when unset. */

@@ -1,12 +1,13 @@
 package io.github.volpex.dataspace;
 
+import io.github.volpex.dataspace.spi.RequestChecks;
+import io.github.volpex.dataspace.spi.RequestStatistics;
+import io.github.volpex.dataspace.spi.WaitLimit;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.EnumMap;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,8 +33,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     /** Completes a waiting caller's future when its handle or the dataspace closes; the caller reads the flags. */
     private static final Throwable CLOSED = new IllegalStateException("closed");
 
-    private final int processCount;
-    private final DataspaceOptions options;
+    private final RequestChecks checks;
 
     /**
      * Per tag: its data ({@code byte[]}), or the requests waiting for it ({@link Waiters}); absent when neither. A tag
@@ -46,11 +46,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     private volatile boolean closed;
 
     InProcessDataspace(int processCount, DataspaceOptions options) {
-        if (processCount < 1) {
-            throw new IllegalArgumentException("processCount must be >= 1: " + processCount);
-        }
-        this.processCount = processCount;
-        this.options = Objects.requireNonNull(options, "options");
+        this.checks = RequestChecks.of(processCount, options);
         @SuppressWarnings({"unchecked", "rawtypes"})
         ConcurrentHashMap<String, Object>[] maps = new ConcurrentHashMap[TAG_MAPS];
         for (int i = 0; i < TAG_MAPS; i++) {
@@ -67,12 +63,12 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public int processCount() {
-        return processCount;
+        return checks.processCount();
     }
 
     @Override
     public DataspaceOptions options() {
-        return options;
+        return checks.options();
     }
 
     @Override
@@ -82,24 +78,18 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public Replica open(int processId, long savedRequestNumber) {
-        checkProcessId(processId);
+        checks.checkProcessId(processId);
         ProcessState process = processes[processId];
         long position;
         process.acquire();
         try {
             if (closed) {
-                throw new DataspaceClosedException(processId, Math.max(1, savedRequestNumber + 1), true);
-            }
-            long issued = process.issued;
-            if (savedRequestNumber < 0 || savedRequestNumber > issued) {
-                throw new IllegalArgumentException("savedRequestNumber must be in [0, " + issued
-                        + "] (the high-water mark of process " + processId + "): " + savedRequestNumber);
+                throw RequestChecks.closedOnOpen(processId, savedRequestNumber);
             }
             process.settle();
-            // A request still pending was completed by no replica: the checkpoint was taken inside it.
             Pending pending = process.pending;
-            position = pending != null && pending.requestNumber == savedRequestNumber
-                    ? savedRequestNumber - 1 : savedRequestNumber;
+            position = checks.openAt(processId, savedRequestNumber, process.issued,
+                    pending != null && pending.requestNumber == savedRequestNumber);
         } finally {
             process.release();
         }
@@ -113,36 +103,26 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public DataspaceStatistics statistics() {
-        long[] requests = new long[Operation.values().length];
-        long duplicatesIgnored = 0;
-        long servedFromLog = 0;
-        long joinedPending = 0;
-        long evictions = 0;
-        long evictedRequests = 0;
-        long maxReplicaLag = 0;
+        // The counters of each process live in its padded state (no shared counter on the request path): summed here.
+        RequestStatistics total = new RequestStatistics();
         for (ProcessState process : processes) {
             process.acquire();
             try {
                 process.settle();
                 for (Operation operation : Operation.values()) {
-                    requests[operation.ordinal()] += process.requests(operation);
+                    total.addRequests(operation, process.requests(operation));
                 }
-                duplicatesIgnored += process.duplicatesIgnored;
-                servedFromLog += process.servedFromLog;
-                joinedPending += process.joinedPending;
-                evictions += process.evictions;
-                evictedRequests += process.evictedRequests;
-                maxReplicaLag = Math.max(maxReplicaLag, process.maxReplicaLag);
+                total.addDuplicatesIgnored(process.duplicatesIgnored);
+                total.addServedFromLog(process.servedFromLog);
+                total.addJoinedPending(process.joinedPending);
+                total.addEvictions(process.evictions);
+                total.addEvictedRequests(process.evictedRequests);
+                total.recordReplicaLag(process.maxReplicaLag);
             } finally {
                 process.release();
             }
         }
-        EnumMap<Operation, Long> byOperation = new EnumMap<>(Operation.class);
-        for (Operation operation : Operation.values()) {
-            byOperation.put(operation, requests[operation.ordinal()]);
-        }
-        return new DataspaceStatistics(byOperation, duplicatesIgnored, servedFromLog, joinedPending, evictions,
-                evictedRequests, maxReplicaLag);
+        return total.snapshot();
     }
 
     @Override
@@ -175,20 +155,19 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public Reply handle(Request request) throws InterruptedException {
-        return serve(request, null);
+        return serve(request, WaitLimit.unbounded());
     }
 
     @Override
     public Reply handle(Request request, Duration timeout) throws InterruptedException {
-        return serve(request, DataspaceOptions.checkTimeout(timeout));
+        return serve(request, WaitLimit.of(timeout));
     }
 
-    /** Handles a request; {@code checkedTimeout} is valid, null for an unbounded wait. */
-    private Reply serve(Request request, Duration checkedTimeout) throws InterruptedException {
+    private Reply serve(Request request, WaitLimit wait) throws InterruptedException {
         checkRequest(request);
         Caller caller = new Caller();
         Outcome outcome = execute(request.operation(), request.processId(), request.requestNumber(), request.tag(),
-                request.dataUnsafe(), checkedTimeout, caller);
+                request.dataUnsafe(), wait, caller);
         if (outcome.cancelled) {
             throw outcome.cancellation(request.processId(), request.requestNumber());
         }
@@ -203,7 +182,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         long requestNumber = request.requestNumber();
         Caller caller = new Caller();
         CompletableFuture<Reply> reply = new CompletableFuture<>();
-        Object begun;
+        RequestState begun;
         try {
             begun = begin(request.operation(), processId, requestNumber, request.tag(), request.dataUnsafe(), caller);
         } catch (DataspaceException failed) {
@@ -211,8 +190,8 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             return reply;
         }
         boolean duplicate = caller.duplicate;
-        if (begun instanceof Outcome) {
-            complete(reply, request, (Outcome) begun, duplicate);
+        if (begun instanceof Outcome outcome) {
+            complete(reply, request, outcome, duplicate);
             return reply;
         }
         Pending pending = (Pending) begun;
@@ -247,7 +226,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public Optional<Reply> cancel(int processId, long requestNumber) {
-        checkProcessId(processId);
+        checks.checkProcessId(processId);
         Outcome outcome = cancel(processId, requestNumber, null);
         return outcome.cancelled ? Optional.empty()
                 : Optional.of(new Reply(outcome.operation, processId, requestNumber, outcome.data, outcome.stored,
@@ -256,7 +235,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public Optional<Request> pendingRequest(int processId) {
-        checkProcessId(processId);
+        checks.checkProcessId(processId);
         ProcessState process = processes[processId];
         process.acquire();
         try {
@@ -271,13 +250,13 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     @Override
     public long highWaterMark(int processId) {
-        checkProcessId(processId);
+        checks.checkProcessId(processId);
         return processes[processId].issued;
     }
 
     @Override
     public long oldestRetained(int processId) {
-        checkProcessId(processId);
+        checks.checkProcessId(processId);
         ProcessState process = processes[processId];
         process.acquire();
         try {
@@ -314,25 +293,15 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     // ---- argument checks (outside the locks) --------------------------------------------------------------------
 
-    void checkProcessId(int processId) {
-        DataspaceOptions.checkProcessId(processId, processCount);
-    }
-
-    void checkTag(String tag) {
-        options.checkTag(tag);
-    }
-
-    void checkData(byte[] data) {
-        options.checkData(data);
+    RequestChecks checks() {
+        return checks;
     }
 
     /** Checks a request of the request-level interface against the process count and the limits. */
     private void checkRequest(Request request) {
-        Objects.requireNonNull(request, "request");
-        checkProcessId(request.processId());
-        checkTag(request.tag());
+        checks.checkRequest(request);
         if (request.operation().isPut()) {
-            checkData(request.dataUnsafe());
+            checks.checkData(request.dataUnsafe());
         }
     }
 
@@ -340,28 +309,27 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
 
     /**
      * Executes one validated request. {@code data} is owned by the dataspace from here on (callers copy first); it may
-     * be null for a put that {@link #alreadyIssued} reported as a duplicate. {@code timeout} null waits as long as
-     * needed.
+     * be null for a put that {@link #alreadyIssued} reported as a duplicate.
      */
     Outcome execute(Operation operation, int processId, long requestNumber, String tag, byte[] data,
-            Duration timeout, Caller caller) throws InterruptedException {
-        Object begun = begin(operation, processId, requestNumber, tag, data, caller);
-        if (begun instanceof Outcome) {
-            return (Outcome) begun;
+            WaitLimit wait, Caller caller) throws InterruptedException {
+        RequestState begun = begin(operation, processId, requestNumber, tag, data, caller);
+        if (begun instanceof Outcome outcome) {
+            return outcome;
         }
         Pending waitFor = (Pending) begun;
-        if (!caller.duplicate && timeout != null && timeout.isZero()) {
+        if (!caller.duplicate && wait.isImmediate()) {
             // It found no data at its step: a put that serves it afterwards answers the retry, not this call.
-            throw timeout(waitFor, timeout);
+            throw timeout(waitFor, wait);
         }
-        return await(waitFor, timeout, caller);
+        return await(waitFor, wait, caller);
     }
 
     /**
      * Runs a validated request up to the point where it would wait: returns its {@link Outcome}, or the {@link Pending}
      * request to wait for (issued by this call when {@code caller.duplicate} is false, joined otherwise).
      */
-    private Object begin(Operation operation, int processId, long requestNumber, String tag, byte[] data,
+    private RequestState begin(Operation operation, int processId, long requestNumber, String tag, byte[] data,
             Caller caller) {
         ProcessState process = processes[processId];
         Pending[] served = null;
@@ -504,14 +472,14 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
     }
 
     /** Waits, holding no lock, until the request completes, the timeout elapses or the caller is closed. */
-    private Outcome await(Pending pending, Duration timeout, Caller caller) throws InterruptedException {
+    private Outcome await(Pending pending, WaitLimit wait, Caller caller) throws InterruptedException {
         Outcome outcome = pending.outcome();
         if (outcome != null) {
             return outcome;
         }
-        long nanos = timeout == null ? -1 : timeout.toNanos();
+        long nanos = wait.isBounded() ? wait.duration().toNanos() : -1;
         if (nanos == 0) {
-            throw timeout(pending, timeout);
+            throw timeout(pending, wait);
         }
         CompletableFuture<Outcome> waiter = new CompletableFuture<>();
         if (!pending.register(waiter)) {
@@ -532,7 +500,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
             if (outcome != null) {
                 return outcome;
             }
-            throw timeout(pending, timeout);
+            throw timeout(pending, wait);
         } catch (InterruptedException interrupted) {
             pending.deregister(waiter);
             outcome = pending.outcome();
@@ -546,9 +514,9 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
         }
     }
 
-    private static DataspaceTimeoutException timeout(Pending pending, Duration timeout) {
+    private static DataspaceTimeoutException timeout(Pending pending, WaitLimit wait) {
         return new DataspaceTimeoutException(pending.processId, pending.requestNumber, pending.operation, pending.tag,
-                timeout);
+                wait.duration());
     }
 
     private static void publish(Pending[] served) {
@@ -887,7 +855,7 @@ final class InProcessDataspace implements Dataspace, DataspaceServer {
          * Answers a request the process has issued before: its logged outcome, or the pending request to wait for.
          * Under the lock, settled.
          */
-        Object replay(Operation operation, int processId, long requestNumber, String tag) {
+        RequestState replay(Operation operation, int processId, long requestNumber, String tag) {
             long lag = issued - requestNumber;
             if (lag > maxReplicaLag) {
                 maxReplicaLag = lag;

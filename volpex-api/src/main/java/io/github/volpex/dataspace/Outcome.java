@@ -1,10 +1,12 @@
 package io.github.volpex.dataspace;
 
+import io.github.volpex.dataspace.spi.CallResult;
+
 /**
  * The logged outcome of one request: its kind and tag (to detect diverging replicas) and what it returned. The data
  * array is never modified once created, so it is shared between the dataspace table, the log and replies.
  */
-final class Outcome {
+final class Outcome implements RequestState, CallResult {
 
     final Operation operation;
     final String tag;
@@ -35,6 +37,17 @@ final class Outcome {
     /** The failure a caller of a cancelled request receives. */
     DataspaceCancelledException cancellation(int processId, long requestNumber) {
         return new DataspaceCancelledException(processId, requestNumber, operation, tag);
+    }
+
+    @Override
+    public boolean stored() {
+        return stored;
+    }
+
+    /** A copy of the data: the array itself is shared with the table and the log. */
+    @Override
+    public byte[] dataForCaller() {
+        return data == null ? null : data.clone();
     }
 
     long bytes() {

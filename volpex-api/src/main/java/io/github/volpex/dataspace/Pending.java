@@ -13,7 +13,7 @@ import java.util.function.BiFunction;
  * else, and none misses it afterwards: see {@link #outcome()}. The callers waiting for it are told afterwards, outside
  * every lock, by {@link #fire()}.
  */
-final class Pending {
+final class Pending implements RequestState {
 
     /** The step that changes nothing: entering a tag's entry with it waits for the step that holds the entry. */
     private static final BiFunction<String, Object, Object> UNCHANGED = (tag, state) -> state;

@@ -11,7 +11,9 @@
  * rest. Middleware that numbers requests itself (a network front) uses
  * {@link io.github.volpex.dataspace.DataspaceServer} with {@link io.github.volpex.dataspace.Request} and
  * {@link io.github.volpex.dataspace.Reply} — {@code submit} to serve waiting callers without a thread each — and
- * carries them in the wire form that interface documents.
+ * carries them in the wire form that interface documents. Implementers of a dataspace of their own start from
+ * {@link io.github.volpex.dataspace.spi}: the replica handle's state machine, the request checks and the counters
+ * that every implementation here shares.
  *
  * <h2>The execution model (§II-B) and how it is implemented (§III-A)</h2>
  * Every request carries (process id, request number); replicas of one process issue identical sequences, so equal

@@ -83,7 +83,9 @@ class DataspaceOptionsTest {
         assertEquals("data", assertThrows(NullPointerException.class, () -> options.checkData(null)).getMessage());
     }
 
+    /** The deprecated delegates to the request checks keep their contract until they are removed. */
     @Test
+    @SuppressWarnings("removal")
     void process_ids_and_timeouts_are_checked_at_the_bounds() {
         assertEquals(0, DataspaceOptions.checkProcessId(0, 3));
         assertEquals(2, DataspaceOptions.checkProcessId(2, 3));

@@ -3,6 +3,7 @@ package io.github.volpex.dataspace.zookeeper;
 import io.github.volpex.dataspace.Operation;
 import io.github.volpex.dataspace.Reply;
 import io.github.volpex.dataspace.Request;
+import io.github.volpex.dataspace.spi.CallResult;
 import java.time.Duration;
 
 /**
@@ -18,8 +19,13 @@ final class Call {
         boolean closed();
     }
 
-    /** The outcome a request returns to its caller. */
-    record Outcome(byte[] data, boolean stored, boolean duplicate) {
+    /** The outcome a request returns to its caller; {@code data} is the caller's own (read from the ensemble). */
+    record Outcome(byte[] data, boolean stored, boolean duplicate) implements CallResult {
+        @Override
+        public byte[] dataForCaller() {
+            return data;
+        }
+
         /** The reply to {@code request} that this outcome makes. */
         Reply reply(Request request) {
             return Reply.of(request.operation(), request.processId(), request.requestNumber(), data, stored,

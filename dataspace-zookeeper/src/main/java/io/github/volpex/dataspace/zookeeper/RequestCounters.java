@@ -1,9 +1,7 @@
 package io.github.volpex.dataspace.zookeeper;
 
 import io.github.volpex.dataspace.DataspaceStatistics;
-import io.github.volpex.dataspace.Operation;
-import java.util.EnumMap;
-import java.util.concurrent.atomic.AtomicLong;
+import io.github.volpex.dataspace.spi.RequestStatistics;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -13,47 +11,54 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class RequestCounters {
 
-    private final LongAdder[] requests = new LongAdder[Operation.values().length];
-    final LongAdder duplicatesIgnored = new LongAdder();
-    final LongAdder servedFromLog = new LongAdder();
-    final LongAdder joinedPending = new LongAdder();
-    final LongAdder evictions = new LongAdder();
-    final LongAdder evictedRequests = new LongAdder();
-    private final AtomicLong maxReplicaLag = new AtomicLong();
+    /** The category a request counts in besides its kind, the first time it is counted. */
+    enum Category {
+        DUPLICATE_IGNORED, SERVED_FROM_LOG, JOINED_PENDING, EVICTED_REQUEST
+    }
+
+    private final RequestStatistics statistics = new RequestStatistics();
     /** Commits whose reply was lost and that a later read found applied. */
     final LongAdder recoveredCommits = new LongAdder();
     /** Commits sent on a remembered state without reading first, and those that applied. */
     final LongAdder triedUnread = new LongAdder();
     final LongAdder committedUnread = new LongAdder();
 
-    RequestCounters() {
-        for (int i = 0; i < requests.length; i++) {
-            requests[i] = new LongAdder();
-        }
-    }
-
     /** Counts the request once, in its first category (null: none beyond its kind). */
-    void count(Call call, LongAdder category) {
+    void count(Call call, Category category) {
         if (!call.counted) {
             call.counted = true;
-            requests[call.operation.ordinal()].increment();
+            statistics.addRequests(call.operation, 1);
             if (category != null) {
-                category.increment();
+                switch (category) {
+                    case DUPLICATE_IGNORED:
+                        statistics.addDuplicatesIgnored(1);
+                        break;
+                    case SERVED_FROM_LOG:
+                        statistics.addServedFromLog(1);
+                        break;
+                    case JOINED_PENDING:
+                        statistics.addJoinedPending(1);
+                        break;
+                    case EVICTED_REQUEST:
+                        statistics.addEvictedRequests(1);
+                        break;
+                    default:
+                        throw new AssertionError(category);
+                }
             }
         }
     }
 
     void recordLag(long lag) {
-        maxReplicaLag.accumulateAndGet(lag, Math::max);
+        statistics.recordReplicaLag(lag);
+    }
+
+    void addEvictions(long evictions) {
+        statistics.addEvictions(evictions);
     }
 
     DataspaceStatistics statistics() {
-        EnumMap<Operation, Long> byOperation = new EnumMap<>(Operation.class);
-        for (Operation operation : Operation.values()) {
-            byOperation.put(operation, requests[operation.ordinal()].sum());
-        }
-        return new DataspaceStatistics(byOperation, duplicatesIgnored.sum(), servedFromLog.sum(),
-                joinedPending.sum(), evictions.sum(), evictedRequests.sum(), maxReplicaLag.get());
+        return statistics.snapshot();
     }
 
     long recoveredCommits() {

@@ -13,6 +13,7 @@ import io.github.volpex.dataspace.zookeeper.Records.ProcessRecord;
 import io.github.volpex.dataspace.zookeeper.Records.TagRecord;
 import io.github.volpex.dataspace.zookeeper.Records.Value;
 import io.github.volpex.dataspace.zookeeper.Records.Waiter;
+import io.github.volpex.dataspace.zookeeper.RequestCounters.Category;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -98,7 +99,7 @@ final class RequestLoop implements Planner.Reads {
                         if (Arrays.equals(process.pendingToken, call.token) && !call.counted) {
                             counters.recoveredCommits.increment();
                         } else if (!call.counted) {
-                            counters.count(call, counters.joinedPending);
+                            counters.count(call, Category.JOINED_PENDING);
                             counters.recordLag(0);
                             call.duplicate = true;
                         }
@@ -111,10 +112,10 @@ final class RequestLoop implements Planner.Reads {
                     if (call.requestNumber < process.oldest) {
                         counters.recordLag(process.issued - call.requestNumber);
                         if (call.operation == Operation.PUT) {
-                            counters.count(call, counters.duplicatesIgnored);
+                            counters.count(call, Category.DUPLICATE_IGNORED);
                             return new Call.Outcome(null, true, true);
                         }
-                        counters.count(call, counters.evictedRequests);
+                        counters.count(call, Category.EVICTED_REQUEST);
                         throw new ReadLogEvictedException(call.processId, call.requestNumber, process.oldest,
                                 process.issued);
                     }
@@ -276,7 +277,7 @@ final class RequestLoop implements Planner.Reads {
             counters.count(call, null);
         } else if (!call.counted) {
             counters.recordLag(state.process().issued - call.requestNumber);
-            counters.count(call, call.operation.isPut() ? counters.duplicatesIgnored : counters.servedFromLog);
+            counters.count(call, call.operation.isPut() ? Category.DUPLICATE_IGNORED : Category.SERVED_FROM_LOG);
             call.duplicate = true;
         }
         if (entry.cancelled) {
@@ -457,7 +458,7 @@ final class RequestLoop implements Planner.Reads {
     /** Counts and remembers what a committed plan wrote, and deletes the blobs it orphaned. */
     void afterCommit(Call call, Plan plan) {
         Txn txn = plan.txn();
-        counters.evictions.add(txn.evictions);
+        counters.addEvictions(txn.evictions);
         memory.committed(call, txn);
         if (call.pin != null && txn.blobDeltas.containsKey(call.pin.shaHex())) {
             call.pin = null; // the transaction took it

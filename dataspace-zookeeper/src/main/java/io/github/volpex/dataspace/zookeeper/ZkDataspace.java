@@ -8,10 +8,11 @@ import io.github.volpex.dataspace.Operation;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.dataspace.Reply;
 import io.github.volpex.dataspace.Request;
+import io.github.volpex.dataspace.spi.RequestChecks;
+import io.github.volpex.dataspace.spi.WaitLimit;
 import io.github.volpex.dataspace.zookeeper.Records.ProcessRecord;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.random.RandomGenerator;
@@ -28,6 +29,7 @@ import java.util.random.RandomGenerator;
 final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     private final ZkContext context;
+    private final RequestChecks checks;
     private final WaitRegistry waits;
     private final NamespaceLifecycle lifecycle;
     private final NamespaceKeys keys;
@@ -40,6 +42,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     private ZkDataspace(ZkContext context, WaitRegistry waits, NamespaceLifecycle lifecycle, NamespaceKeys keys) {
         this.context = context;
+        this.checks = RequestChecks.of(context.processCount, context.options);
         this.waits = waits;
         this.lifecycle = lifecycle;
         this.keys = keys;
@@ -108,22 +111,16 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     @Override
     public Replica open(int processId, long savedRequestNumber) {
-        checkProcessId(processId);
+        checks.checkProcessId(processId);
         if (context.closed()) {
-            throw new DataspaceClosedException(processId, Math.max(1, savedRequestNumber + 1), true);
+            throw RequestChecks.closedOnOpen(processId, savedRequestNumber);
         }
         long position = savedRequestNumber;
         if (savedRequestNumber != 0) {
             // Linearizable: a restart right after another client completed a request must see it completed.
             ProcessRecord record = context.readProcess(processId, true).record();
-            if (savedRequestNumber < 0 || savedRequestNumber > record.issued) {
-                throw new IllegalArgumentException("savedRequestNumber must be in [0, " + record.issued
-                        + "] (the high-water mark of process " + processId + "): " + savedRequestNumber);
-            }
-            // A request still pending was completed by no replica: the checkpoint was taken inside it.
-            if (record.pending() && record.issued == savedRequestNumber) {
-                position = savedRequestNumber - 1;
-            }
+            position = checks.openAt(processId, savedRequestNumber, record.issued,
+                    record.pending() && record.issued == savedRequestNumber);
         }
         return new ZkReplica(this, processId, position);
     }
@@ -175,39 +172,34 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     @Override
     public Reply handle(Request request) throws InterruptedException {
-        return serve(request, null);
+        return serve(request, WaitLimit.unbounded());
     }
 
     @Override
     public Reply handle(Request request, Duration timeout) throws InterruptedException {
-        return serve(request, DataspaceOptions.checkTimeout(timeout));
+        return serve(request, WaitLimit.of(timeout));
     }
 
-    private Reply serve(Request request, Duration checkedTimeout) throws InterruptedException {
-        return loop.execute(callOf(request, checkedTimeout)).reply(request);
+    private Reply serve(Request request, WaitLimit wait) throws InterruptedException {
+        return loop.execute(callOf(request, wait)).reply(request);
     }
 
     /** Validates a request of the request-level interface and returns its call (of its own copy of a put's data). */
-    private Call callOf(Request request, Duration checkedTimeout) {
-        Objects.requireNonNull(request, "request");
-        checkProcessId(request.processId());
-        checkTag(request.tag());
-        byte[] data = request.operation().isPut() ? request.data().orElseThrow() : null;
-        if (data != null) {
-            checkData(data);
-        }
-        return call(request.operation(), request.processId(), request.requestNumber(), request.tag(), data,
-                checkedTimeout, Call.Caller.NONE);
+    private Call callOf(Request request, WaitLimit wait) {
+        checks.checkRequest(request);
+        byte[] data = request.operation().isPut() ? checks.checkData(request.data().orElseThrow()) : null;
+        return call(request.operation(), request.processId(), request.requestNumber(), request.tag(), data, wait,
+                Call.Caller.NONE);
     }
 
     @Override
     public CompletableFuture<Reply> submit(Request request) {
-        return waiting.submit(request, callOf(request, null), loop::execute);
+        return waiting.submit(request, callOf(request, WaitLimit.unbounded()), loop::execute);
     }
 
     @Override
     public Optional<Reply> cancel(int processId, long requestNumber) {
-        checkProcessId(processId);
+        checks.checkProcessId(processId);
         Call.Completed completed = cancel(processId, requestNumber, Call.Caller.NONE);
         return completed.cancelled() ? Optional.empty()
                 : Optional.of(Reply.of(completed.operation(), processId, requestNumber, completed.data(),
@@ -216,7 +208,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     @Override
     public Optional<Request> pendingRequest(int processId) {
-        checkProcessId(processId);
+        checks.checkProcessId(processId);
         ProcessRecord record = context.readProcess(processId, true).record();
         return record.pending()
                 ? Optional.of(Request.of(record.pendingOperation, processId, record.issued,
@@ -226,33 +218,26 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     @Override
     public long highWaterMark(int processId) {
-        checkProcessId(processId);
+        checks.checkProcessId(processId);
         return context.readProcess(processId, true).record().issued;
     }
 
     @Override
     public long oldestRetained(int processId) {
-        checkProcessId(processId);
+        checks.checkProcessId(processId);
         return context.readProcess(processId, true).record().oldest;
     }
 
     // ---- for replica handles ----------------------------------------------------------------------------------------
 
-    void checkProcessId(int processId) {
-        DataspaceOptions.checkProcessId(processId, context.processCount);
-    }
-
-    void checkTag(String tag) {
-        context.options.checkTag(tag);
-    }
-
-    void checkData(byte[] data) {
-        context.options.checkData(data);
+    RequestChecks checks() {
+        return checks;
     }
 
     /** A new call of request {@code requestNumber} of a process, with a token of its own. */
-    Call call(Operation operation, int processId, long requestNumber, String tag, byte[] data, Duration timeout,
+    Call call(Operation operation, int processId, long requestNumber, String tag, byte[] data, WaitLimit wait,
             Call.Caller caller) {
+        Duration timeout = wait.isBounded() ? wait.duration() : null; // the call's own spelling: null waits unbounded
         return new Call(operation, processId, requestNumber, tag, data, timeout, caller, context.newToken());
     }
 

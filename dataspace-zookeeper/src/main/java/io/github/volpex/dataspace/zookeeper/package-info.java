@@ -30,7 +30,9 @@
  * transaction that commits it, reading nothing itself (what it needs beyond the state comes through its {@code Reads});
  * {@code ClientMemory} is what a client remembers of processes, tags and log entries, bounded; {@code Waiting} parks
  * blocked callers and polls submitted requests, woken through the {@code WaitRegistry}; {@code BlobPins} stores, pins
- * and reads the values kept in the blob store; {@code RequestCounters} counts for the statistics. The planner, the
+ * and reads the values kept in the blob store; {@code RequestCounters} counts for the statistics, on the SPI's
+ * {@link io.github.volpex.dataspace.spi.RequestStatistics}. A replica handle ({@code ZkReplica}) is the SPI's
+ * {@link io.github.volpex.dataspace.spi.AbstractReplica} over the request loop and the canceller. The planner, the
  * memory, the budget and the registry are tested alone, on hand-built records; the rest through an embedded ensemble.
  * {@code WriterElection} is likewise a facade over {@code Candidacy} (its session, its candidacy and the passes that
  * register it, watch the member ahead and take the epoch) and {@code RoleState} (the role readers see and the

@@ -1,7 +1,6 @@
 package io.github.volpex.testkit.selftest.http;
 
 import io.github.volpex.dataspace.Dataspace;
-import io.github.volpex.dataspace.DataspaceCancelledException;
 import io.github.volpex.dataspace.DataspaceClosedException;
 import io.github.volpex.dataspace.DataspaceException;
 import io.github.volpex.dataspace.DataspaceOptions;
@@ -12,6 +11,10 @@ import io.github.volpex.dataspace.Operation;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.dataspace.Reply;
 import io.github.volpex.dataspace.Request;
+import io.github.volpex.dataspace.spi.AbstractReplica;
+import io.github.volpex.dataspace.spi.CallResult;
+import io.github.volpex.dataspace.spi.RequestChecks;
+import io.github.volpex.dataspace.spi.WaitLimit;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -32,7 +35,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The client side of {@link HttpDataspaceFront}: a {@link Dataspace} and {@link DataspaceServer} whose every call
@@ -47,8 +49,7 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
     /** Completes a replica's waiting future when the replica handle is closed. */
     private static final Throwable HANDLE_CLOSED = new IllegalStateException("replica handle closed");
 
-    private final int processCount;
-    private final DataspaceOptions options;
+    private final RequestChecks checks;
     private final URI base;
     private final ExecutorService httpThreads = Executors.newFixedThreadPool(2, daemon("http-client"));
     private final HttpClient http;
@@ -71,8 +72,7 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
     HttpDataspaceClient(URI base, int processCount, DataspaceOptions options, Runnable onClose) {
         this.base = base;
         this.onClose = onClose;
-        this.processCount = processCount;
-        this.options = options;
+        this.checks = RequestChecks.of(processCount, options);
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(httpThreads)
                 .connectTimeout(EXCHANGE_TIMEOUT).build();
         this.poller = daemon("completions").newThread(this::poll);
@@ -95,12 +95,12 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
 
     @Override
     public int processCount() {
-        return processCount;
+        return checks.processCount();
     }
 
     @Override
     public DataspaceOptions options() {
-        return options;
+        return checks.options();
     }
 
     @Override
@@ -111,15 +111,11 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
     @Override
     public Replica open(int processId, long savedRequestNumber) {
         if (closed) {
-            throw new DataspaceClosedException(processId, Math.max(1, savedRequestNumber + 1), true);
+            throw RequestChecks.closedOnOpen(processId, savedRequestNumber);
         }
         long mark = highWaterMark(processId);
-        if (savedRequestNumber < 0 || savedRequestNumber > mark) {
-            throw new IllegalArgumentException("savedRequestNumber must be in [0, " + mark
-                    + "] (the high-water mark of process " + processId + "): " + savedRequestNumber);
-        }
         boolean inside = pendingRequest(processId).filter(r -> r.requestNumber() == savedRequestNumber).isPresent();
-        return new HttpReplica(processId, inside ? savedRequestNumber - 1 : savedRequestNumber);
+        return new HttpReplica(processId, checks.openAt(processId, savedRequestNumber, mark, inside));
     }
 
     @Override
@@ -182,35 +178,35 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
 
     @Override
     public Reply handle(Request request) throws InterruptedException {
-        return await(request, null, null);
+        return await(request, WaitLimit.unbounded(), null);
     }
 
     @Override
     public Reply handle(Request request, Duration timeout) throws InterruptedException {
-        return await(request, DataspaceOptions.checkTimeout(timeout), null);
+        return await(request, WaitLimit.of(timeout), null);
     }
 
-    /** Submits the request and waits for its reply, as long as {@code timeout} allows (null: unbounded). */
-    private Reply await(Request request, Duration timeout, HttpReplica replica) throws InterruptedException {
+    /** Submits the request and waits for its reply, as long as {@code wait} allows. */
+    private Reply await(Request request, WaitLimit wait, HttpReplica replica) throws InterruptedException {
         CompletableFuture<Reply> reply = submit(request);
         if (replica != null) {
             replica.waiting = reply;
-            if (replica.closed) {
+            if (replica.isClosed()) {
                 reply.completeExceptionally(HANDLE_CLOSED);
             }
         }
         try {
-            if (timeout == null) {
+            if (!wait.isBounded()) {
                 return reply.get();
             }
-            if (timeout.isZero() && !reply.isDone()) {
+            if (wait.isImmediate() && !reply.isDone()) {
                 throw new TimeoutException();
             }
-            return reply.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return reply.get(wait.duration().toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException late) {
             reply.cancel(false);
             throw new DataspaceTimeoutException(request.processId(), request.requestNumber(), request.operation(),
-                    request.tag(), timeout);
+                    request.tag(), wait.duration());
         } catch (InterruptedException interrupted) {
             reply.cancel(false);
             throw interrupted;
@@ -460,165 +456,56 @@ final class HttpDataspaceClient implements Dataspace, DataspaceServer {
 
     // ---- replicas -------------------------------------------------------------------------------------------------
 
-    /** A replica on the client side: numbers its calls and sends them as requests. */
-    private final class HttpReplica implements Replica {
-        private final int processId;
-        private final AtomicBoolean busy = new AtomicBoolean();
-        private volatile long requestNumber;
-        /** Whether a call left request {@code requestNumber + 1} pending. Guarded by {@link #busy}. */
-        private boolean leftPending;
-        volatile boolean closed;
+    /** A replica on the client side: {@link AbstractReplica}'s state machine over requests sent to the front. */
+    private final class HttpReplica extends AbstractReplica {
+        /** The reply the running call waits for, so that closing the handle can wake it. */
         volatile CompletableFuture<Reply> waiting;
 
         HttpReplica(int processId, long requestNumber) {
-            this.processId = processId;
-            this.requestNumber = requestNumber;
+            super(checks, processId, requestNumber);
         }
 
         @Override
-        public int processId() {
-            return processId;
-        }
-
-        @Override
-        public int processCount() {
-            return processCount;
-        }
-
-        @Override
-        public long requestNumber() {
-            return requestNumber;
-        }
-
-        @Override
-        public void put(String tag, byte[] data) {
-            Objects.requireNonNull(tag, "tag");
-            Objects.requireNonNull(data, "data");
-            callNow(Operation.PUT, tag, data);
-        }
-
-        @Override
-        public boolean putIfAbsent(String tag, byte[] data) {
-            Objects.requireNonNull(tag, "tag");
-            Objects.requireNonNull(data, "data");
-            return callNow(Operation.PUT_IF_ABSENT, tag, data).stored();
-        }
-
-        @Override
-        public byte[] read(String tag) throws InterruptedException {
-            return call(Operation.READ, Objects.requireNonNull(tag, "tag"), null, null).data().orElseThrow();
-        }
-
-        @Override
-        public byte[] read(String tag, Duration timeout) throws InterruptedException {
-            Objects.requireNonNull(tag, "tag");
-            return call(Operation.READ, tag, null, DataspaceOptions.checkTimeout(timeout)).data().orElseThrow();
-        }
-
-        @Override
-        public byte[] get(String tag) throws InterruptedException {
-            return call(Operation.GET, Objects.requireNonNull(tag, "tag"), null, null).data().orElseThrow();
-        }
-
-        @Override
-        public byte[] get(String tag, Duration timeout) throws InterruptedException {
-            Objects.requireNonNull(tag, "tag");
-            return call(Operation.GET, tag, null, DataspaceOptions.checkTimeout(timeout)).data().orElseThrow();
-        }
-
-        @Override
-        public Optional<byte[]> tryRead(String tag) {
-            return callNow(Operation.TRY_READ, Objects.requireNonNull(tag, "tag"), null).data();
-        }
-
-        @Override
-        public Optional<byte[]> tryGet(String tag) {
-            return callNow(Operation.TRY_GET, Objects.requireNonNull(tag, "tag"), null).data();
-        }
-
-        @Override
-        public Optional<byte[]> cancelPending() {
-            enter();
-            try {
-                long next = requestNumber + 1;
-                if (closed) {
-                    throw new DataspaceClosedException(processId, next, false);
+        protected CallResult call(Operation operation, long requestNumber, String tag, byte[] data, WaitLimit wait)
+                throws InterruptedException {
+            checkOpen(requestNumber);
+            Reply reply = await(Request.of(operation, processId(), requestNumber, tag, data), wait, this);
+            return new CallResult() {
+                @Override
+                public boolean stored() {
+                    return reply.stored();
                 }
-                if (!leftPending) {
-                    throw new IllegalStateException("replica of process " + processId
-                            + " left no request pending to cancel");
+
+                @Override
+                public byte[] dataForCaller() {
+                    return reply.data().orElse(null);
                 }
-                Optional<Reply> reply = cancel(processId, next);
-                leftPending = false;
-                requestNumber = next;
-                return reply.flatMap(Reply::data);
-            } finally {
-                busy.set(false);
+            };
+        }
+
+        @Override
+        protected Optional<byte[]> cancel(long requestNumber) {
+            if (isClosed()) {
+                throw new DataspaceClosedException(processId(), requestNumber, false);
+            }
+            return HttpDataspaceClient.this.cancel(processId(), requestNumber).flatMap(Reply::data);
+        }
+
+        private void checkOpen(long requestNumber) {
+            if (isClosed()) {
+                throw new DataspaceClosedException(processId(), requestNumber, false);
+            }
+            if (closed) {
+                throw new DataspaceClosedException(processId(), requestNumber, true);
             }
         }
 
         @Override
-        public boolean isClosed() {
-            return closed;
-        }
-
-        @Override
-        public void close() {
-            closed = true;
+        protected void onClose() {
             CompletableFuture<Reply> current = waiting;
             if (current != null) {
                 current.completeExceptionally(HANDLE_CLOSED);
             }
-        }
-
-        private Reply callNow(Operation operation, String tag, byte[] data) {
-            try {
-                return call(operation, tag, data, Duration.ZERO);
-            } catch (InterruptedException ex) {
-                throw new AssertionError("a " + operation + " never waits", ex);
-            }
-        }
-
-        private Reply call(Operation operation, String tag, byte[] data, Duration timeout)
-                throws InterruptedException {
-            enter();
-            try {
-                long next = requestNumber + 1;
-                if (closed) {
-                    throw new DataspaceClosedException(processId, next, false);
-                }
-                if (HttpDataspaceClient.this.closed) {
-                    throw new DataspaceClosedException(processId, next, true);
-                }
-                Reply reply;
-                try {
-                    reply = await(Request.of(operation, processId, next, tag, data), timeout, this);
-                } catch (DataspaceTimeoutException | InterruptedException stillPending) {
-                    leftPending = true;
-                    throw stillPending;
-                } catch (DataspaceCancelledException cancelled) {
-                    leftPending = false;
-                    requestNumber = next;
-                    throw cancelled;
-                }
-                leftPending = false;
-                requestNumber = next;
-                return reply;
-            } finally {
-                busy.set(false);
-            }
-        }
-
-        private void enter() {
-            if (!busy.compareAndSet(false, true)) {
-                throw new IllegalStateException("replica of process " + processId
-                        + " is already running a call on another thread; a replica is one sequential process");
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "HttpReplica[process " + processId + ", request " + requestNumber + "]";
         }
     }
 }
