@@ -5,8 +5,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How long a call may wait for its result: not at all ({@link #immediate()}), at most a duration ({@link #of(Duration)}),
- * or without a bound ({@link #unbounded()}). "No bound" is a value of its own, never a null duration.
+ * How long a call may wait for its result: not at all ({@link #immediate()}), at most a duration
+ * ({@link #of(Duration)}), or without a bound ({@link #unbounded()}). "No bound" is a value of its own, never a
+ * null duration.
  *
  * <p>Immutable and thread-safe.
  *

@@ -67,15 +67,12 @@ class AbstractReplicaTest {
             }
             Step step = script.isEmpty() ? Step.COMPLETE : script.poll();
             switch (step) {
-                case TIME_OUT:
-                    throw new DataspaceTimeoutException(1, requestNumber, operation, tag, Duration.ZERO);
-                case INTERRUPT:
-                    throw new InterruptedException();
-                case CANCELLED:
-                    throw new DataspaceCancelledException(1, requestNumber, operation, tag);
-                case EVICTED:
-                    throw new ReadLogEvictedException(1, requestNumber, requestNumber + 1, requestNumber + 5);
-                default:
+                case TIME_OUT -> throw new DataspaceTimeoutException(1, requestNumber, operation, tag, Duration.ZERO);
+                case INTERRUPT -> throw new InterruptedException();
+                case CANCELLED -> throw new DataspaceCancelledException(1, requestNumber, operation, tag);
+                case EVICTED ->
+                        throw new ReadLogEvictedException(1, requestNumber, requestNumber + 1, requestNumber + 5);
+                default -> {
                     boolean read = !operation.isPut();
                     byte[] data2 = read && !tag.equals("absent") ? answer.clone() : null;
                     return new CallResult() {
@@ -89,6 +86,7 @@ class AbstractReplicaTest {
                             return data2;
                         }
                     };
+                }
             }
         }
 
@@ -259,17 +257,12 @@ class AbstractReplicaTest {
             assertEquals(completed + 1, replica.calls.get(replica.calls.size() - 1).requestNumber(),
                     "every call issues the request after the last completed one");
             switch (step) {
-                case COMPLETE:
-                case CANCELLED:
+                case COMPLETE, CANCELLED -> {
                     completed++;
                     pending = false;
-                    break;
-                case TIME_OUT:
-                case INTERRUPT:
-                    pending = true;
-                    break;
-                default:
-                    break;
+                }
+                case TIME_OUT, INTERRUPT -> pending = true;
+                default -> { }
             }
             assertEquals(completed, replica.requestNumber());
         }
