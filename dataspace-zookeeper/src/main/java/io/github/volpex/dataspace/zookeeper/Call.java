@@ -14,6 +14,7 @@ final class Call {
 
     /** Who issues a request: a replica handle (which can be closed) or a one-off caller of the server interface. */
     interface Caller {
+        /** A caller that is never cancelled: requests made on behalf of no replica. */
         Caller NONE = () -> false;
 
         boolean closed();

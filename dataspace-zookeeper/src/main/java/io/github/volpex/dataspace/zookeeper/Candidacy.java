@@ -51,7 +51,9 @@ final class Candidacy {
     private volatile boolean closed;
 
     // Touched by passes only (one at a time).
-    /** This member's candidacy, or null (volatile: {@link WriterElection#deleteJob} reads it on its caller's thread). */
+    /**
+     * This member's candidacy, or null (volatile: {@link WriterElection#deleteJob} reads it on its caller's thread).
+     */
     private volatile String node;
     /** The session that created it. */
     private long nodeSession;

@@ -104,7 +104,9 @@ final class ClientMemory {
 
     // ---- tags -------------------------------------------------------------------------------------------------------
 
-    /** Remembers a tag record at {@code version} (−1: absent), read no earlier than the guard at {@code guardVersion}. */
+    /**
+     * Remembers a tag record at {@code version} (−1: absent), read no earlier than the guard at {@code guardVersion}.
+     */
     void remember(String name, TagRecord record, int version, int guardVersion) {
         KnownTag known = new KnownTag(record, version, guardVersion);
         synchronized (knownTags) {

@@ -32,7 +32,9 @@ record NamespaceKeys(Layout layout, long namespaceId) {
         return guardPath(guardOf(name));
     }
 
-    /** The guard of a tag name: one of {@value #GUARDS}, by the name's {@link String#hashCode()} (same on every JVM). */
+    /**
+     * The guard of a tag name: one of {@value #GUARDS}, by the name's {@link String#hashCode()} (same on every JVM).
+     */
     static int guardOf(String name) {
         return Math.floorMod(name.hashCode(), GUARDS);
     }

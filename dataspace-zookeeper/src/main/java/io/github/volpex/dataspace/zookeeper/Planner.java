@@ -134,9 +134,10 @@ final class Planner {
         TagRecord tag = state.tag();
         Value current = tag.value;
         switch (call.operation) {
-            case PUT:
+            case PUT -> {
                 return planPut(call, state, true);
-            case PUT_IF_ABSENT:
+            }
+            case PUT_IF_ABSENT -> {
                 if (current != null) {
                     Txn txn = new Txn(state.guardVersion());
                     checkTag(txn, call.name, state.tagStat(), tag);
@@ -144,8 +145,8 @@ final class Planner {
                     return finish(txn, call, null, false, false);
                 }
                 return planPut(call, state, true);
-            case READ:
-            case TRY_READ:
+            }
+            case READ, TRY_READ -> {
                 if (current != null) {
                     Txn txn = new Txn(state.guardVersion());
                     checkTag(txn, call.name, state.tagStat(), tag);
@@ -153,9 +154,8 @@ final class Planner {
                     txn.blob(current, 1);
                     return finish(txn, call, current, false, false);
                 }
-                break;
-            case GET:
-            case TRY_GET:
+            }
+            case GET, TRY_GET -> {
                 if (current != null) {
                     Txn txn = new Txn(state.guardVersion());
                     TagRecord left = new TagRecord(null, tag.waiters);
@@ -163,9 +163,8 @@ final class Planner {
                     complete(txn, call, state, current, false);
                     return finish(txn, call, current, false, false);
                 }
-                break;
-            default:
-                throw new AssertionError(call.operation);
+            }
+            default -> throw new AssertionError(call.operation);
         }
         Txn txn = new Txn(state.guardVersion());
         if (call.operation.isBlocking()) {

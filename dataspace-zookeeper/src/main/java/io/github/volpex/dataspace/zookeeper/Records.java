@@ -18,8 +18,9 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.data.ACL;
 
 /**
- * The znode data formats, big-endian, each starting with a format byte (1; the header's is 3). The package description documents them
- * byte by byte; a record whose format or magic is unknown is an {@link IllegalStateException}, never a guess.
+ * The znode data formats, big-endian, each starting with a format byte (1; the header's is 3). The package
+ * description documents them byte by byte; a record whose format or magic is unknown is an
+ * {@link IllegalStateException}, never a guess.
  */
 final class Records {
 

@@ -30,20 +30,11 @@ final class RequestCounters {
             statistics.addRequests(call.operation, 1);
             if (category != null) {
                 switch (category) {
-                    case DUPLICATE_IGNORED:
-                        statistics.addDuplicatesIgnored(1);
-                        break;
-                    case SERVED_FROM_LOG:
-                        statistics.addServedFromLog(1);
-                        break;
-                    case JOINED_PENDING:
-                        statistics.addJoinedPending(1);
-                        break;
-                    case EVICTED_REQUEST:
-                        statistics.addEvictedRequests(1);
-                        break;
-                    default:
-                        throw new AssertionError(category);
+                    case DUPLICATE_IGNORED -> statistics.addDuplicatesIgnored(1);
+                    case SERVED_FROM_LOG -> statistics.addServedFromLog(1);
+                    case JOINED_PENDING -> statistics.addJoinedPending(1);
+                    case EVICTED_REQUEST -> statistics.addEvictedRequests(1);
+                    default -> throw new AssertionError(category);
                 }
             }
         }

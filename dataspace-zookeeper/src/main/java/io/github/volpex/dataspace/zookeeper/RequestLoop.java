@@ -355,7 +355,7 @@ final class RequestLoop implements Planner.Reads {
                 + "client joined (it was destroyed; the tag guard " + keys.guardPath(call.name) + " is missing)");
     }
 
-    // ---- what a plan reads --------------------------------------------------------------------------------------------
+    // ---- what a plan reads ------------------------------------------------------------------------------------------
 
     @Override
     public List<ProcessState> waiters(Call call, List<Waiter> served) {
@@ -407,7 +407,7 @@ final class RequestLoop implements Planner.Reads {
         return blobs.pinnedValue(call);
     }
 
-    // ---- committing ---------------------------------------------------------------------------------------------------
+    // ---- committing -------------------------------------------------------------------------------------------------
 
     /**
      * Creates what a planned transaction needs to exist before it commits: the tag's bucket when the read found it

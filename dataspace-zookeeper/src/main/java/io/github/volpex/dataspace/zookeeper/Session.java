@@ -98,22 +98,16 @@ final class Session implements AutoCloseable {
                 return;
             }
             switch (state) {
-                case SyncConnected:
-                case ConnectedReadOnly:
-                    connected = true;
-                    break;
-                case Disconnected:
-                    connected = false;
-                    break;
-                case Expired:
+                case SyncConnected, ConnectedReadOnly -> connected = true;
+                case Disconnected -> connected = false;
+                case Expired -> {
                     LOG.info("ZooKeeper session 0x{} expired; opening a new session",
                             Long.toHexString(zooKeeper.getSessionId()));
                     expired = zooKeeper;
                     expiries++;
                     open();
-                    break;
-                default:
-                    break;
+                }
+                default -> { }
             }
             changed.signalAll();
         } finally {

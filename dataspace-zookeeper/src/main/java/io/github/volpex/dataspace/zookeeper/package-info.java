@@ -40,30 +40,38 @@
  *
  * <h2>Znode layout</h2>
  * <pre>
- * &lt;ns&gt;                      header: magic, format, process count, options, blob-store kind, namespace id, destroying
- * &lt;ns&gt;/p/&lt;pid&gt;                process record: high-water mark, read-log window (oldest, bytes), the pending request
- *                               (kind, tag name, issuing call's token), request numbers of retained entries holding
- *                               blobs
- * &lt;ns&gt;/p/&lt;pid&gt;/&lt;r&gt;            read-log entry of request r (immutable): kind, tag name, stored flag, value or
- *                               "cancelled", issuing token, issue zxid
- * &lt;ns&gt;/t/&lt;hhh&gt;/&lt;name&gt;         tag record: the current value (or none) and the FIFO queue of waiting (pid, r, READ|GET);
- *                               deleted when both are empty. hhh: the first three hex digits of the SHA-256 of the
- *                               name's characters (4,096 buckets)
- * &lt;ns&gt;/b/&lt;hh&gt;/&lt;sha256&gt;         blob reference: how many tag records and log entries refer to the blob. hh: the first
- *                               two hex digits of the SHA-256 (256 buckets)
- * &lt;ns&gt;/b/&lt;hh&gt;/&lt;sha256&gt;/&lt;token&gt; pin: an ephemeral child held by a put between storing its blob and committing
- * &lt;ns&gt;/n/&lt;hhh&gt;/&lt;name&gt;         dictionary: the tag of a hashed name (buckets as for tag records)
- * &lt;ns&gt;/s/&lt;hh&gt;/&lt;key&gt;/&lt;i&gt;        the default blob store's chunks (buckets as for blob references)
- * &lt;ns&gt;/g/&lt;id&gt;-&lt;k&gt;             tag guard k (two hex digits, 64 of them; id: the namespace id in hex), no data: its
- *                               version counts the deletions of tag records whose name's {@code hashCode} is k modulo
- *                               64
- * &lt;path&gt;/&lt;job name&gt;         {@link io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource}'s epoch counter of a job,
- *                               under a path of its own (magic "VPZE", format, {@code long} epoch, the 16-byte token
- *                               of the acquisition that set it)
- * &lt;path&gt;/&lt;job name&gt;/c-&lt;token&gt;-&lt;seq&gt;  a member of the job's {@link io.github.volpex.dataspace.zookeeper.WriterElection}:
- *                               ephemeral and sequential, its data the member's name; the lowest sequence writes
- * &lt;parent&gt;                    a parent the package created above a namespace or an epoch path: data "VPZP" and
- *                               format 1, deleted by clean-up once it has no child (one without it is never deleted)
+ * &lt;ns&gt;
+ *     header: magic, format, process count, options, blob-store kind, namespace id, destroying
+ * &lt;ns&gt;/p/&lt;pid&gt;
+ *     process record: high-water mark, read-log window (oldest, bytes), the pending request (kind, tag name, issuing
+ *     call's token), request numbers of retained entries holding blobs
+ * &lt;ns&gt;/p/&lt;pid&gt;/&lt;r&gt;
+ *     read-log entry of request r (immutable): kind, tag name, stored flag, value or "cancelled", issuing token, issue
+ *     zxid
+ * &lt;ns&gt;/t/&lt;hhh&gt;/&lt;name&gt;
+ *     tag record: the current value (or none) and the FIFO queue of waiting (pid, r, READ|GET); deleted when both are
+ *     empty. hhh: the first three hex digits of the SHA-256 of the name's characters (4,096 buckets)
+ * &lt;ns&gt;/b/&lt;hh&gt;/&lt;sha256&gt;
+ *     blob reference: how many tag records and log entries refer to the blob. hh: the first two hex digits of the
+ *     SHA-256 (256 buckets)
+ * &lt;ns&gt;/b/&lt;hh&gt;/&lt;sha256&gt;/&lt;token&gt;
+ *     pin: an ephemeral child held by a put between storing its blob and committing
+ * &lt;ns&gt;/n/&lt;hhh&gt;/&lt;name&gt;
+ *     dictionary: the tag of a hashed name (buckets as for tag records)
+ * &lt;ns&gt;/s/&lt;hh&gt;/&lt;key&gt;/&lt;i&gt;
+ *     the default blob store's chunks (buckets as for blob references)
+ * &lt;ns&gt;/g/&lt;id&gt;-&lt;k&gt;
+ *     tag guard k (two hex digits, 64 of them; id: the namespace id in hex), no data: its version counts the deletions
+ *     of tag records whose name's {@code hashCode} is k modulo 64
+ * &lt;path&gt;/&lt;job name&gt;
+ *     {@link io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource}'s epoch counter of a job, under a path of its
+ *     own (magic "VPZE", format, {@code long} epoch, the 16-byte token of the acquisition that set it)
+ * &lt;path&gt;/&lt;job name&gt;/c-&lt;token&gt;-&lt;seq&gt;
+ *     a member of the job's {@link io.github.volpex.dataspace.zookeeper.WriterElection}: ephemeral and sequential, its
+ *     data the member's name; the lowest sequence writes
+ * &lt;parent&gt;
+ *     a parent the package created above a namespace or an epoch path: data "VPZP" and format 1, deleted by clean-up
+ *     once it has no child (one without it is never deleted)
  * </pre>
  * A process record is created by the process's first request; until then the process is at request 0. A tag's name is
  * its escaped form ({@code [A-Za-z0-9_-]} kept, any other UTF-16 unit as {@code %} and four hex digits), or
@@ -101,7 +109,8 @@
  * <ul>
  *   <li><b>The entry exists:</b> the request was executed; it is answered from the entry (single put, identical
  *       get), after checking that the kind and tag match (else {@link
- *       io.github.volpex.dataspace.ReplicaDivergenceException}). This is a trailing replica's whole cost: one read.</li>
+ *       io.github.volpex.dataspace.ReplicaDivergenceException}). This is a trailing replica's whole cost: one
+ *       read.</li>
  *   <li><b>r is p's pending request:</b> the call joins it and waits (below).</li>
  *   <li><b>r is below the oldest retained entry:</b> a put is a duplicate and is ignored; anything else gets {@link
  *       io.github.volpex.dataspace.ReadLogEvictedException}, never a re-execution.</li>

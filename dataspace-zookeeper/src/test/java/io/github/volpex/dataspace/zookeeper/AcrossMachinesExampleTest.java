@@ -32,7 +32,8 @@ class AcrossMachinesExampleTest {
         }
         String guide = Files.readString(Path.of("..", "docs", "across-machines.md"));
         for (String line : new String[] {"ZooKeeperDataspace dataspace = ZooKeeperDataspace.connect(",
-                "8, DataspaceOptions.defaults())) {", "Replica replica = dataspace.open(processId, savedRequestNumber);",
+                "8, DataspaceOptions.defaults())) {",
+                "Replica replica = dataspace.open(processId, savedRequestNumber);",
                 "replica.put(\"row-\" + step, row);", "byte[] neighbour = replica.get(\"row-\" + (step - 1));"}) {
             assertTrue(guide.contains(line), "docs/across-machines.md shows: " + line);
         }

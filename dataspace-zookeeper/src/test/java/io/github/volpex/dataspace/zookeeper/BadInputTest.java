@@ -377,7 +377,8 @@ class BadInputTest {
     @Test
     void an_unreachable_ensemble_is_a_typed_error_within_the_timeout() throws IOException {
         int port;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (java.net.ServerSocket socket =
+                new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
         long start = System.nanoTime();

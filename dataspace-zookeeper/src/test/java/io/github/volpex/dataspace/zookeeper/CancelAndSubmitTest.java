@@ -183,9 +183,9 @@ class CancelAndSubmitTest {
                 Optional<Reply> cancel = faulty.server().cancel(1, request);
                 put.get(30, TimeUnit.SECONDS);
                 if (armed && !link.armed()) {
-                    // The cancel sent its transaction and lost the reply. Whether the transaction applied or failed on a
-                    // version (the put committed first) the client cannot tell from the reply: it reads again, and the
-                    // checks below hold either way.
+                    // The cancel sent its transaction and lost the reply. Whether the transaction applied or failed on
+                    // a version (the put committed first) the client cannot tell from the reply: it reads again, and
+                    // the checks below hold either way.
                     assertEquals(lost + 1, link.lostReplies(), where + ": the cancel lost its transaction's reply");
                 }
                 Optional<byte[]> left = direct.server().handle(Request.tryRead(2, request, tag)).data();
@@ -305,7 +305,8 @@ class CancelAndSubmitTest {
         link.loseNextTransactionReply();
         CompletableFuture<Reply> submitted = faulty.server().submit(Request.get(1, 1, "x"));
         assertEquals(lost + 1, link.lostReplies());
-        assertEquals(1, faulty.counters().recoveredCommits(), "the client found its commit applied: the get is pending");
+        assertEquals(1, faulty.counters().recoveredCommits(),
+                "the client found its commit applied: the get is pending");
         assertFalse(submitted.isDone());
         direct.open(0).put("x", bytes("one"));
         direct.server().handle(Request.put(0, 2, "x", bytes("two")));

@@ -24,8 +24,8 @@ import net.jqwik.api.statistics.Statistics;
  * Random replicated programs with replicas as threads, each on its own ZooKeeper session, under injected faults:
  * connections cut at random (replies of applied transactions lost), sessions expired, replicas killed and restarted
  * from checkpoints, waiting requests cancelled by middleware through those faulty clients. Every replica observes the
- * single-replica run in the dataspace's serial order, and the namespace stays consistent. A case replays from its jqwik seed (the thread timing differs; the programs and faults drawn do
- * not).
+ * single-replica run in the dataspace's serial order, and the namespace stays consistent. A case replays from its
+ * jqwik seed (the thread timing differs; the programs and faults drawn do not).
  */
 class ConcurrentReplicasPropertiesTest {
 

@@ -111,7 +111,8 @@ class LostReplyTest {
         assertEquals(2, statistics.requests(Operation.PUT));
         assertEquals(0, statistics.duplicatesIgnored());
         writer.put("x", bytes("three"));
-        assertEquals(1, faulty.counters().committedUnread(), "the state read after the lost reply served the third put");
+        assertEquals(1, faulty.counters().committedUnread(),
+                "the state read after the lost reply served the third put");
         Replica reader = direct.open(1);
         assertEquals("three", text(reader.get("x")));
         assertTrue(reader.tryGet("x").isEmpty(), "one tuple, not two");

@@ -128,7 +128,8 @@ class RememberedStateTest {
         assertEquals(unread, first.counters().committedUnread(), "the remembered process record was out of date");
         assertEquals(1, first.statistics().servedFromLog());
         leader.put("y", bytes("p4"));
-        assertTrue(first.counters().committedUnread() > unread, "the state read for request 3 is remembered for request 4");
+        assertTrue(first.counters().committedUnread() > unread,
+                "the state read for request 3 is remembered for request 4");
         assertArrayEquals(bytes("p4"), second.open(1).get("y"));
         ensemble.inspector().check(namespace);
     }

@@ -20,9 +20,9 @@ import net.jqwik.api.statistics.Statistics;
  * programs with 1–3 replicas per process that die, checkpoint (also inside a waiting call) and restart (also inside
  * one), while the middleware cancels waiting requests; every replica observes the single-replica run that cancels at
  * the same points, or a typed eviction. About a fifth of the cases cancel and one in fifteen restarts inside a call;
- * at least one case in the run must cancel. Values are inline, or (inline limit 0) every value is a blob, so that reference counting
- * runs through overwrites, consumption, log eviction and the byte budget; after each run the namespace's invariants
- * hold ({@link NamespaceInspector}). A case replays from its jqwik seed.
+ * at least one case in the run must cancel. Values are inline, or (inline limit 0) every value is a blob, so that
+ * reference counting runs through overwrites, consumption, log eviction and the byte budget; after each run the
+ * namespace's invariants hold ({@link NamespaceInspector}). A case replays from its jqwik seed.
  */
 class ZooKeeperReplicatedRunPropertiesTest {
 
