@@ -12,5 +12,6 @@ module io.github.volpex.checkpoint {
     exports io.github.volpex.checkpoint.interval;
     exports io.github.volpex.checkpoint.math;
     exports io.github.volpex.checkpoint.placement;
+    exports io.github.volpex.checkpoint.repository;
     exports io.github.volpex.checkpoint.store;
 }

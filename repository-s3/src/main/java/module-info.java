@@ -1,11 +1,11 @@
 /**
  * Checkpoint fragments on Amazon S3 or any S3-compatible object store, through the AWS SDK for Java v2.
  *
- * <p>Start from {@link io.github.volpex.checkpoint.store.s3.S3Repository}.
+ * <p>Start from {@link io.github.volpex.checkpoint.repository.s3.S3Repository}.
  *
  * @since 0.1
  */
-module io.github.volpex.checkpoint.store.s3 {
+module io.github.volpex.checkpoint.repository.s3 {
     requires transitive io.github.volpex.checkpoint;
     requires transitive software.amazon.awssdk.services.s3;
     requires software.amazon.awssdk.core;
@@ -17,5 +17,5 @@ module io.github.volpex.checkpoint.store.s3 {
     requires software.amazon.awssdk.retries;
     requires software.amazon.awssdk.retries.api;
 
-    exports io.github.volpex.checkpoint.store.s3;
+    exports io.github.volpex.checkpoint.repository.s3;
 }

@@ -9,7 +9,7 @@ import io.github.volpex.checkpoint.placement.RepositorySelector;
 import io.github.volpex.checkpoint.placement.StorageHost;
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.FragmentIndex;
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.store.PlacementPolicy;
 import io.github.volpex.checkpoint.store.ProcessCheckpoint;
 import io.github.volpex.checkpoint.store.RecoveredCheckpoint;

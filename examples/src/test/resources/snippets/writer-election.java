@@ -1,7 +1,7 @@
 package snippets;
 
 import io.github.volpex.checkpoint.store.CheckpointStore;
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.store.ProcessCheckpoint;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.dataspace.zookeeper.WriterElection;

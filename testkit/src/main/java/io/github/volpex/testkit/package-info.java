@@ -8,7 +8,7 @@
  * saved request number, blocking with timeouts and FIFO wake-up, try-operations, cancelling a waiting request,
  * asynchronous submission with thousands of waiting requests, close and statistics) against it.
  * {@link io.github.volpex.testkit.FragmentRepositoryContract} does the same for a
- * {@link io.github.volpex.checkpoint.store.FragmentRepository} (a storage backend for checkpoint fragments).
+ * {@link io.github.volpex.checkpoint.repository.FragmentRepository} (a storage backend for checkpoint fragments).
  *
  * <p>{@link io.github.volpex.testkit.FaultyRepository} wraps any repository to inject the faults of volatile
  * storage hosts — failures, timeouts, lost replies, silently dropped writes, corrupted bytes, unreachability and

@@ -2,8 +2,8 @@ package io.github.volpex.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.github.volpex.checkpoint.store.FragmentOutput;
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentOutput;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;

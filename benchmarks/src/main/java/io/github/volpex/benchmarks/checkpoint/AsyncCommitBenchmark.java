@@ -2,7 +2,7 @@ package io.github.volpex.benchmarks.checkpoint;
 
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.FragmentIndex;
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.github.volpex.benchmarks.s3;
 
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.FragmentIndex;
-import io.github.volpex.checkpoint.store.s3.S3Repository;
+import io.github.volpex.checkpoint.repository.s3.S3Repository;
 import io.github.volpex.erasure.IdaCodec;
 import java.io.IOException;
 import java.io.InputStream;

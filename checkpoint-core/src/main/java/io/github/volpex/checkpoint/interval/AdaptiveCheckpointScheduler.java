@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.interval;
 
+import io.github.volpex.checkpoint.internal.Checks;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;

@@ -1,5 +1,7 @@
 package io.github.volpex.checkpoint.interval;
 
+import io.github.volpex.checkpoint.internal.Checks;
+
 /**
  * One snapshot of the estimated inputs of the Ni–Harwood model (§3.1): the per-peer failure rate {@code μ}, the
  * checkpoint overhead {@code V} and the checkpoint-image download time {@code T_d}.

@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.interval;
 
+import io.github.volpex.checkpoint.internal.Checks;
 import io.github.volpex.estimators.SurvivalFunction;
 import java.util.Objects;
 import java.util.OptionalDouble;

@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.interval;
 
+import io.github.volpex.checkpoint.internal.Checks;
 import io.github.volpex.checkpoint.math.LambertW;
 
 /**

@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.placement;
 
+import io.github.volpex.checkpoint.internal.Checks;
 import io.github.volpex.estimators.SurvivalFunction;
 import java.util.Objects;
 

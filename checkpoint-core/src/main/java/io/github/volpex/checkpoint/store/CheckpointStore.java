@@ -1,5 +1,8 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.checkpoint.internal.Checks;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
+
 import io.github.volpex.erasure.IdaCodec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -163,7 +166,7 @@ public final class CheckpointStore implements AutoCloseable {
 
     private final StoreContext context;
     private final Committer committer;
-    private final Recovery recovery;
+    private final Restorer restorer;
     private final Reads reads;
     private final Repairer repairer;
     private final Collector collector;
@@ -186,7 +189,7 @@ public final class CheckpointStore implements AutoCloseable {
         Regenerator regenerator = new Regenerator(context);
         this.differential = new Differential(context, reads, builder.chunking);
         this.committer = new Committer(context, regenerator, differential);
-        this.recovery = new Recovery(context, differential);
+        this.restorer = new Restorer(context, differential);
         this.repairer = new Repairer(context, reads, regenerator);
         this.collector = new Collector(context, reads, repairer, differential);
         this.deletion = new JobDeletion(context);
@@ -441,7 +444,7 @@ public final class CheckpointStore implements AutoCloseable {
      * @throws IllegalArgumentException         if {@code jobId} is not valid
      */
     public Optional<RecoveredCheckpoint> recover(String jobId) {
-        return locked(jobId, state -> recovery.recoverNewest(jobId));
+        return locked(jobId, state -> restorer.recoverNewest(jobId));
     }
 
     /**
@@ -775,7 +778,7 @@ public final class CheckpointStore implements AutoCloseable {
             this.repositories = List.copyOf(repositories);
             Map<String, FragmentRepository> map = new LinkedHashMap<>();
             for (FragmentRepository repository : this.repositories) {
-                String id = Names.requireRepositoryId(repository.id());
+                String id = Checks.requireRepositoryId(repository.id());
                 if (map.putIfAbsent(id, repository) != null) {
                     throw new IllegalArgumentException("repositories must have distinct ids: " + id
                             + " appears twice");

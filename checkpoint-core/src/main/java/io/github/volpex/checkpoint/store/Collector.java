@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

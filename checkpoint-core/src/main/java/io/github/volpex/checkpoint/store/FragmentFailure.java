@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
 import java.io.IOException;
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
@@ -53,7 +54,7 @@ public record FragmentFailure(int fragmentIndex, String repositoryId, Reason rea
     /** The failure an exception from a repository call stands for. */
     static FragmentFailure of(int fragmentIndex, String repositoryId, Throwable e) {
         Reason reason = e instanceof RepositoryUnavailableException ? Reason.UNAVAILABLE
-                : e instanceof CorruptFragmentException ? Reason.CORRUPT
+                : e instanceof DamagedFragmentException ? Reason.CORRUPT
                 : e instanceof MissingFragmentException ? Reason.MISSING : Reason.FAILED;
         return new FragmentFailure(fragmentIndex, repositoryId, reason, String.valueOf(e.getMessage()));
     }

@@ -1,5 +1,8 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.checkpoint.internal.Checks;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
+
 import java.util.Objects;
 
 /**
@@ -28,7 +31,7 @@ public record FragmentLocation(int fragmentIndex, String repositoryId, long leng
             throw new IllegalArgumentException(
                     "fragmentIndex must be in [0, " + FragmentIndex.MAX_FRAGMENTS + "): " + fragmentIndex);
         }
-        Names.requireRepositoryId(repositoryId);
+        Checks.requireRepositoryId(repositoryId);
         if (lengthBytes < 0) {
             throw new IllegalArgumentException("lengthBytes must be >= 0: " + lengthBytes);
         }

@@ -1,5 +1,7 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.checkpoint.repository.FragmentOutput;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import java.io.Closeable;
 import java.security.MessageDigest;
 import java.util.ArrayList;

@@ -1,27 +1,14 @@
 package io.github.volpex.checkpoint.store;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /** Argument checks for identifiers, with messages that name the parameter, the value and the bound. */
 final class Names {
 
-    /** The longest repository id, in bytes of UTF-8 (the index stores its length in one byte). */
-    static final int MAX_REPOSITORY_ID_BYTES = 255;
     /** The longest job id, in characters. */
     static final int MAX_JOB_ID_LENGTH = 64;
 
     private Names() {
-    }
-
-    static String requireRepositoryId(String id) {
-        Objects.requireNonNull(id, "id");
-        int bytes = id.getBytes(StandardCharsets.UTF_8).length;
-        if (bytes == 0 || bytes > MAX_REPOSITORY_ID_BYTES) {
-            throw new IllegalArgumentException("repository id must be 1 to " + MAX_REPOSITORY_ID_BYTES
-                    + " bytes of UTF-8: \"" + id + "\" has " + bytes);
-        }
-        return id;
     }
 
     static boolean isValidJobId(String jobId) {

@@ -45,7 +45,7 @@ final class PieceReader implements Closeable {
         digest.update(piece);
         digest.update(crc);
         if (Framing.crc(piece, length) != Framing.getCrc(crc, 0)) {
-            throw new CorruptFragmentException("piece " + nextSegment + " of fragment " + fragmentIndex
+            throw new DamagedFragmentException("piece " + nextSegment + " of fragment " + fragmentIndex
                     + " fails its CRC-32C");
         }
         nextSegment++;
@@ -58,12 +58,12 @@ final class PieceReader implements Closeable {
             throw new IllegalStateException("finish after " + nextSegment + " of " + framing.segments() + " pieces");
         }
         if (in.read() != -1) {
-            throw new CorruptFragmentException("fragment " + fragmentIndex + " is longer than " + location.lengthBytes()
+            throw new DamagedFragmentException("fragment " + fragmentIndex + " is longer than " + location.lengthBytes()
                     + " bytes");
         }
         Sha256 actual = Sha256.wrap(digest.digest());
         if (bytesRead != location.lengthBytes() || !actual.equals(location.sha256())) {
-            throw new CorruptFragmentException("fragment " + fragmentIndex + " has digest " + actual + ", the index "
+            throw new DamagedFragmentException("fragment " + fragmentIndex + " has digest " + actual + ", the index "
                     + "records " + location.sha256());
         }
     }
@@ -80,7 +80,7 @@ final class PieceReader implements Closeable {
         int read = in.readNBytes(buffer, 0, length);
         bytesRead += read;
         if (read != length) {
-            throw new CorruptFragmentException("fragment " + fragmentIndex + " ends after " + bytesRead + " of "
+            throw new DamagedFragmentException("fragment " + fragmentIndex + " ends after " + bytesRead + " of "
                     + location.lengthBytes() + " bytes");
         }
     }

@@ -1,5 +1,7 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.checkpoint.repository.FragmentRepository;
+import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -162,7 +164,7 @@ final class Reads {
         byte[] fragment = bytes.get();
         if (fragment.length != expectedLength || location.lengthBytes() != expectedLength
                 || !location.sha256().matches(fragment)) {
-            throw new CorruptFragmentException("fragment " + location.fragmentIndex() + " of " + fragment.length
+            throw new DamagedFragmentException("fragment " + location.fragmentIndex() + " of " + fragment.length
                     + " bytes does not match the index (" + expectedLength + " bytes, " + location.sha256() + ")");
         }
         return fragment;
@@ -208,7 +210,7 @@ final class Reads {
             tasks.add(() -> {
                 FragmentRepository repository = repository(location);
                 if (location.lengthBytes() != framing.fragmentLength()) {
-                    throw new CorruptFragmentException("the index records " + location.lengthBytes()
+                    throw new DamagedFragmentException("the index records " + location.lengthBytes()
                             + " bytes for fragment " + location.fragmentIndex() + ", " + framing.fragmentLength()
                             + " expected");
                 }

@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import java.io.Closeable;
 import java.io.InputStream;
 import java.util.ArrayDeque;

@@ -1,5 +1,7 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.checkpoint.repository.FragmentRepository;
+
 /**
  * The keys a store gives its objects: {@code <job>.<epoch>.<sequence>.<commit id>.<suffix>}, the three numbers as 16
  * hexadecimal digits each, and the suffix {@code f<fragment index>} for a fragment, {@code idx} for a copy of the

@@ -5,10 +5,11 @@
  * <p>Start from {@link io.github.volpex.checkpoint.store.CheckpointStore#perennial} (an
  * {@link io.github.volpex.erasure.IdaCodec}: any {@code m} of {@code n} fragments rebuild a checkpoint) or
  * {@link io.github.volpex.checkpoint.store.CheckpointStore#ephemeral} (two full replicas) with a list of
- * {@link io.github.volpex.checkpoint.store.FragmentRepository} instances
- * ({@link io.github.volpex.checkpoint.store.FragmentRepository#inMemory},
- * {@link io.github.volpex.checkpoint.store.FragmentRepository#directory}, or an implementation of your own over the
- * network), then {@code commit}, {@code recover} and {@code repair}.
+ * {@link io.github.volpex.checkpoint.repository.FragmentRepository} instances
+ * ({@link io.github.volpex.checkpoint.repository.FragmentRepository#inMemory},
+ * {@link io.github.volpex.checkpoint.repository.FragmentRepository#directory}, or an implementation of your own over
+ * the network; {@link io.github.volpex.checkpoint.repository} says what one must offer), then {@code commit},
+ * {@code recover} and {@code repair}.
  *
  * <h2>What it implements</h2>
  * <ul>
@@ -27,7 +28,7 @@
  * <h2>Internals</h2>
  * {@code CheckpointStore} is a facade over package-private parts that share a {@code StoreContext}: {@code JobView}
  * (one listing of a job: which checkpoints exist, their order, which are committed), {@code Committer},
- * {@code Recovery}, {@code Repairer}, {@code Collector} (leases and garbage), {@code JobDeletion} (deleting a whole
+ * {@code Restorer}, {@code Repairer}, {@code Collector} (leases and garbage), {@code JobDeletion} (deleting a whole
  * job), {@code Reads} (fetching and verifying fragments) and {@code Regenerator} (rebuilding fragments onto other
  * repositories).
  *

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.github.volpex.checkpoint.repository.FragmentRepository;
+import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
 import io.github.volpex.erasure.IdaCodec;
 import java.io.IOException;
 import java.time.Duration;

@@ -3,14 +3,11 @@ package io.github.volpex.checkpoint.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.volpex.erasure.IdaCodec;
-import io.github.volpex.estimators.SurvivalFunction;
+import io.github.volpex.checkpoint.repository.TestEnvironment;
 import io.github.volpex.testsupport.SearchDepth;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +44,7 @@ class CrashRecoveryTest {
         for (boolean perennial : new boolean[] {false, true}) {
             List<Path> directories = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
-                directories.add(DirectoryRepositoryTest.freshDirectory());
+                directories.add(TestEnvironment.freshDirectory());
             }
             long next = 0;
             long lastReported = -1;
@@ -96,30 +93,6 @@ class CrashRecoveryTest {
         return -1;
     }
 
-    /** The java launcher of this JVM. */
-    static String javaCommand() {
-        return ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    }
-
-    /** The locations of this module's classes, its tests and the two modules it uses. */
-    static String childClassPath() {
-        List<String> entries = new ArrayList<>();
-        for (Class<?> type : List.of(CheckpointStore.class, CrashingWriter.class, IdaCodec.class,
-                SurvivalFunction.class)) {
-            try {
-                String entry = Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI())
-                        .toString();
-                if (!entries.contains(entry)) {
-                    entries.add(entry);
-                }
-            } catch (URISyntaxException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return String.join(File.pathSeparator, entries);
-    }
-
     /** A child JVM running {@link CrashingWriter}; a thread of the test reads its output line by line. */
     private static final class Child {
         final Process process;
@@ -136,11 +109,11 @@ class CrashRecoveryTest {
 
         static Child start(boolean perennial, long next, List<Path> directories) throws IOException {
             List<String> command = new ArrayList<>();
-            command.add(javaCommand());
+            command.add(TestEnvironment.javaCommand());
             command.add("-Xmx128m");
             command.add("-XX:TieredStopAtLevel=1");
             command.add("-cp");
-            command.add(childClassPath());
+            command.add(TestEnvironment.childClassPath());
             command.add(CrashingWriter.class.getName());
             command.add(perennial ? "perennial" : "ephemeral");
             command.add(Long.toString(next));

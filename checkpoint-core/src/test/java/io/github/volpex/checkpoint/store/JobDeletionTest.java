@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.checkpoint.repository.FragmentRepository;
+import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
 import io.github.volpex.erasure.IdaCodec;
 import java.io.IOException;
 import java.util.ArrayList;

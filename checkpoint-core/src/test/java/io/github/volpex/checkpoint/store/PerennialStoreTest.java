@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.Fragment;
 import io.github.volpex.erasure.IdaCodec;
 import io.github.volpex.erasure.Layout;

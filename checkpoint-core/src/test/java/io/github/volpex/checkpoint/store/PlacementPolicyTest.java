@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.volpex.checkpoint.placement.Objective;
 import io.github.volpex.checkpoint.placement.RepositorySelector;
 import io.github.volpex.checkpoint.placement.StorageHost;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.estimators.SurvivalFunction;
 import java.util.HashSet;
 import java.util.List;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
 import java.nio.ByteBuffer;
 import java.util.HexFormat;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;

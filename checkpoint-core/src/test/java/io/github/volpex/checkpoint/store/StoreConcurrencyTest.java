@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.checkpoint.repository.DirectoryRepository;
+import io.github.volpex.checkpoint.repository.TestEnvironment;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
@@ -43,7 +46,7 @@ class StoreConcurrencyTest {
     @Test
     void commits_recoveries_repairs_and_collections_of_one_job_in_parallel_see_whole_checkpoints() throws Exception {
         List<FragmentRepository> repositories = new ArrayList<>(Stores.inMemory(5));
-        repositories.add(FragmentRepository.directory("disk", DirectoryRepositoryTest.freshDirectory(), false));
+        repositories.add(FragmentRepository.directory("disk", TestEnvironment.freshDirectory(), false));
         ExecutorService io = Executors.newFixedThreadPool(3);
         ExecutorService callers = Executors.newFixedThreadPool(4);
         int commits = 12;
@@ -121,7 +124,7 @@ class StoreConcurrencyTest {
     void tasks_the_executor_rejects_run_on_the_calling_thread() throws Exception {
         List<FragmentRepository> repositories = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            repositories.add(FragmentRepository.directory("d" + i, DirectoryRepositoryTest.freshDirectory(), false));
+            repositories.add(FragmentRepository.directory("d" + i, TestEnvironment.freshDirectory(), false));
         }
         ExecutorService pool = Executors.newFixedThreadPool(2);
         AtomicInteger submitted = new AtomicInteger();
@@ -166,7 +169,7 @@ class StoreConcurrencyTest {
         int jobs = 6;
         int commits = 8;
         List<FragmentRepository> repositories = new ArrayList<>(Stores.inMemory(4));
-        repositories.add(FragmentRepository.directory("disk", DirectoryRepositoryTest.freshDirectory(), false));
+        repositories.add(FragmentRepository.directory("disk", TestEnvironment.freshDirectory(), false));
         // Repository calls run on a pool of their own; jobs commit from threads of another.
         ExecutorService io = Executors.newFixedThreadPool(4);
         ExecutorService callers = Executors.newFixedThreadPool(jobs);

@@ -1,5 +1,7 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.checkpoint.repository.FragmentRepository;
+import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;

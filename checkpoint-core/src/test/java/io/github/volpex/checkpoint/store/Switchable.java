@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.store;
 
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

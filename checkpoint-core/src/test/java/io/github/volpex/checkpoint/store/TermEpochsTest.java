@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import java.io.IOException;
 import java.util.List;
 import java.util.SplittableRandom;

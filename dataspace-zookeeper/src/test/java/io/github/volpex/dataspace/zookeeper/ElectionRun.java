@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.volpex.checkpoint.store.CheckpointStore;
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.store.ProcessCheckpoint;
 import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
 import io.github.volpex.erasure.IdaCodec;

@@ -1,6 +1,6 @@
 package io.github.volpex.dataspace.zookeeper;
 
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.testkit.Fault;
 import io.github.volpex.testkit.FaultSchedule;
 import io.github.volpex.testkit.FaultyRepository;

@@ -10,7 +10,7 @@ import io.github.volpex.checkpoint.store.ProcessCheckpoint;
 import io.github.volpex.checkpoint.store.RepairReport;
 import io.github.volpex.checkpoint.store.RepositoriesUnreachableException;
 import io.github.volpex.checkpoint.store.StaleWriterException;
-import io.github.volpex.checkpoint.store.s3.S3Repository;
+import io.github.volpex.checkpoint.repository.s3.S3Repository;
 import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.dataspace.zookeeper.WriterElection;

@@ -1,8 +1,8 @@
 package io.github.volpex.examples.cluster;
 
 import io.github.volpex.checkpoint.store.CheckpointStore;
-import io.github.volpex.checkpoint.store.FragmentRepository;
-import io.github.volpex.checkpoint.store.s3.S3Repository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
+import io.github.volpex.checkpoint.repository.s3.S3Repository;
 import io.github.volpex.dataspace.zookeeper.ZooKeeperDataspace;
 import io.github.volpex.dataspace.zookeeper.ZooKeeperEpochSource;
 import io.github.volpex.examples.remd.RemdSetup;

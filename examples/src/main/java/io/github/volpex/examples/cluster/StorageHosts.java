@@ -1,7 +1,7 @@
 package io.github.volpex.examples.cluster;
 
-import io.github.volpex.checkpoint.store.FragmentRepository;
-import io.github.volpex.checkpoint.store.s3.S3Repository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
+import io.github.volpex.checkpoint.repository.s3.S3Repository;
 import io.github.volpex.examples.tour.VolatileRepository;
 import java.io.IOException;
 import java.io.PrintStream;

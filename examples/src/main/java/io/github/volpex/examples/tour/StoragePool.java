@@ -4,7 +4,7 @@ import io.github.volpex.checkpoint.placement.Objective;
 import io.github.volpex.checkpoint.placement.RepositorySelector;
 import io.github.volpex.checkpoint.placement.StorageHost;
 import io.github.volpex.checkpoint.store.CheckpointStore;
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.store.PlacementPolicy;
 import io.github.volpex.erasure.IdaCodec;
 import java.util.ArrayList;

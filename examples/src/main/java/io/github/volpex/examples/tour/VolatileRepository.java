@@ -1,6 +1,6 @@
 package io.github.volpex.examples.tour;
 
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

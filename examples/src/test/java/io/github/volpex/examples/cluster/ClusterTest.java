@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.github.volpex.checkpoint.store.s3.S3Repository;
+import io.github.volpex.checkpoint.repository.s3.S3Repository;
 import io.github.volpex.dataspace.zookeeper.EmbeddedZooKeeper;
 import io.github.volpex.examples.Main;
 import io.github.volpex.testsupport.SearchDepth;

@@ -10,7 +10,7 @@ import io.github.volpex.checkpoint.store.AbandonedCommit;
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.CheckpointStoreException;
 import io.github.volpex.checkpoint.store.FragmentIndex;
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
 import io.github.volpex.erasure.IdaCodec;
 import io.github.volpex.testkit.Fault;

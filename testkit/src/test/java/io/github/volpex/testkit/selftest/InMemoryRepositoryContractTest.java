@@ -1,6 +1,6 @@
 package io.github.volpex.testkit.selftest;
 
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.testkit.FragmentRepositoryContract;
 
 /** The repository contract against {@link FragmentRepository#inMemory}. */

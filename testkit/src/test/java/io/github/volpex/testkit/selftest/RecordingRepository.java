@@ -1,7 +1,7 @@
 package io.github.volpex.testkit.selftest;
 
-import io.github.volpex.checkpoint.store.FragmentOutput;
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentOutput;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;

@@ -15,7 +15,7 @@ import io.github.volpex.checkpoint.store.CorruptIndexException;
 import io.github.volpex.checkpoint.store.EpochSource;
 import io.github.volpex.checkpoint.store.FragmentIndex;
 import io.github.volpex.checkpoint.store.FragmentLocation;
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
 import io.github.volpex.checkpoint.store.RepositoriesUnreachableException;
 import io.github.volpex.checkpoint.store.Sha256;
@@ -680,7 +680,7 @@ class StoreFaultPropertiesTest {
                 views.add(new FragmentRepository() {
                     private void check() throws IOException {
                         if (reachableOnly && !repository.isReachable()) {
-                            throw new io.github.volpex.checkpoint.store.RepositoryUnavailableException(id(),
+                            throw new io.github.volpex.checkpoint.repository.RepositoryUnavailableException(id(),
                                     "away", null);
                         }
                     }

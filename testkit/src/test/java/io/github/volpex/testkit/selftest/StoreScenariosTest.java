@@ -13,7 +13,7 @@ import io.github.volpex.checkpoint.store.EpochSource;
 import io.github.volpex.checkpoint.store.EpochUnavailableException;
 import io.github.volpex.checkpoint.store.FragmentIndex;
 import io.github.volpex.checkpoint.store.FragmentLocation;
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.store.PlacementPolicy;
 import io.github.volpex.checkpoint.store.RepairReport;
 import io.github.volpex.checkpoint.store.RepositoriesUnreachableException;

@@ -1,9 +1,16 @@
-package io.github.volpex.checkpoint.store;
+package io.github.volpex.checkpoint.repository;
+
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.checkpoint.store.CheckpointStore;
+import io.github.volpex.checkpoint.store.CheckpointStoreException;
+import io.github.volpex.checkpoint.store.FragmentIndex;
+import io.github.volpex.checkpoint.store.FragmentLocation;
+import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
+import io.github.volpex.checkpoint.store.Sha256;
 import io.github.volpex.erasure.IdaCodec;
 import io.github.volpex.testsupport.Scale;
 import java.io.IOException;
@@ -88,7 +95,7 @@ class PowerLossTest {
     private static Workload record(Mode mode, boolean fsync, boolean oneCommit) throws IOException {
         List<Path> directories = new ArrayList<>();
         for (int d = 0; d < mode.directories; d++) {
-            directories.add(DirectoryRepositoryTest.freshDirectory());
+            directories.add(TestEnvironment.freshDirectory());
         }
         FileSystemRecorder recorder = new FileSystemRecorder(directories, PowerLossTest::temporary);
         List<FragmentRepository> repositories = new ArrayList<>();
@@ -190,7 +197,7 @@ class PowerLossTest {
         }
         Set<String> seen = new HashSet<>();
         Map<byte[], String> digests = new IdentityHashMap<>();
-        Path root = DirectoryRepositoryTest.freshDirectory();
+        Path root = TestEnvironment.freshDirectory();
         // Searching for a violation, the latest crash points come first: they have the most unforced operations.
         for (int step = 0; step <= ops.size(); step++) {
             int crashPoint = stopAtFirst ? ops.size() - step : step;

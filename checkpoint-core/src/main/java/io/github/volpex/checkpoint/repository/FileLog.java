@@ -1,4 +1,4 @@
-package io.github.volpex.checkpoint.store;
+package io.github.volpex.checkpoint.repository;
 
 import java.nio.file.Path;
 

@@ -1,6 +1,6 @@
-package io.github.volpex.checkpoint.store.s3;
+package io.github.volpex.checkpoint.repository.s3;
 
-import io.github.volpex.checkpoint.store.FragmentRepository;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.testkit.FragmentRepositoryContract;
 import java.util.ArrayList;
 import java.util.List;

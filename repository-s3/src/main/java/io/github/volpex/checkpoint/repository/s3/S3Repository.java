@@ -1,8 +1,8 @@
-package io.github.volpex.checkpoint.store.s3;
+package io.github.volpex.checkpoint.repository.s3;
 
-import io.github.volpex.checkpoint.store.FragmentOutput;
-import io.github.volpex.checkpoint.store.FragmentRepository;
-import io.github.volpex.checkpoint.store.RepositoryUnavailableException;
+import io.github.volpex.checkpoint.repository.FragmentOutput;
+import io.github.volpex.checkpoint.repository.FragmentRepository;
+import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;

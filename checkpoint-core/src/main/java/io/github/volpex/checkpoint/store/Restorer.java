@@ -11,12 +11,12 @@ import java.util.Set;
  * checkpoint that did not reach its commit point, never goes back past the newest committed one (which may be the
  * last successful commit) and never answers "no checkpoint" while repositories that may hold one are unreachable.
  */
-final class Recovery {
+final class Restorer {
 
     private final StoreContext context;
     private final Differential differential;
 
-    Recovery(StoreContext context, Differential differential) {
+    Restorer(StoreContext context, Differential differential) {
         this.context = context;
         this.differential = differential;
     }

@@ -1,4 +1,4 @@
-package io.github.volpex.checkpoint.store.s3;
+package io.github.volpex.checkpoint.repository.s3;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.volpex.checkpoint.store.FragmentOutput;
-import io.github.volpex.checkpoint.store.RepositoryUnavailableException;
+import io.github.volpex.checkpoint.repository.FragmentOutput;
+import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

@@ -1,7 +1,8 @@
 /**
  * Checkpoint fragments on Amazon S3 or any S3-compatible object store: start from
- * {@link io.github.volpex.checkpoint.store.s3.S3Repository}, give several of them (one per endpoint, bucket or
- * prefix) to a {@link io.github.volpex.checkpoint.store.CheckpointStore}.
+ * {@link io.github.volpex.checkpoint.repository.s3.S3Repository}, give several of them (one per endpoint, bucket or
+ * prefix) to a {@link io.github.volpex.checkpoint.store.CheckpointStore}. It implements the service-provider interface
+ * of {@link io.github.volpex.checkpoint.repository} and passes the testkit's repository contract.
  *
  * <h2>How the store's protocol maps onto S3</h2>
  * <ul>
@@ -47,7 +48,7 @@
  * {@code PutObject}s in a row against S3Proxy (with and without checksums: "Error writing request body to server",
  * "Unexpected end of file from server" on reused connections), where this client failed none. Blocking calls suit the
  * store, which runs repository calls on an executor of the host's. Hosts that prefer another client build their own
- * {@code S3Client} and pass it to {@link io.github.volpex.checkpoint.store.s3.S3Repository.Builder#client}.
+ * {@code S3Client} and pass it to {@link io.github.volpex.checkpoint.repository.s3.S3Repository.Builder#client}.
  *
  * <h2>Timeouts and retries</h2>
  * The built client times out each attempt and each call, and retries with the SDK's standard strategy (exponential
@@ -56,10 +57,10 @@
  * the way ({@code SignatureDoesNotMatch}, {@code XAmzContentSHA256Mismatch}, {@code BadDigest}: a flipped byte of a
  * body breaks its signature or checksum) and an answer cut short or unreadable (a listing, the id of a multipart
  * upload). What still fails reaches the store as a
- * {@link io.github.volpex.checkpoint.store.RepositoryUnavailableException}, which it handles like an unreachable host;
- * a signature that never matches is reported as what it may be — a wrong secret access key or requests damaged on the
- * way — never as the one without the other. A client given to the builder keeps its own retry strategy.
+ * {@link io.github.volpex.checkpoint.repository.RepositoryUnavailableException}, which it handles like an unreachable
+ * host; a signature that never matches is reported as what it may be — a wrong secret access key or requests damaged
+ * on the way — never as the one without the other. A client given to the builder keeps its own retry strategy.
  *
  * @since 0.1
  */
-package io.github.volpex.checkpoint.store.s3;
+package io.github.volpex.checkpoint.repository.s3;

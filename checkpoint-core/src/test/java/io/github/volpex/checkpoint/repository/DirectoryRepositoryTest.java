@@ -1,4 +1,4 @@
-package io.github.volpex.checkpoint.store;
+package io.github.volpex.checkpoint.repository;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,13 +31,6 @@ import org.junit.jupiter.api.Test;
 /** What the directory repository adds to the repository contract (which the testkit runs against it). */
 class DirectoryRepositoryTest {
 
-    /** A fresh directory below {@code target/}, which {@code mvn clean} removes. */
-    static Path freshDirectory() throws IOException {
-        Path root = Path.of("target", "test-repositories");
-        Files.createDirectories(root);
-        return Files.createTempDirectory(root, "repo");
-    }
-
     private static List<String> files(Path directory) throws IOException {
         try (Stream<Path> files = Files.list(directory)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();
@@ -46,7 +39,7 @@ class DirectoryRepositoryTest {
 
     @Test
     void keeps_values_across_instances() throws IOException {
-        Path dir = freshDirectory();
+        Path dir = TestEnvironment.freshDirectory();
         DirectoryRepository first = DirectoryRepository.open("disk", dir, true);
         first.put("job.1.f0", new byte[] {1, 2, 3});
         DirectoryRepository second = DirectoryRepository.open("disk", dir, false);
@@ -58,7 +51,7 @@ class DirectoryRepositoryTest {
 
     @Test
     void escapes_upper_case_letters_in_file_names() throws IOException {
-        Path dir = freshDirectory();
+        Path dir = TestEnvironment.freshDirectory();
         DirectoryRepository repo = DirectoryRepository.open("disk", dir, false);
         repo.put("Job-A.1.f0", new byte[] {1});
         repo.put("job-a.1.f0", new byte[] {2});
@@ -90,7 +83,7 @@ class DirectoryRepositoryTest {
 
     @Test
     void temporary_files_of_killed_writes_go_by_themselves_and_those_of_running_writes_stay() throws IOException {
-        Path dir = freshDirectory();
+        Path dir = TestEnvironment.freshDirectory();
         DirectoryRepository repo = DirectoryRepository.open("disk", dir, false);
         repo.put("kept", new byte[] {7});
         // What a write killed with its process leaves: a temporary file nobody holds.
@@ -118,7 +111,7 @@ class DirectoryRepositoryTest {
 
     @Test
     void refuses_a_path_that_is_a_file() throws IOException {
-        Path file = freshDirectory().resolve("plain");
+        Path file = TestEnvironment.freshDirectory().resolve("plain");
         Files.writeString(file, "x");
         assertThrows(IOException.class, () -> DirectoryRepository.open("disk", file, false));
         assertFalse(Files.isDirectory(file));
@@ -126,7 +119,7 @@ class DirectoryRepositoryTest {
 
     @Test
     void writes_never_fail_while_listings_of_this_process_sweep_the_directory() throws Exception {
-        DirectoryRepository repository = DirectoryRepository.open("disk", freshDirectory(), false);
+        DirectoryRepository repository = DirectoryRepository.open("disk", TestEnvironment.freshDirectory(), false);
         int writers = 4;
         int writesEach = 400;
         ExecutorService pool = Executors.newFixedThreadPool(writers + 2);
@@ -175,7 +168,7 @@ class DirectoryRepositoryTest {
 
     @Test
     void a_sweep_of_this_process_leaves_a_running_write_locked_against_other_processes() throws Exception {
-        Path directory = freshDirectory();
+        Path directory = TestEnvironment.freshDirectory();
         DirectoryRepository repository = DirectoryRepository.open("disk", directory, false);
         try (FragmentOutput out = repository.create("running")) {
             out.write(new byte[] {1, 2, 3});
@@ -192,10 +185,10 @@ class DirectoryRepositoryTest {
 
     @Test
     void writes_never_fail_while_another_process_sweeps_the_directory() throws Exception {
-        Path directory = freshDirectory();
+        Path directory = TestEnvironment.freshDirectory();
         DirectoryRepository repository = DirectoryRepository.open("disk", directory, false);
-        List<String> command = List.of(CrashRecoveryTest.javaCommand(), "-Xmx64m", "-XX:TieredStopAtLevel=1",
-                "-cp", CrashRecoveryTest.childClassPath(), LoopingSweeper.class.getName(),
+        List<String> command = List.of(TestEnvironment.javaCommand(), "-Xmx64m", "-XX:TieredStopAtLevel=1",
+                "-cp", TestEnvironment.childClassPath(), LoopingSweeper.class.getName(),
                 directory.toAbsolutePath().toString());
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
@@ -256,8 +249,8 @@ class DirectoryRepositoryTest {
 
     /** Opens the repository on {@code directory} in a child JVM and returns what its sweep deleted. */
     private static String sweepInAnotherProcess(Path directory) throws Exception {
-        List<String> command = List.of(CrashRecoveryTest.javaCommand(), "-Xmx64m", "-XX:TieredStopAtLevel=1",
-                "-cp", CrashRecoveryTest.childClassPath(), Sweeper.class.getName(),
+        List<String> command = List.of(TestEnvironment.javaCommand(), "-Xmx64m", "-XX:TieredStopAtLevel=1",
+                "-cp", TestEnvironment.childClassPath(), Sweeper.class.getName(),
                 directory.toAbsolutePath().toString());
         Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {

@@ -1,5 +1,6 @@
-package io.github.volpex.checkpoint.store;
+package io.github.volpex.checkpoint.repository;
 
+import io.github.volpex.checkpoint.store.CheckpointStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,5 +1,6 @@
-package io.github.volpex.checkpoint.store;
+package io.github.volpex.checkpoint.repository;
 
+import io.github.volpex.checkpoint.internal.Checks;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,7 +13,7 @@ final class InMemoryRepository implements FragmentRepository {
     private final ConcurrentSkipListMap<String, byte[]> values = new ConcurrentSkipListMap<>();
 
     InMemoryRepository(String id) {
-        this.id = Names.requireRepositoryId(id);
+        this.id = Checks.requireRepositoryId(id);
     }
 
     @Override

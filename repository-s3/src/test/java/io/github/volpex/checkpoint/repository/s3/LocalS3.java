@@ -1,4 +1,4 @@
-package io.github.volpex.checkpoint.store.s3;
+package io.github.volpex.checkpoint.repository.s3;
 
 import java.io.ByteArrayInputStream;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package io.github.volpex.checkpoint.store;
+package io.github.volpex.checkpoint.repository;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,6 @@
-package io.github.volpex.checkpoint.store;
+package io.github.volpex.checkpoint.repository;
 
+import io.github.volpex.checkpoint.internal.Checks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -100,7 +101,7 @@ public final class DirectoryRepository implements FragmentRepository {
 
     /** {@link #open(String, Path, boolean)}, telling {@code log} of every change it makes to the file system. */
     static DirectoryRepository open(String id, Path directory, boolean fsync, FileLog log) throws IOException {
-        Names.requireRepositoryId(id);
+        Checks.requireRepositoryId(id);
         Objects.requireNonNull(directory, "directory");
         Files.createDirectories(directory);
         DirectoryRepository repository = new DirectoryRepository(id, directory.toAbsolutePath(),

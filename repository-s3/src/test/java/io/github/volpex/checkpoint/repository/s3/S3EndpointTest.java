@@ -1,4 +1,4 @@
-package io.github.volpex.checkpoint.store.s3;
+package io.github.volpex.checkpoint.repository.s3;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
