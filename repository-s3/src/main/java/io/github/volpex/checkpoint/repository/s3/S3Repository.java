@@ -69,7 +69,10 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  *
  * <p><b>Writes.</b> A value up to the multipart threshold is one {@code PutObject}; a longer streamed value becomes a
  * multipart upload, one part buffered at a time, completed on {@link FragmentOutput#commit()} and aborted when the
- * output is closed without it. Either way a value appears whole or not at all.
+ * output is closed without it. Either way a value appears whole or not at all. Given an
+ * {@linkplain Builder#uploadExecutor upload executor} (the checkpoint store's own will do), a full part is uploaded
+ * there while the writer fills the next one, so that a checkpoint's encoding and its upload overlap; two parts are
+ * then buffered per streaming write. Bodies are sent from the repository's buffers or the caller's array, not copied.
  *
  * <p><b>Integrity.</b> A value written with one {@code PutObject} carries its CRC32C as the checksum S3 verifies
  * before storing it and in its metadata; every download of it is checked against that CRC32C at the end of the body
