@@ -112,19 +112,19 @@ public final class S3CpuTimeReport {
         }
     }
 
-    private static long[] round(double[] values) {
+    static long[] round(double[] values) {
         return Arrays.stream(values).mapToLong(Math::round).toArray();
     }
 
-    private static double[] column(double[][] table, int row) {
+    static double[] column(double[][] table, int row) {
         return Arrays.stream(table).mapToDouble(r -> r[row]).toArray();
     }
 
-    private static double[] ratio(double[][] table, int row, int base) {
+    static double[] ratio(double[][] table, int row, int base) {
         return Arrays.stream(table).mapToDouble(r -> r[row] / r[base]).toArray();
     }
 
-    private static String summary(double[] values, String format) {
+    static String summary(double[] values, String format) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
