@@ -1,5 +1,6 @@
 package io.github.volpex.benchmarks.s3;
 
+import io.github.volpex.checkpoint.repository.s3.S3Repository;
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.FragmentIndex;
 import io.github.volpex.erasure.IdaCodec;
@@ -24,7 +25,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  *
  * <pre>{@code
  * java -Xmx6g -cp benchmarks/target/benchmarks.jar io.github.volpex.benchmarks.s3.S3CpuTimeReport \
- *     [checkpointMiB [rounds [megabytesPerSecond [overlapParts]]]]
+ *     [checkpointMiB [rounds [megabytesPerSecond [overlapParts [partMiB]]]]]
  * }</pre>
  */
 public final class S3CpuTimeReport {
@@ -38,8 +39,8 @@ public final class S3CpuTimeReport {
      * Runs the rounds and prints the table.
      *
      * @param args the checkpoint's size in MiB (256), the rounds (10, after 2 warm-up rounds), the rate of each
-     *             connection in MB/s (0: no relay, no limit) and whether parts are uploaded while the next is filled
-     *             (true)
+     *             connection in MB/s (0: no relay, no limit), whether parts are uploaded while the next is filled
+     *             (true) and the repositories' part size in MiB (8)
      * @throws Exception if a server does not start or a transfer fails
      */
     public static void main(String[] args) throws Exception {
@@ -47,6 +48,7 @@ public final class S3CpuTimeReport {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
         int rate = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         boolean overlap = args.length <= 3 || Boolean.parseBoolean(args[3]);
+        int partMiB = args.length > 4 ? Integer.parseInt(args[4]) : S3Repository.DEFAULT_PART_BYTES >> 20;
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         byte[] checkpoint = new byte[mib << 20];
@@ -54,7 +56,8 @@ public final class S3CpuTimeReport {
         ExecutorService io = Executors.newFixedThreadPool(9);
         double[][] wall = new double[rounds][ROWS.length];
         double[][] cpu = new double[rounds][ROWS.length];
-        try (S3Endpoints endpoints = S3Endpoints.start(9, rate == 0 ? -1 : rate * 1_000_000L, overlap ? io : null)) {
+        try (S3Endpoints endpoints = S3Endpoints.start(9, rate == 0 ? -1 : rate * 1_000_000L, overlap ? io : null,
+                partMiB << 20)) {
             CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), endpoints.repositories())
                     .executor(io).build();
             S3Client plain = endpoints.plainClient(0);
@@ -83,8 +86,8 @@ public final class S3CpuTimeReport {
         } finally {
             io.shutdownNow();
         }
-        System.out.printf("%n%d MiB, %s, overlapParts=%s, %d rounds, Java %s, %d processors%n", mib,
-                rate == 0 ? "no limit" : rate + " MB/s per connection", overlap, rounds,
+        System.out.printf("%n%d MiB, %s, overlapParts=%s, parts of %d MiB, %d rounds, Java %s, %d processors%n", mib,
+                rate == 0 ? "no limit" : rate + " MB/s per connection", overlap, partMiB, rounds,
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
         System.out.println("| row | wall ms, median (min–max) | CPU ms, median (min–max) | wall / plain, median "
                 + "(min–max) | CPU / plain, median (min–max) |");

@@ -50,6 +50,20 @@ final class S3Endpoints implements AutoCloseable {
      * @throws Exception if a server does not start
      */
     static S3Endpoints start(int count, long bytesPerSecond, Executor uploads) throws Exception {
+        return start(count, bytesPerSecond, uploads, S3Repository.DEFAULT_PART_BYTES);
+    }
+
+    /**
+     * Starts {@code count} servers, and a repository on each with the given part size.
+     *
+     * @param count          the number of endpoints
+     * @param bytesPerSecond as for {@link #start(int, long, Executor)}
+     * @param uploads        as for {@link #start(int, long, Executor)}
+     * @param partBytes      the repositories' part size ({@link S3Repository.Builder#partBytes})
+     * @return the endpoints
+     * @throws Exception if a server does not start
+     */
+    static S3Endpoints start(int count, long bytesPerSecond, Executor uploads, int partBytes) throws Exception {
         S3Endpoints endpoints = new S3Endpoints();
         try {
             for (int i = 0; i < count; i++) {
@@ -68,7 +82,8 @@ final class S3Endpoints implements AutoCloseable {
                 }
                 S3Repository.Builder builder = S3Repository.builder(BUCKET).endpoint(endpoints.endpoint(i))
                         .pathStyle(true).credentials(ACCESS, SECRET).id("s3-" + i)
-                        .timeouts(Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofMinutes(10));
+                        .timeouts(Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofMinutes(10))
+                        .partBytes(partBytes);
                 endpoints.repositories.add((uploads == null ? builder : builder.uploadExecutor(uploads)).build());
             }
         } catch (Exception | Error e) {
