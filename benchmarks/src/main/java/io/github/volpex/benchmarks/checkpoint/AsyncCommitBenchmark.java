@@ -50,6 +50,15 @@ public class AsyncCommitBenchmark {
     public static class Persist {
         CompletionStage<FragmentIndex> stage;
 
+        /**
+         * Keeps {@code stage} to wait for after the shot.
+         *
+         * @param stage the stage of the shot's asynchronous commit
+         */
+        public void await(CompletionStage<FragmentIndex> stage) {
+            this.stage = stage;
+        }
+
         /** Waits until the shot's persist is durable, so that no persist runs during the next shot. */
         @TearDown(Level.Invocation)
         public void awaitDurable() {
@@ -89,8 +98,9 @@ public class AsyncCommitBenchmark {
     /** What the caller of an asynchronous commit waits for: the snapshot and the hand-over to the executor. */
     @Benchmark
     public CompletionStage<FragmentIndex> asyncCommit(Persist persist) {
-        persist.stage = store.commitAsync("job", checkpoint);
-        return persist.stage;
+        CompletionStage<FragmentIndex> stage = store.commitAsync("job", checkpoint);
+        persist.await(stage);
+        return stage;
     }
 
     /** What the caller of a synchronous commit waits for: everything up to durability, and the clean-up. */

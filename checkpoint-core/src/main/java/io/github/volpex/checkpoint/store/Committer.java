@@ -214,10 +214,20 @@ final class Committer {
                     if (read == 0) {
                         break;
                     }
-                    digest.update(segment, 0, read);
                     length += read;
+                    // The checkpoint's digest is computed beside the encoding and the fragments' writes.
+                    int hashed = read;
+                    Parallel.Task<Void> hashing = Parallel.start(context.executor, () -> {
+                        digest.update(segment, 0, hashed);
+                        return null;
+                    });
                     dispersal.encode(segment, read, pieces);
                     sink.write(pieces, dispersal.pieceLength(read), all);
+                    Parallel.Outcome<Void> outcome = Parallel.await(hashing);
+                    if (!outcome.ok()) {
+                        Parallel.rethrowErrors(outcome.failure());
+                        throw new IllegalStateException("hashing the checkpoint failed", outcome.failure());
+                    }
                     if (read < segmentBytes) {
                         break;
                     }

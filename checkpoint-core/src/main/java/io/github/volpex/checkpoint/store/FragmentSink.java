@@ -60,30 +60,34 @@ final class FragmentSink implements Closeable {
         }
     }
 
-    /** For each {@code i} of {@code which}, appends {@code pieces[i]} ({@code pieceLength} bytes) and its CRC. */
+    /**
+     * For each {@code i} of {@code which}, appends {@code pieces[i]} ({@code pieceLength} bytes) and its CRC. Each
+     * fragment's CRC and digest are computed by its own task, beside its write, so that hashing runs in parallel too.
+     */
     void write(byte[][] pieces, int pieceLength, int[] which) {
         List<Callable<Void>> tasks = new ArrayList<>();
         List<Integer> written = new ArrayList<>();
         for (int i : which) {
             byte[] piece = pieces[i];
-            byte[] framed = new byte[Framing.CRC_BYTES];
-            Framing.putCrc(Framing.crc(piece, pieceLength), framed);
-            digests[i].update(piece, 0, pieceLength);
-            digests[i].update(framed);
+            MessageDigest digest = digests[i];
             lengths[i] += pieceLength + Framing.CRC_BYTES;
-            FragmentOutput out = outputs[i];
-            if (out != null && !failed[i]) {
-                written.add(i);
-                tasks.add(() -> {
+            FragmentOutput out = outputs[i] != null && !failed[i] ? outputs[i] : null;
+            written.add(out != null ? i : -1);
+            tasks.add(() -> {
+                byte[] framed = new byte[Framing.CRC_BYTES];
+                Framing.putCrc(Framing.crc(piece, pieceLength), framed);
+                digest.update(piece, 0, pieceLength);
+                digest.update(framed);
+                if (out != null) {
                     out.write(piece, 0, pieceLength);
                     out.write(framed);
-                    return null;
-                });
-            }
+                }
+                return null;
+            });
         }
         List<Parallel.Outcome<Void>> outcomes = Parallel.all(executor, tasks);
         for (int j = 0; j < outcomes.size(); j++) {
-            if (!outcomes.get(j).ok()) {
+            if (!outcomes.get(j).ok() && written.get(j) >= 0) {
                 fail(written.get(j), outcomes.get(j).failure());
             }
         }

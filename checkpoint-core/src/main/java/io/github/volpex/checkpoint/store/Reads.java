@@ -66,18 +66,28 @@ final class Reads {
         List<FragmentFailure> failures = new ArrayList<>();
         List<Integer> order = index.fragments().stream().map(FragmentLocation::fragmentIndex).toList();
         MessageDigest digest = Sha256.newDigest();
-        byte[] segment = new byte[(int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointBytes()))];
+        int segmentBytes = (int) Math.min(index.segmentBytes(), Math.max(1, index.checkpointBytes()));
+        // Two segments: one is hashed on the executor while the next is read, checked and decoded into the other.
+        byte[][] segments = {new byte[segmentBytes], new byte[segmentBytes]};
+        Parallel.Task<Void> hashing = null;
         long written = 0;
         try (SegmentSource source = new SegmentSource(index, framing, d, context.byId, order, failures)) {
             for (long s = 0; s < framing.segments(); s++) {
                 byte[][] pieces = source.next(s);
                 int segmentLength = framing.segmentLength(s);
+                byte[] segment = segments[(int) (s & 1)];
                 d.decode(pieces, segmentLength, segment);
-                digest.update(segment, 0, segmentLength);
+                awaitHash(hashing);
+                hashing = Parallel.start(context.executor, () -> {
+                    digest.update(segment, 0, segmentLength);
+                    return null;
+                });
                 out.write(segment, 0, segmentLength);
                 written += segmentLength;
             }
             source.finish();
+        } finally {
+            awaitHash(hashing);
         }
         if (!index.checkpointSha256().equals(Sha256.wrap(digest.digest()))) {
             failures.add(new FragmentFailure(-1, "decoder", FragmentFailure.Reason.CORRUPT,
@@ -85,6 +95,13 @@ final class Reads {
             throw new CheckpointUnavailableException(index.jobId(), index.sequence(), index.m(), 0, failures);
         }
         return written;
+    }
+
+    /** Waits for (or runs) a hashing task, if any: it must end before its segment is reused or the digest read. */
+    private static void awaitHash(Parallel.Task<Void> hashing) {
+        if (hashing != null) {
+            Parallel.rethrowErrors(Parallel.await(hashing).failure());
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package io.github.volpex.checkpoint.repository.s3;
 import io.github.volpex.checkpoint.repository.FragmentOutput;
 import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
+import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,6 +22,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.zip.CRC32C;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -64,7 +69,10 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  *
  * <p><b>Writes.</b> A value up to the multipart threshold is one {@code PutObject}; a longer streamed value becomes a
  * multipart upload, one part buffered at a time, completed on {@link FragmentOutput#commit()} and aborted when the
- * output is closed without it. Either way a value appears whole or not at all.
+ * output is closed without it. Either way a value appears whole or not at all. Given an
+ * {@linkplain Builder#uploadExecutor upload executor} (the checkpoint store's own will do), a full part is uploaded
+ * there while the writer fills the next one, so that a checkpoint's encoding and its upload overlap; two parts are
+ * then buffered per streaming write. Bodies are sent from the repository's buffers or the caller's array, not copied.
  *
  * <p><b>Integrity.</b> A value written with one {@code PutObject} carries its CRC32C as the checksum S3 verifies
  * before storing it and in its metadata; every download of it is checked against that CRC32C at the end of the body
@@ -104,6 +112,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
     private final String bucket;
     private final String keyPrefix;
     private final int partBytes;
+    /** Where parts of a multipart upload are uploaded while the next is filled; null for the writer's thread. */
+    private final Executor uploadExecutor;
 
     private S3Repository(Builder builder, S3Client client, boolean ownsClient) {
         this.id = builder.id != null ? builder.id : builder.bucket + "/" + builder.keyPrefix;
@@ -112,6 +122,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         this.bucket = builder.bucket;
         this.keyPrefix = builder.keyPrefix;
         this.partBytes = builder.partBytes;
+        this.uploadExecutor = builder.uploadExecutor;
     }
 
     /**
@@ -168,20 +179,29 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             }
             return;
         }
-        putWhole(key, objectKey, content, "put ");
+        putWhole(key, objectKey, content, content.length, "put ");
     }
 
     /**
-     * One {@code PutObject} of a whole value, with its CRC32C as the checksum S3 verifies before storing it and as
-     * metadata that downloads verify against.
+     * One {@code PutObject} of a whole value ({@code length} bytes of {@code content}), with its CRC32C as the checksum
+     * S3 verifies before storing it and as metadata that downloads verify against.
      */
-    private void putWhole(String key, String objectKey, byte[] content, String what) throws IOException {
+    private void putWhole(String key, String objectKey, byte[] content, int length, String what) throws IOException {
         CRC32C crc = new CRC32C();
-        crc.update(content);
+        crc.update(content, 0, length);
         int value = (int) crc.getValue();
         String checksum = Base64.getEncoder().encodeToString(ByteBuffer.allocate(4).putInt(value).array());
         call(what + key, () -> client.putObject(b -> b.bucket(bucket).key(objectKey).checksumCRC32C(checksum)
-                .metadata(Map.of(CRC32C_METADATA, hex(value))), RequestBody.fromBytes(content)));
+                .metadata(Map.of(CRC32C_METADATA, hex(value))), body(content, length)));
+    }
+
+    /**
+     * The first {@code length} bytes of {@code bytes} as a request body, without the copy {@link RequestBody#fromBytes}
+     * makes: the caller leaves them alone until the call returns (every attempt reads them afresh).
+     */
+    private static RequestBody body(byte[] bytes, int length) {
+        return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(bytes, 0, length), length,
+                "application/octet-stream");
     }
 
     private static String hex(int crc) {
@@ -487,14 +507,22 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         }
     }
 
-    /** A streaming write: one {@code PutObject}, or a multipart upload once more than a part is written. */
+    /**
+     * A streaming write: one {@code PutObject}, or a multipart upload once more than a part is written. With an
+     * upload executor, a full part is uploaded there while the writer fills the next one (at most one part in flight,
+     * so two parts in memory); a part the executor has not started when the writer needs its result is uploaded on
+     * the writer's thread.
+     */
     private final class Upload extends FragmentOutput {
         private final String key;
         private final String objectKey;
         private byte[] buffer = new byte[Math.min(partBytes, 64 * 1024)];
+        /** The buffer of the last part uploaded, reused for the part after the next. */
+        private byte[] spare;
         private int buffered;
         private String uploadId;
         private final List<CompletedPart> parts = new ArrayList<>();
+        private PartUpload inFlight;
 
         Upload(String key, String objectKey) {
             this.key = key;
@@ -511,7 +539,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             Objects.checkFromIndexSize(off, len, b.length);
             while (len > 0) {
                 if (buffered == partBytes) {
-                    flushPart();
+                    flushPart(false);
                 }
                 if (buffered == buffer.length) {
                     buffer = Arrays.copyOf(buffer, (int) Math.min(partBytes, 2L * buffer.length));
@@ -524,31 +552,56 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             }
         }
 
-        /** Uploads the buffer as the next part, starting the multipart upload first if needed. */
-        private void flushPart() throws IOException {
+        /**
+         * Uploads the buffer as the next part, starting the multipart upload first if needed: on the upload executor
+         * unless it is the {@code last} part or there is none.
+         */
+        private void flushPart(boolean last) throws IOException {
             if (uploadId == null) {
                 uploadId = call("create " + key, () -> client.createMultipartUpload(b -> b.bucket(bucket)
                         .key(objectKey).checksumAlgorithm(ChecksumAlgorithm.CRC32_C))).uploadId();
             }
-            int number = parts.size() + 1;
-            byte[] part = Arrays.copyOf(buffer, buffered);
-            UploadPartResponse response = call("write " + key, () -> client.uploadPart(b -> b.bucket(bucket)
-                    .key(objectKey).uploadId(uploadId).partNumber(number)
-                    .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromBytes(part)));
-            parts.add(CompletedPart.builder().partNumber(number).eTag(response.eTag())
-                    .checksumCRC32C(response.checksumCRC32C()).build());
+            awaitInFlight();
+            PartUpload part = new PartUpload(uploadId, parts.size() + 1, buffer, buffered);
+            if (uploadExecutor == null || last) {
+                part.run();
+                parts.add(part.result());
+            } else {
+                inFlight = part;
+                try {
+                    uploadExecutor.execute(part);
+                } catch (RejectedExecutionException e) {
+                    part.run();
+                }
+                buffer = spare != null ? spare : new byte[buffer.length];
+                spare = null;
+            }
             buffered = 0;
+        }
+
+        /** Waits for the part in flight, if any (uploading it here if it has not started), and records it. */
+        private void awaitInFlight() throws IOException {
+            PartUpload part = inFlight;
+            if (part == null) {
+                return;
+            }
+            inFlight = null;
+            part.run();
+            part.await();
+            spare = part.bytes;
+            parts.add(part.result());
         }
 
         @Override
         protected void publish() throws IOException {
             if (uploadId == null) {
-                putWhole(key, objectKey, Arrays.copyOf(buffer, buffered), "commit ");
+                putWhole(key, objectKey, buffer, buffered, "commit ");
                 return;
             }
-            if (buffered > 0 || parts.isEmpty()) {
-                flushPart();
+            if (buffered > 0 || parts.isEmpty() && inFlight == null) {
+                flushPart(true);
             }
+            awaitInFlight();
             List<CompletedPart> completed = List.copyOf(parts);
             call("commit " + key, () -> client.completeMultipartUpload(b -> b.bucket(bucket).key(objectKey)
                     .uploadId(uploadId).multipartUpload(u -> u.parts(completed))));
@@ -558,11 +611,97 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         @Override
         protected void discard() throws IOException {
             buffer = null;
+            spare = null;
+            PartUpload part = inFlight;
+            inFlight = null;
+            if (part != null) {
+                // Claimed here if not started; otherwise its upload must end before the abort, or it would outlive it.
+                part.cancelOrAwait();
+            }
             if (uploadId != null) {
                 String abandoned = uploadId;
                 uploadId = null;
                 call("discard " + key, () -> client.abortMultipartUpload(b -> b.bucket(bucket).key(objectKey)
                         .uploadId(abandoned)));
+            }
+        }
+
+        /** One part's upload: run once, by the upload executor or by the writer, whichever claims it first. */
+        private final class PartUpload implements Runnable {
+            private final String upload;
+            private final int number;
+            private final byte[] bytes;
+            private final int length;
+            private final AtomicBoolean claimed = new AtomicBoolean();
+            private final CountDownLatch done = new CountDownLatch(1);
+            private CompletedPart completed;
+            private Throwable failure;
+
+            PartUpload(String upload, int number, byte[] bytes, int length) {
+                this.upload = upload;
+                this.number = number;
+                this.bytes = bytes;
+                this.length = length;
+            }
+
+            @Override
+            public void run() {
+                if (!claimed.compareAndSet(false, true)) {
+                    return;
+                }
+                try {
+                    UploadPartResponse response = call("write " + key, () -> client.uploadPart(b -> b.bucket(bucket)
+                            .key(objectKey).uploadId(upload).partNumber(number)
+                            .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), body(bytes, length)));
+                    completed = CompletedPart.builder().partNumber(number).eTag(response.eTag())
+                            .checksumCRC32C(response.checksumCRC32C()).build();
+                } catch (Throwable t) {
+                    failure = t;
+                } finally {
+                    done.countDown();
+                }
+            }
+
+            /** Waits until the upload has ended, keeping (not acting on) an interrupt. */
+            void await() {
+                boolean interrupted = false;
+                while (true) {
+                    try {
+                        done.await();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            /** Keeps the executor from starting it, or waits for it to end. */
+            void cancelOrAwait() {
+                if (claimed.compareAndSet(false, true)) {
+                    done.countDown();
+                    return;
+                }
+                await();
+            }
+
+            /** The uploaded part; rethrows what the upload threw. Only after {@link #await()}. */
+            CompletedPart result() throws IOException {
+                if (failure instanceof IOException e) {
+                    throw e;
+                }
+                if (failure instanceof RuntimeException e) {
+                    throw e;
+                }
+                if (failure instanceof Error e) {
+                    throw e;
+                }
+                if (failure != null) {
+                    throw new IOException("write " + key + " failed: " + failure, failure);
+                }
+                return completed;
             }
         }
     }
@@ -586,6 +725,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         private Duration callTimeout = Duration.ofMinutes(3);
         private int maxAttempts = 3;
         private int partBytes = DEFAULT_PART_BYTES;
+        private Executor uploadExecutor;
 
         private Builder(String bucket) {
             this.bucket = bucket;
@@ -773,6 +913,26 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
                         + "]: " + bytes);
             }
             this.partBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Uploads each full part of a multipart upload on {@code executor} while the writer fills the next part, so
+         * that a streaming write's network time overlaps with the work that produces its bytes (a checkpoint's
+         * encoding): the writer waits only when the next part is full and the previous one is still on its way. At
+         * most one part per upload is in flight, so a streaming write then holds two parts in memory instead of one.
+         * A part the executor has not started when the writer needs its result is uploaded on the writer's thread, so
+         * the executor may be the checkpoint store's own, of any size. Values that fit in one part, and every request
+         * but {@code UploadPart}, are sent on the calling thread. The default, none, uploads each part on the
+         * writer's thread. The repository neither shuts the executor down nor starts threads of its own.
+         *
+         * @param executor the executor, typically a pool of at least as many threads as repositories written at once
+         * @return this builder
+         * @throws NullPointerException if {@code executor} is null
+         * @since 0.1
+         */
+        public Builder uploadExecutor(Executor executor) {
+            this.uploadExecutor = Objects.requireNonNull(executor, "executor");
             return this;
         }
 

@@ -17,7 +17,11 @@
  *   <li><b>The commit point.</b> The store's commit markers are empty objects; index copies and markers are small
  *       {@code PutObject}s; fragments of a checkpoint larger than the part size are multipart uploads. A commit of
  *       {@code n} fragments on {@code n} buckets costs about {@code 3n} requests plus one per extra part, and two
- *       listings per bucket.</li>
+ *       listings per bucket. With an upload executor
+ *       ({@link io.github.volpex.checkpoint.repository.s3.S3Repository.Builder#uploadExecutor}) the parts of each
+ *       fragment go out while the store encodes the next ones: where each connection is slower than the encoder (a
+ *       host's uplink, or S3's rate per request stream), the n uploads then run all the time instead of in bursts
+ *       between segments.</li>
  *   <li><b>Integrity.</b> A value written with one {@code PutObject} — any value up to the part size, which takes
  *       in every index copy and commit marker and every fragment of checkpoints up to {@code m} times the part size
  *       — carries its CRC32C twice: as the checksum header S3 checks before it stores the object (a body damaged on

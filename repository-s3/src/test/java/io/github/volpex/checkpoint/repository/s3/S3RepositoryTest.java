@@ -22,11 +22,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.gaul.s3proxy.auth.AuthenticationType;
 import org.junit.jupiter.api.AfterAll;
@@ -35,13 +39,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 
 /**
  * Bad input and bad answers: a missing bucket, refused credentials, throttling, a body cut short, a server that never
  * answers, a listing that changes while it is paged, an abandoned multipart upload — each a typed failure or a retry,
- * never a wrong object.
+ * never a wrong object; parts uploaded on an executor while the next is filled, which arrive whole and in order, and
+ * whose failures fail the commit and leave nothing.
  */
 // A hang guard only (a silent server must not stall the build), far above the run time of a loaded machine.
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
@@ -50,16 +57,20 @@ class S3RepositoryTest {
     private static LocalS3 s3;
     private static LocalS3 open;
     private static FaultyS3Front front;
+    /** Where the tests of {@link S3Repository.Builder#uploadExecutor} upload parts. */
+    private static ExecutorService uploads;
 
     @BeforeAll
     static void start() throws Exception {
         s3 = new LocalS3();
         open = new LocalS3(AuthenticationType.NONE);
         front = new FaultyS3Front(open.endpoint());
+        uploads = Executors.newFixedThreadPool(2);
     }
 
     @AfterAll
     static void stop() {
+        uploads.shutdownNow();
         try {
             front.close();
         } finally {
@@ -411,6 +422,123 @@ class S3RepositoryTest {
         try (S3Repository repository = S3Repository.builder("b").endpoint(URI.create("http://127.0.0.1:1"))
                 .keyPrefix(tooLong).id("named").build()) {
             assertEquals("named", repository.id());
+        }
+    }
+
+    /** How the test's executor treats the parts given to it. */
+    enum Mode {
+        /** Runs every part on a pool thread. */
+        POOL,
+        /** Runs a part on a pool thread after a pause, so that the writer often claims it first. */
+        LATE,
+        /** Refuses every part, as a shut-down pool does: the writer uploads them. */
+        REFUSING
+    }
+
+    private static Executor executor(Mode mode, AtomicInteger given) {
+        return task -> {
+            given.incrementAndGet();
+            switch (mode) {
+                case POOL -> uploads.execute(task);
+                case LATE -> uploads.execute(() -> {
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    task.run();
+                });
+                case REFUSING -> throw new RejectedExecutionException("refused");
+            }
+        };
+    }
+
+    @Test
+    void parts_uploaded_on_an_executor_arrive_whole_and_in_order_whoever_runs_them() throws IOException {
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        for (Mode mode : Mode.values()) {
+            for (int fullParts = 0; fullParts <= 2; fullParts++) {
+                int tail = random.nextInt(2) == 0 ? 0 : 1 + random.nextInt(3 << 20);
+                writeAndRead(mode, new byte[fullParts * S3Repository.MIN_PART_BYTES + tail], random, seed);
+            }
+        }
+    }
+
+    private static void writeAndRead(Mode mode, byte[] value, SplittableRandom random, long seed) throws IOException {
+        AtomicInteger given = new AtomicInteger();
+        random.nextBytes(value);
+        try (S3Repository repository = s3.repository("parts-" + mode).partBytes(S3Repository.MIN_PART_BYTES)
+                .uploadExecutor(executor(mode, given)).build()) {
+            try (FragmentOutput out = repository.create("v")) {
+                for (int at = 0; at < value.length; ) {
+                    int n = Math.min(value.length - at, 1 + random.nextInt(3 << 20));
+                    out.write(value, at, n);
+                    at += n;
+                }
+                out.commit();
+            }
+            String what = mode + ", " + value.length + " bytes, seed " + seed;
+            assertArrayEquals(value, repository.get("v").orElseThrow(), what);
+            // Every full part but the last goes to the executor; the last part (full or not) is sent by the writer.
+            int expected = value.length <= S3Repository.MIN_PART_BYTES ? 0
+                    : (value.length - 1) / S3Repository.MIN_PART_BYTES;
+            assertEquals(expected, given.get(), "parts given to the executor: " + what);
+            assertEquals(List.of("v"), repository.list(""));
+        }
+    }
+
+    @Test
+    void a_part_that_fails_on_the_executor_fails_the_commit_and_leaves_nothing() throws Exception {
+        CountDownLatch ran = new CountDownLatch(1);
+        // The part given to the executor meets a throttling answer, and no retry (maxAttempts 1).
+        Executor failing = task -> uploads.execute(() -> {
+            front.throttleNext(1);
+            task.run();
+            ran.countDown();
+        });
+        try (S3Repository repository = S3Repository.builder(LocalS3.BUCKET).endpoint(front.endpoint())
+                .pathStyle(true).credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY).keyPrefix("failing/")
+                .id("failing").partBytes(S3Repository.MIN_PART_BYTES).maxAttempts(1).uploadExecutor(failing)
+                .timeouts(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(30)).build()) {
+            byte[] value = new byte[S3Repository.MIN_PART_BYTES + 1000];
+            new SplittableRandom().nextBytes(value);
+            FragmentOutput out = repository.create("v");
+            out.write(value);
+            assertTrue(ran.await(60, TimeUnit.SECONDS), "the executor ran the part");
+            RepositoryUnavailableException e = assertThrows(RepositoryUnavailableException.class, out::commit);
+            assertTrue(e.getMessage().contains("503"), e.getMessage());
+            out.close();
+            assertEquals(List.of(), repository.list(""));
+            assertEquals(List.of(), incompleteUploads(open, "failing/"));
+        }
+    }
+
+    @Test
+    void a_write_abandoned_with_a_part_in_flight_leaves_no_object_and_no_upload() throws Exception {
+        AtomicInteger given = new AtomicInteger();
+        try (S3Repository repository = S3Repository.builder(LocalS3.BUCKET).endpoint(open.endpoint())
+                .pathStyle(true).credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY).keyPrefix("abandoned/")
+                .id("abandoned").partBytes(S3Repository.MIN_PART_BYTES)
+                .uploadExecutor(executor(Mode.POOL, given)).build()) {
+            byte[] value = new byte[2 * S3Repository.MIN_PART_BYTES + 1];
+            try (FragmentOutput out = repository.create("v")) {
+                out.write(value);
+                assertEquals(2, given.get(), "two parts were handed over");
+            }
+            assertEquals(List.of(), repository.list(""));
+            assertEquals(List.of(), incompleteUploads(open, "abandoned/"));
+        }
+    }
+
+    /** The multipart uploads begun and neither completed nor aborted under {@code prefix}. */
+    private static List<String> incompleteUploads(LocalS3 server, String prefix) {
+        try (S3Client client = S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1)
+                .forcePathStyle(true).credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)))
+                .httpClientBuilder(Apache5HttpClient.builder()).build()) {
+            return client.listMultipartUploads(b -> b.bucket(LocalS3.BUCKET).prefix(prefix)).uploads().stream()
+                    .map(MultipartUpload::key).toList();
         }
     }
 }
