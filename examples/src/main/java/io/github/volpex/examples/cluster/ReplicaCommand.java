@@ -34,9 +34,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
@@ -170,6 +174,8 @@ public final class ReplicaCommand implements Subcommand {
         private final PrintStream out;
         private volatile double virtualSeconds;
         private volatile NiHarwoodEstimate latest;
+        /** The stage of the writer's last commit, or null. */
+        private volatile CompletableFuture<FragmentIndex> persisting;
         private final AtomicInteger departures = new AtomicInteger();
         private final boolean coordinated;
         private final Object pacing = new Object();
@@ -244,6 +250,7 @@ public final class ReplicaCommand implements Subcommand {
                     RemdProcess.Outcome outcome = RemdProcess.of(setup).run(replica, state, new RemdProcess.Hooks() {
                         @Override
                         public void beforeChunk(int step, int chunk) {
+                            awaitPersist();
                             virtualSeconds += spec.stepSeconds() / RemdProcess.CHUNKS_PER_STEP;
                             pace(step);
                         }
@@ -423,12 +430,35 @@ public final class ReplicaCommand implements Subcommand {
                 long start = System.nanoTime();
                 CompletionStage<FragmentIndex> stage = checkpoints.store().commitAsync(job, checkpoint);
                 long blockedNanos = System.nanoTime() - start;
+                persisting = stage.toCompletableFuture();
                 virtualSeconds += checkpointSeconds;
                 stage.whenComplete((index, failure) -> persisted(checkpoints, election, state.completedSteps(),
                         stateBytes, start, blockedNanos, index, failure));
                 return stage;
             });
             report(new ReplicaReport.Checkpoint(state.completedSteps(), virtualSeconds, interval));
+        }
+
+        /**
+         * Waits, before the replica's virtual clock moves on, until the last commit's persist is over (for at most
+         * {@link Tour#CLOSE_WAIT}; how it ended is reported by its stage). Time is virtual: a step counts minutes
+         * but computes in milliseconds, so a persist of a few kilobytes, which a real step would hide entirely, would
+         * otherwise span steps of virtual time, and a host failure drawn in them would take checkpoints that a real
+         * job would have made durable long before. The wait is real time only, not the job's: the summary's blocking
+         * time is that of the commit calls.
+         */
+        private void awaitPersist() {
+            CompletableFuture<FragmentIndex> last = persisting;
+            if (last == null || last.isDone()) {
+                return;
+            }
+            try {
+                last.get(Tour.CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                // Reported when the stage completes; a persist that takes longer goes on in the background.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
 
         /**

@@ -87,11 +87,11 @@ public final class Tour {
      */
     public static final Chunking CHUNKING = Chunking.fixed(Chunking.MIN_BLOCK_BYTES);
 
-    /** How the full synchronous commits' figures are obtained. */
-    private static final String SHADOW = "measured on a shadow store";
-
     /** How long the end of a run waits for the persists and the shadow store's full commits still running. */
     public static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
+
+    /** How the full synchronous commits' figures are obtained. */
+    private static final String SHADOW = "measured on a shadow store";
 
     /** The read log must reach back to the oldest checkpoint a process may restart from; these runs are short. */
     private static final DataspaceOptions DATASPACE = DataspaceOptions.builder().readLogCapacity(1 << 16).build();
@@ -439,6 +439,7 @@ public final class Tour {
                 RemdProcess.Outcome outcome = program.run(replica, state, new RemdProcess.Hooks() {
                     @Override
                     public void beforeChunk(int step, int chunk) {
+                        slot.awaitPersist();
                         clock.advance(config.stepSeconds() / RemdProcess.CHUNKS_PER_STEP);
                         slot.observeClock(clock.virtualSeconds());
                         if (clock.failed()) {
@@ -482,6 +483,7 @@ public final class Tour {
                         long start = System.nanoTime();
                         CompletionStage<FragmentIndex> stage = store.commitAsync(slot.jobId, checkpoint);
                         blockingNanos.add(System.nanoTime() - start);
+                        slot.persisting = stage.toCompletableFuture();
                         stage.whenComplete((index, failure) -> settled(slot, index, failure));
                         clock.advance(config.checkpointSeconds());
                         slot.observeClock(clock.virtualSeconds());
@@ -625,6 +627,8 @@ public final class Tour {
             final AdaptiveCheckpointScheduler scheduler;
             final CompletableFuture<RemdProcess.Outcome> outcome = new CompletableFuture<>();
             double lastCheckpointVirtualSeconds = -1;
+            /** The stage of the process's last commit, or null. */
+            volatile CompletableFuture<FragmentIndex> persisting;
 
             ProcessSlot(int process) {
                 this.process = process;
@@ -632,6 +636,28 @@ public final class Tour {
                 // One peer per process: a process rolls back only when all its replicas are gone, so the interval
                 // computed for a single host is a cautious one.
                 this.scheduler = AdaptiveCheckpointScheduler.create(1, estimates, clockNanos::get);
+            }
+
+            /**
+             * Waits, before a replica's virtual clock moves on, until the process's last persist is over (for at
+             * most {@link #CLOSE_WAIT}; how it ended is counted by its stage). Time is virtual: a step counts minutes
+             * but computes in milliseconds, so a persist, which a real step would hide entirely, would otherwise span
+             * steps of virtual time, and a host failure drawn in them would take checkpoints that a real job would
+             * have made durable long before. The wait is real time only, not the job's: the summary's blocking time
+             * is that of the commit calls.
+             */
+            void awaitPersist() {
+                CompletableFuture<FragmentIndex> last = persisting;
+                if (last == null || last.isDone()) {
+                    return;
+                }
+                try {
+                    last.get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (ExecutionException | TimeoutException e) {
+                    // Counted when the stage completes; a persist that takes longer goes on in the background.
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
 
             void observeClock(double virtualSeconds) {
