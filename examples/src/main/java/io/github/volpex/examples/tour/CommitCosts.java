@@ -1,10 +1,11 @@
 package io.github.volpex.examples.tour;
 
 /**
- * What a run's checkpoints cost the job, committed asynchronously and differentially, beside what full synchronous
- * commits of the same checkpoints would have cost. The job's own figures are measured; each full-commit figure says
+ * What a run's checkpoints cost the job, committed asynchronously (and differentially in the tour in one JVM),
+ * beside what full synchronous commits of the same checkpoints would have cost. The job's own figures are measured; each full-commit figure says
  * how it was obtained.
  *
+ * @param kind             how the checkpoints were committed, in a few words ("asynchronous, differential")
  * @param taken            checkpoints taken: commits accepted, whatever became of them
  * @param durable          commits whose stage completed: the checkpoint is durable
  * @param superseded       commits a newer one of the same process replaced before they started (never written)
@@ -17,12 +18,13 @@ package io.github.volpex.examples.tour;
  * @param fullBytes        the bytes full commits write
  * @param fullBytesBasis   how {@code fullBytes} was obtained, in a few words
  */
-public record CommitCosts(int taken, int durable, int superseded, int failed, int abandoned, double blockingSeconds,
+public record CommitCosts(String kind, int taken, int durable, int superseded, int failed, int abandoned, double blockingSeconds,
                           long bytesWritten, double fullSeconds, String fullSecondsBasis, long fullBytes,
                           String fullBytesBasis) {
 
     /** No checkpoint. */
-    public static final CommitCosts NONE = new CommitCosts(0, 0, 0, 0, 0, 0, 0, 0, "none taken", 0, "none taken");
+    public static final CommitCosts NONE = new CommitCosts("none", 0, 0, 0, 0, 0, 0, 0, 0, "none taken", 0,
+            "none taken");
 
     /**
      * Returns the commits taken whose outcome nobody learnt: their writer died first.

@@ -90,6 +90,9 @@ public final class Tour {
     /** How long the end of a run waits for the persists and the shadow store's full commits still running. */
     public static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
 
+    /** How the tour commits checkpoints. */
+    public static final String COMMITS = "asynchronous, differential in " + CHUNKING.blockBytes() + "-byte blocks";
+
     /** How the full synchronous commits' figures are obtained. */
     private static final String SHADOW = "measured on a shadow store";
 
@@ -385,7 +388,7 @@ public final class Tour {
                 long bytes = CountingRepository.bytesWritten(counted);
                 long lost = repositories.stream().mapToLong(VolatileRepository::objectsLost).sum();
                 RateEstimate rate = observations.rate();
-                CommitCosts costs = new CommitCosts(taken.get(), durable.get(), superseded.get(),
+                CommitCosts costs = new CommitCosts(COMMITS, taken.get(), durable.get(), superseded.get(),
                         failedCommits.get(), abandoned.get(), blockingNanos.sum() / 1e9, bytesCommitted.sum(),
                         fullNanos.sum() / 1e9, SHADOW, CountingRepository.bytesWritten(shadowRepositories), SHADOW);
                 return new Result(outcomes, reference, observations.failures(), restarts.get(),

@@ -53,16 +53,15 @@ public final class TourCommand implements Subcommand {
     }
 
     /** Prints what a run is made of, ending with a blank line. */
-    public static void printHeader(Tour.Config config, String repositories, PrintStream out) {
+    public static void printHeader(Tour.Config config, String commits, String repositories, PrintStream out) {
         RemdSetup setup = config.setup();
         out.printf("Replica-exchange Monte Carlo: %d processes at %.0f..%.0f K, %d beads, %d steps of %d sweeps, "
                         + "%d replicas each.%n", setup.processes(), setup.lowestKelvin(), setup.highestKelvin(),
                 setup.beads(), setup.steps(), setup.sweeps(), config.replicas());
         out.printf("Compute hosts live %s; %d storage hosts live %s (each scaled by a factor in [1/4, 4]).%n",
                 config.computeHosts(), config.storageHosts(), config.storageLaw());
-        out.printf("Checkpoints: IDA (6,3), asynchronous, differential in %d-byte blocks, V = %.0f s, T_d = %.0f s, "
-                + "repositories %s.%n%n", Tour.CHUNKING.blockBytes(), config.checkpointSeconds(),
-                config.downloadSeconds(), repositories);
+        out.printf("Checkpoints: IDA (6,3), %s, V = %.0f s, T_d = %.0f s, repositories %s.%n%n", commits,
+                config.checkpointSeconds(), config.downloadSeconds(), repositories);
     }
 
     @Override
@@ -70,7 +69,7 @@ public final class TourCommand implements Subcommand {
         Optional<Path> directory = Optional.ofNullable(store).map(dir -> newRunDirectory(
                 OptionChecks.prepareDirectory("--store", dir)));
         Tour.Config config = options.config(8, directory);
-        printHeader(config, directory.map(path -> "in " + path).orElse("in memory"), out);
+        printHeader(config, Tour.COMMITS, directory.map(path -> "in " + path).orElse("in memory"), out);
         Tour tour = Tour.of(config, out);
         Tour.Result result = tour.run(Duration.ofMinutes(10));
         out.println();
@@ -150,8 +149,8 @@ public final class TourCommand implements Subcommand {
      * for full synchronous commits of every checkpoint taken, with how those were obtained.
      */
     static void printCommitCosts(CommitCosts costs, PrintStream out) {
-        out.printf("  checkpoints committed             %d of %d taken, asynchronous and differential (%d superseded, %d "
-                + "failed, %d abandoned%s)%n", costs.durable(), costs.taken(), costs.superseded(), costs.failed(),
+        out.printf("  checkpoints committed             %d of %d taken, %s (%d superseded, %d failed, %d abandoned%s)%n",
+                costs.durable(), costs.taken(), costs.kind(), costs.superseded(), costs.failed(),
                 costs.abandoned(), costs.undecided() > 0 ? ", " + costs.undecided() + " died with their writer" : "");
         out.printf("  job held by commit calls          %.3f s measured; full synchronous commits: %.3f s, %s%n",
                 costs.blockingSeconds(), costs.fullSeconds(), costs.fullSecondsBasis());

@@ -58,6 +58,7 @@ class TourTest {
         CommitCosts costs = result.commits();
         String context = costs.toString();
         assertEquals(result.checkpoints(), costs.durable(), context);
+        assertEquals(Tour.COMMITS, costs.kind());
         assertTrue(costs.durable() > 0, context);
         assertEquals(0, costs.undecided(), context);
         assertEquals(0, costs.failed(), context);
