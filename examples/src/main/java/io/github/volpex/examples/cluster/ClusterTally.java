@@ -89,7 +89,8 @@ final class ClusterTally {
      * copies.
      */
     CommitCosts commitCosts() {
-        return new CommitCosts(ReplicaCommand.COMMITS, checkpoints, outcomes.getOrDefault(ReplicaReport.Outcome.DURABLE, 0),
+        return new CommitCosts(ReplicaCommand.COMMITS, checkpoints,
+                outcomes.getOrDefault(ReplicaReport.Outcome.DURABLE, 0),
                 outcomes.getOrDefault(ReplicaReport.Outcome.SUPERSEDED, 0),
                 outcomes.getOrDefault(ReplicaReport.Outcome.FAILED, 0),
                 outcomes.getOrDefault(ReplicaReport.Outcome.ABANDONED, 0), blockingSeconds, bytesWritten,

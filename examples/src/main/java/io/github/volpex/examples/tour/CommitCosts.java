@@ -2,8 +2,8 @@ package io.github.volpex.examples.tour;
 
 /**
  * What a run's checkpoints cost the job, committed asynchronously (and differentially in the tour in one JVM),
- * beside what full synchronous commits of the same checkpoints would have cost. The job's own figures are measured; each full-commit figure says
- * how it was obtained.
+ * beside what full synchronous commits of the same checkpoints would have cost. The job's own figures are measured;
+ * each full-commit figure says how it was obtained.
  *
  * @param kind             how the checkpoints were committed, in a few words ("asynchronous, differential")
  * @param taken            checkpoints taken: commits accepted, whatever became of them
@@ -18,9 +18,9 @@ package io.github.volpex.examples.tour;
  * @param fullBytes        the bytes full commits write
  * @param fullBytesBasis   how {@code fullBytes} was obtained, in a few words
  */
-public record CommitCosts(String kind, int taken, int durable, int superseded, int failed, int abandoned, double blockingSeconds,
-                          long bytesWritten, double fullSeconds, String fullSecondsBasis, long fullBytes,
-                          String fullBytesBasis) {
+public record CommitCosts(String kind, int taken, int durable, int superseded, int failed, int abandoned,
+                          double blockingSeconds, long bytesWritten, double fullSeconds, String fullSecondsBasis,
+                          long fullBytes, String fullBytesBasis) {
 
     /** No checkpoint. */
     public static final CommitCosts NONE = new CommitCosts("none", 0, 0, 0, 0, 0, 0, 0, 0, "none taken", 0,

@@ -149,8 +149,8 @@ public final class TourCommand implements Subcommand {
      * for full synchronous commits of every checkpoint taken, with how those were obtained.
      */
     static void printCommitCosts(CommitCosts costs, PrintStream out) {
-        out.printf("  checkpoints committed             %d of %d taken, %s (%d superseded, %d failed, %d abandoned%s)%n",
-                costs.durable(), costs.taken(), costs.kind(), costs.superseded(), costs.failed(),
+        out.printf("  checkpoints committed             %d of %d taken, %s (%d superseded, %d failed, %d "
+                + "abandoned%s)%n", costs.durable(), costs.taken(), costs.kind(), costs.superseded(), costs.failed(),
                 costs.abandoned(), costs.undecided() > 0 ? ", " + costs.undecided() + " died with their writer" : "");
         out.printf("  job held by commit calls          %.3f s measured; full synchronous commits: %.3f s, %s%n",
                 costs.blockingSeconds(), costs.fullSeconds(), costs.fullSecondsBasis());
