@@ -186,6 +186,11 @@ public final class ReplicaCommand implements Subcommand {
         private final PrintStream out;
         private volatile double virtualSeconds;
         private volatile NiHarwoodEstimate latest;
+        /**
+         * Set when a commit failed: the scheduler restarted its interval when the call returned, so the writer takes
+         * the next checkpoint after its next step instead, as it did when a synchronous commit failed.
+         */
+        private volatile boolean retryCheckpoint;
         /** The stage of the writer's last commit, or null. */
         private volatile CompletableFuture<FragmentIndex> persisting;
         private final AtomicInteger departures = new AtomicInteger();
@@ -280,7 +285,8 @@ public final class ReplicaCommand implements Subcommand {
                                 repair(checkpoints.store());
                             }
                             if (election.isWriter() && after.completedSteps() < setup.steps()
-                                    && scheduler.checkpointDue()) {
+                                    && (scheduler.checkpointDue() || retryCheckpoint)) {
+                                retryCheckpoint = false;
                                 commit(checkpoints, election, scheduler, after, spec.checkpointSeconds());
                             }
                         }
@@ -496,6 +502,9 @@ public final class ReplicaCommand implements Subcommand {
                     ? ReplicaReport.Outcome.SUPERSEDED : cause instanceof CommitAbandonedException
                     ? ReplicaReport.Outcome.ABANDONED : ReplicaReport.Outcome.FAILED;
             report(new ReplicaReport.Persist(outcome, blocking, 0, 0, 0));
+            if (outcome == ReplicaReport.Outcome.FAILED) {
+                retryCheckpoint = true;
+            }
             if (cause instanceof StaleWriterException e) {
                 // Another replica was elected while this one wrote (it was paused, or cut off): its commit is refused.
                 report(new ReplicaReport.Stale(e.epoch()));
