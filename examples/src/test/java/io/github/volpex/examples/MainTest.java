@@ -46,6 +46,10 @@ class MainTest {
         assertEquals(0, run("tour", "--steps", "12", "--sweeps", "40", "--beads", "12", "--scale-hours", "1"), err());
         assertTrue(out().contains("verdict: PASS"), out());
         assertTrue(out().contains("checkpoints committed"), out());
+        assertTrue(out().matches("(?s).*\\R  job held by commit calls +\\d+\\.\\d{3} s measured; full synchronous "
+                + "commits: \\d+\\.\\d{3} s, measured on a shadow store\\R.*"), out());
+        assertTrue(out().matches("(?s).*\\R  bytes written by commits +[\\d,]+ measured; full commits: [\\d,]+, "
+                + "measured on a shadow store\\R.*"), out());
         assertTrue(out().contains("Temperatures (K) held by each process"), out());
     }
 

@@ -382,6 +382,30 @@ public final class CheckpointStore implements AutoCloseable {
         return commit(jobId, checkpoint.toBytes());
     }
 
+    /**
+     * Commits the checkpoint of a replicated process in the background, in the format {@link ProcessCheckpoint}
+     * documents, as {@link #commitAsync(String, byte[])} commits an array; {@link #recoverProcess} gives its state and
+     * request number back. The snapshot is the checkpoint's bytes ({@link ProcessCheckpoint#toBytes()}: the header
+     * and a copy of the state), taken on the calling thread before this method returns; a {@code ProcessCheckpoint}
+     * is immutable, so nothing the caller does afterwards reaches the commit. Everything else — when the stage
+     * completes, its failures ({@link CommitFailedException} and its subclasses, {@link CommitSupersededException},
+     * {@link CommitAbandonedException}, {@link IllegalStateException}), one commit persisting and one waiting per
+     * job, the order, the memory held (each snapshot {@link ProcessCheckpoint#HEADER_BYTES} bytes longer than the
+     * state) and the threads that run dependent actions — is as for {@link #commitAsync(String, byte[])}.
+     *
+     * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
+     * @param checkpoint the process's state and request number
+     * @return a stage that completes with the new checkpoint's index when the commit is durable, or fails as
+     *         {@link #commitAsync(String, byte[])} describes
+     * @throws IllegalStateException    if the store is closed
+     * @throws NullPointerException     if an argument is null
+     * @throws IllegalArgumentException if {@code jobId} is not valid
+     * @since 0.1
+     */
+    public CompletionStage<FragmentIndex> commitAsync(String jobId, ProcessCheckpoint checkpoint) {
+        return persists.commitAsync(jobId, checkpoint, ProcessCheckpoint::toBytes);
+    }
+
     // --------------------------------------------------------------------------------------------------- recovery
 
     /**

@@ -137,11 +137,19 @@ final class Persists {
 
     /** Accepts an asynchronous commit of a copy of {@code checkpoint}; see {@link CheckpointStore#commitAsync}. */
     CompletionStage<FragmentIndex> commitAsync(String jobId, byte[] checkpoint) {
+        return commitAsync(jobId, checkpoint, byte[]::clone);
+    }
+
+    /**
+     * Accepts an asynchronous commit of the snapshot {@code snapshot} takes of {@code checkpoint}: a new array that
+     * the store then owns, taken on the calling thread once the arguments are checked and the store is open.
+     */
+    <T> CompletionStage<FragmentIndex> commitAsync(String jobId, T checkpoint, Function<T, byte[]> snapshot) {
         Names.requireJobId(jobId);
         Objects.requireNonNull(checkpoint, "checkpoint");
         requireOpen();
         Job job = jobOf.apply(jobId);
-        Persist persist = new Persist(job, checkpoint.clone(), null, true);
+        Persist persist = new Persist(job, snapshot.apply(checkpoint), null, true);
         CommitQueue.Submitted<Persist> submitted = accept(persist);
         if (submitted.superseded() != null) {
             supersede(submitted.superseded());

@@ -35,7 +35,8 @@
  * <h2>For replicated processes</h2>
  * A process replicated over hosts that fail restarts from two things that must agree: its application state and the
  * dataspace request number its replicas reopen at. {@link io.github.volpex.checkpoint.store.ProcessCheckpoint} holds
- * both in one versioned checkpoint ({@code CheckpointStore.commit(job, ProcessCheckpoint)},
+ * both in one versioned checkpoint ({@code CheckpointStore.commit(job, ProcessCheckpoint)}, in the background
+ * {@code commitAsync(job, ProcessCheckpoint)},
  * {@code recoverProcess(job)}). Its replicas elect the one that writes (a coordination service's election, such as
  * the ZooKeeper adapter's); such an {@link io.github.volpex.checkpoint.store.EpochSource} hands the elected writer one
  * epoch per term ({@link io.github.volpex.checkpoint.store.EpochSource#epochPerTerm()}), which the store asks for

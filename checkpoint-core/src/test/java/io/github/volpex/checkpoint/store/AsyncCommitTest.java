@@ -401,13 +401,71 @@ class AsyncCommitTest {
     @Test
     void bad_arguments_are_refused_before_anything_is_queued() {
         CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(2)).build();
-        assertThrows(NullPointerException.class, () -> store.commitAsync(JOB, null));
+        assertThrows(NullPointerException.class, () -> store.commitAsync(JOB, (byte[]) null));
         assertThrows(NullPointerException.class, () -> store.commitAsync(null, new byte[1]));
         assertThrows(IllegalArgumentException.class, () -> store.commitAsync("no.dots", new byte[1]));
         assertThrows(IllegalArgumentException.class, () -> store.close(Duration.ofSeconds(-1)));
         assertThrows(NullPointerException.class, () -> store.close(null));
         assertThrows(IllegalArgumentException.class, () -> CheckpointStore.ephemeral(Stores.inMemory(2))
                 .closeTimeout(Duration.ofMillis(-1)));
+        assertTrue(store.recover(JOB).isEmpty());
+    }
+
+    @Test
+    void a_process_checkpoint_commits_in_the_background_and_recover_process_gives_back_state_and_request_number()
+            throws Exception {
+        List<Gated> repositories = Gated.inMemory(5);
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(2, 2).withStripeSizeBytes(16),
+                repositories).executor(pool(2)).segmentBytes(64).build();
+        byte[] state = Stores.data(21, 200);
+        byte[] original = state.clone();
+        ProcessCheckpoint first = ProcessCheckpoint.of(41, state);
+        java.util.Arrays.fill(state, (byte) 3);
+        repositories.forEach(r -> r.close(key -> key.endsWith(".ok")));
+        CompletionStage<FragmentIndex> running = store.commitAsync(JOB, first);
+        awaitArrival(repositories);
+        assertFalse(running.toCompletableFuture().isDone(), "completed before any commit marker was stored");
+        CompletionStage<FragmentIndex> waiting = store.commitAsync(JOB, ProcessCheckpoint.of(42, Stores.data(22, 200)));
+        CompletionStage<FragmentIndex> newest = store.commitAsync(JOB, ProcessCheckpoint.of(43, Stores.data(23, 90)));
+        assertInstanceOf(CommitSupersededException.class, failureOf(waiting));
+        repositories.forEach(Gated::release);
+        FragmentIndex firstIndex = running.toCompletableFuture().join();
+        assertEquals(ProcessCheckpoint.HEADER_BYTES + 200, firstIndex.checkpointBytes());
+        FragmentIndex last = newest.toCompletableFuture().join();
+        assertEquals(firstIndex.sequence() + 1, last.sequence(), "the superseded commit took a sequence number");
+        ProcessCheckpoint recovered = store.recoverProcess(JOB).orElseThrow();
+        assertEquals(43, recovered.requestNumber());
+        assertArrayEquals(Stores.data(23, 90), recovered.state());
+        // The first one committed what the caller handed over, whatever happened to the array it came from.
+        assertEquals(Sha256.of(ProcessCheckpoint.of(41, original).toBytes()), firstIndex.checkpointSha256());
+    }
+
+    @Test
+    void process_checkpoints_committed_in_the_background_to_a_differential_store_write_only_what_changed() {
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(2, 1), Stores.inMemory(3))
+                .executor(pool(2)).differential(Chunking.fixed(Chunking.MIN_BLOCK_BYTES)).build();
+        byte[] state = Stores.data(31, 64 * Chunking.MIN_BLOCK_BYTES);
+        FragmentIndex full = store.commitAsync(JOB, ProcessCheckpoint.of(1, state)).toCompletableFuture().join();
+        state[state.length - 1] ^= 1;
+        FragmentIndex changed = store.commitAsync(JOB, ProcessCheckpoint.of(2, state)).toCompletableFuture().join();
+        assertTrue(changed.isDifferential());
+        // The header (first block, with the request number) and the last block changed: two blocks and a manifest.
+        assertTrue(changed.checkpointBytes() < full.checkpointBytes() / 4, changed + " after " + full);
+        ProcessCheckpoint recovered = store.recoverProcess(JOB).orElseThrow();
+        assertEquals(2, recovered.requestNumber());
+        assertArrayEquals(state, recovered.state());
+    }
+
+    @Test
+    void a_process_checkpoint_is_refused_before_anything_is_queued_when_an_argument_is_bad_or_the_store_closed() {
+        CheckpointStore store = CheckpointStore.ephemeral(Stores.inMemory(2)).build();
+        ProcessCheckpoint checkpoint = ProcessCheckpoint.of(0, new byte[1]);
+        assertThrows(NullPointerException.class, () -> store.commitAsync(JOB, (ProcessCheckpoint) null));
+        assertThrows(NullPointerException.class, () -> store.commitAsync(null, checkpoint));
+        assertThrows(IllegalArgumentException.class, () -> store.commitAsync("no.dots", checkpoint));
+        assertTrue(store.recover(JOB).isEmpty(), "a refused commit wrote something");
+        assertTrue(store.close(Duration.ZERO).isEmpty(), "a refused commit was queued");
+        assertThrows(IllegalStateException.class, () -> store.commitAsync(JOB, checkpoint));
         assertTrue(store.recover(JOB).isEmpty());
     }
 

@@ -7,6 +7,7 @@ import io.github.volpex.examples.Main;
 import io.github.volpex.examples.remd.RemdProcess;
 import io.github.volpex.examples.remd.RemdSetup;
 import io.github.volpex.examples.remd.RemdState;
+import io.github.volpex.examples.tour.CommitCosts;
 import io.github.volpex.examples.tour.FailureObservations;
 import io.github.volpex.examples.tour.StoragePool;
 import io.github.volpex.examples.tour.Tour;
@@ -354,6 +355,8 @@ final class Cluster {
             replica.virtualSeconds = Math.max(replica.virtualSeconds, at);
             tally.checkpointed(process.lastCheckpointVirtualSeconds, at, checkpoint.intervalSeconds());
             process.lastCheckpointVirtualSeconds = at;
+        } else if (report instanceof ReplicaReport.Persist persist) {
+            tally.persisted(persist);
         } else if (report instanceof ReplicaReport.Stale) {
             tally.refusedAsStale();
         } else if (report instanceof ReplicaReport.Elected elected) {
@@ -535,10 +538,11 @@ final class Cluster {
             bytesOnS3 += contents[1];
         }
         RateEstimate rate = observations.rate();
+        CommitCosts costs = tally.commitCosts();
         Tour.Result tourResult = new Tour.Result(outcomes, reference, observations.failures(), tally.restarts(),
-                tally.restartsFromScratch(), tally.lostCheckpoints(), tally.checkpoints(), tally.intervalsSeconds(),
+                tally.restartsFromScratch(), tally.lostCheckpoints(), costs.durable(), tally.intervalsSeconds(),
                 tally.lastIntervalSeconds(), rate.isEmpty() ? 0.0 : rate.ratePerSecond(), written, tally.departures(),
-                tally.objectsLost(), tally.fragmentsRepaired(), served, duplicates, wall, virtual);
+                tally.objectsLost(), tally.fragmentsRepaired(), served, duplicates, wall, virtual, costs);
         return new Result(tourResult, replicas.size(), tally.failovers(), tally.failoverNote(), tally.unscheduled(),
                 tally.elections(), tally.pauses(), tally.staleRefusals(), tally.commitFailures(), bytesOnS3,
                 objectsOnS3, ensemble != null);

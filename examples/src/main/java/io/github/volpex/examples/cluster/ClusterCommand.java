@@ -145,7 +145,7 @@ public final class ClusterCommand implements Subcommand {
                 endpoints, bucket, s3Region, Duration.ofMillis((long) (timeoutMinutes * 60_000)), jvmOptions,
                 logDirectory, pauses);
 
-        TourCommand.printHeader(config, endpoints.isEmpty() ? "on S3Proxy storage hosts"
+        TourCommand.printHeader(config, ReplicaCommand.COMMITS, endpoints.isEmpty() ? "on S3Proxy storage hosts"
                 : "on S3 at " + endpoints + ", bucket " + bucket, out);
         List<RemdProcess.Outcome> reference = Tour.of(config, out).timedReference();
         out.println("Replicated run across JVMs:");

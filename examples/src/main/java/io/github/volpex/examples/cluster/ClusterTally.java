@@ -1,7 +1,10 @@
 package io.github.volpex.examples.cluster;
 
+import io.github.volpex.examples.tour.CommitCosts;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a run across processes counted as it went: restarts and where they started from, checkpoints and their
@@ -26,6 +29,11 @@ final class ClusterTally {
     private int pauses;
     private int staleRefusals;
     private int commitFailures;
+    private final Map<ReplicaReport.Outcome, Integer> outcomes = new EnumMap<>(ReplicaReport.Outcome.class);
+    private double blockingSeconds;
+    private double latencySeconds;
+    private long bytesWritten;
+    private long fullBytes;
 
     /** A process lost every replica and restarts on new hosts. */
     void restarted() {
@@ -59,6 +67,35 @@ final class ClusterTally {
             intervals.add(atSeconds - previousSeconds);
         }
         lastIntervalSeconds = intervalSeconds;
+    }
+
+    /**
+     * A writer's asynchronous commit was decided.
+     *
+     * @param persist what became of it and what it cost
+     */
+    void persisted(ReplicaReport.Persist persist) {
+        outcomes.merge(persist.outcome(), 1, Integer::sum);
+        blockingSeconds += persist.blockingSeconds();
+        latencySeconds += persist.latencySeconds();
+        bytesWritten += persist.bytesWritten();
+        fullBytes += persist.fullBytes();
+    }
+
+    /**
+     * What the checkpoints cost the writers, measured, beside what full synchronous commits of the durable ones would
+     * have cost, derived: a synchronous commit holds its caller for as long as the persist took (same protocol, the
+     * time of moving fewer bytes aside), and writes {@code n} fragments of {@code state / m} bytes and {@code n} index
+     * copies.
+     */
+    CommitCosts commitCosts() {
+        return new CommitCosts(ReplicaCommand.COMMITS, checkpoints,
+                outcomes.getOrDefault(ReplicaReport.Outcome.DURABLE, 0),
+                outcomes.getOrDefault(ReplicaReport.Outcome.SUPERSEDED, 0),
+                outcomes.getOrDefault(ReplicaReport.Outcome.FAILED, 0),
+                outcomes.getOrDefault(ReplicaReport.Outcome.ABANDONED, 0), blockingSeconds, bytesWritten,
+                latencySeconds, "derived from the durable persists' latencies", fullBytes,
+                "derived for the durable ones as state × n/m + n index copies");
     }
 
     /** A storage host departed. */
@@ -131,6 +168,7 @@ final class ClusterTally {
         return lostCheckpoints;
     }
 
+    /** The checkpoints taken: commits accepted, whatever became of them. */
     int checkpoints() {
         return checkpoints;
     }

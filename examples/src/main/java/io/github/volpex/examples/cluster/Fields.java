@@ -97,6 +97,17 @@ final class Fields {
         throw malformed("not an origin (start, scratch, checkpoint or lost): " + text);
     }
 
+    /** The next field, what became of an asynchronous commit. */
+    ReplicaReport.Outcome persisted() {
+        String text = field("an outcome");
+        for (ReplicaReport.Outcome outcome : ReplicaReport.Outcome.values()) {
+            if (outcome.word().equals(text)) {
+                return outcome;
+            }
+        }
+        throw malformed("not an outcome (durable, superseded, failed or abandoned): " + text);
+    }
+
     /** The rest of the line, which must not be empty. */
     String rest() {
         return optionalRest().orElseThrow(() -> malformed("missing text"));

@@ -5,7 +5,10 @@ import io.github.volpex.checkpoint.interval.NiHarwoodEstimate;
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.CheckpointStoreException;
 import io.github.volpex.checkpoint.store.CheckpointUnavailableException;
+import io.github.volpex.checkpoint.store.CommitAbandonedException;
 import io.github.volpex.checkpoint.store.CommitFailedException;
+import io.github.volpex.checkpoint.store.CommitSupersededException;
+import io.github.volpex.checkpoint.store.FragmentIndex;
 import io.github.volpex.checkpoint.store.ProcessCheckpoint;
 import io.github.volpex.checkpoint.store.RepairReport;
 import io.github.volpex.checkpoint.store.RepositoriesUnreachableException;
@@ -21,6 +24,8 @@ import io.github.volpex.examples.cli.UsageException;
 import io.github.volpex.examples.remd.RemdProcess;
 import io.github.volpex.examples.remd.RemdSetup;
 import io.github.volpex.examples.remd.RemdState;
+import io.github.volpex.examples.tour.CommitCosts;
+import io.github.volpex.examples.tour.CountingRepository;
 import io.github.volpex.examples.tour.StoragePool;
 import io.github.volpex.examples.tour.Tour;
 import io.github.volpex.examples.tour.VolatileRepository;
@@ -29,7 +34,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
@@ -42,7 +53,9 @@ import picocli.CommandLine.Spec;
  * run's description from ZooKeeper, joins its process's writer election, opens its process in the ZooKeeper
  * dataspace (at the request number of the process checkpoint it restarts from), runs replica-exchange Monte Carlo,
  * and — while the election makes it its process's writer — commits process checkpoints to the S3 storage hosts under
- * the election's fencing epoch, when the Ni–Harwood scheduler says so.
+ * the election's fencing epoch, when the Ni–Harwood scheduler says so: asynchronously (the replica pays for a copy of
+ * its state, the store persists it in the background and the replica reports how each commit ended), and in full
+ * (see {@link #COMMITS}).
  *
  * <p>With {@code --coordinated} it reports to its coordinator on standard output, one {@link ReplicaReport} per line,
  * each starting with {@code @}: the virtual clock before every part of a step ({@code @clock}), every step
@@ -72,6 +85,18 @@ public final class ReplicaCommand implements Subcommand {
      * time its law drew, wherever the replica is then.
      */
     static final int PACING_WINDOW = RemdProcess.CHUNKS_PER_STEP / 2;
+
+    /**
+     * How writers commit: asynchronously, and in full rather than differentially. A differential checkpoint needs
+     * the older segments its manifest lists, and these have been exposed to every storage departure since they were
+     * written; while a process has no writer (all its replicas died) nobody repairs them, and the storage churn of
+     * this run (ten hosts living hours of virtual time, the tests' living half an hour) takes more than {@code k}
+     * fragments of such a segment: every later checkpoint listing it is then lost. Measured on the tests' small run
+     * ({@code --processes 3 --steps 10 --shape 5 --scale-hours 0.5 --storage-scale-hours 0.6}): differential, 3 of 10
+     * restarts found their checkpoint lost and the run needed 2.5 h of virtual time; in full, 0 of 3 and 1 h. A full
+     * checkpoint depends on its own fragments only, which its commit has just written.
+     */
+    static final String COMMITS = "asynchronous, full";
 
     @Spec
     private CommandSpec spec;
@@ -161,6 +186,13 @@ public final class ReplicaCommand implements Subcommand {
         private final PrintStream out;
         private volatile double virtualSeconds;
         private volatile NiHarwoodEstimate latest;
+        /**
+         * Set when a commit failed: the scheduler restarted its interval when the call returned, so the writer takes
+         * the next checkpoint after its next step instead, as it did when a synchronous commit failed.
+         */
+        private volatile boolean retryCheckpoint;
+        /** The stage of the writer's last commit, or null. */
+        private volatile CompletableFuture<FragmentIndex> persisting;
         private final AtomicInteger departures = new AtomicInteger();
         private final boolean coordinated;
         private final Object pacing = new Object();
@@ -235,6 +267,7 @@ public final class ReplicaCommand implements Subcommand {
                     RemdProcess.Outcome outcome = RemdProcess.of(setup).run(replica, state, new RemdProcess.Hooks() {
                         @Override
                         public void beforeChunk(int step, int chunk) {
+                            awaitPersist();
                             virtualSeconds += spec.stepSeconds() / RemdProcess.CHUNKS_PER_STEP;
                             pace(step);
                         }
@@ -252,11 +285,13 @@ public final class ReplicaCommand implements Subcommand {
                                 repair(checkpoints.store());
                             }
                             if (election.isWriter() && after.completedSteps() < setup.steps()
-                                    && scheduler.checkpointDue()) {
-                                commit(checkpoints.store(), election, scheduler, after, spec.checkpointSeconds());
+                                    && (scheduler.checkpointDue() || retryCheckpoint)) {
+                                retryCheckpoint = false;
+                                commit(checkpoints, election, scheduler, after, spec.checkpointSeconds());
                             }
                         }
                     });
+                    checkpoints.finish();
                     report(ReplicaReport.Done.of(state.toBytes()));
                     out.printf("process %d finished: rung %d, final energy %.6f kcal/mol%n", process,
                             outcome.finalRung(), outcome.energy());
@@ -284,7 +319,7 @@ public final class ReplicaCommand implements Subcommand {
             private final AdaptiveCheckpointScheduler scheduler;
             private final WriterElection election;
             private final List<S3Repository> clients = new ArrayList<>();
-            private final List<VolatileRepository> repositories = new ArrayList<>();
+            private final List<CountingRepository> repositories = new ArrayList<>();
             private ExecutorService threads;
             private CheckpointStore store;
 
@@ -305,7 +340,7 @@ public final class ReplicaCommand implements Subcommand {
                     for (int h = 0; h < spec.storageHosts(); h++) {
                         S3Repository s3 = spec.repository(h, credentials);
                         clients.add(s3);
-                        repositories.add(new VolatileRepository(s3));
+                        repositories.add(new CountingRepository(new VolatileRepository(s3)));
                     }
                     threads = Executors.newFixedThreadPool(4, Tour.daemon("store"));
                     // Ten storage hosts, replaced one at a time: the writer repairs every lost fragment at once (a
@@ -313,21 +348,36 @@ public final class ReplicaCommand implements Subcommand {
                     store = spec.pool().store(repositories, () -> StoragePool.objective(spec.computeLaw()
                                     .meanSeconds(), scheduler.intervalSeconds(), spec.stepSeconds(), virtualSeconds))
                             .reconstructionThreshold(StoragePool.DATA_FRAGMENTS + StoragePool.PARITY_FRAGMENTS)
-                            .executor(threads).epochs(election).build();
+                            .executor(threads).epochs(election)
+                            .closeTimeout(Tour.CLOSE_WAIT).build();
                 }
                 return store;
             }
 
             long bytesWritten() {
-                long bytes = 0;
-                for (VolatileRepository repository : repositories) {
-                    bytes += repository.bytesStored();
+                return CountingRepository.bytesWritten(repositories);
+            }
+
+            /** The bytes the checkpoint {@code index} describes was written as, so far. */
+            long bytesWritten(FragmentIndex index) {
+                return CountingRepository.bytesWritten(repositories, index);
+            }
+
+            /**
+             * Waits, for at most {@link Tour#CLOSE_WAIT}, until the commits taken are decided and reported; abandons
+             * the rest.
+             */
+            void finish() {
+                if (store != null) {
+                    store.close(Tour.CLOSE_WAIT);
                 }
-                return bytes;
             }
 
             @Override
             public void close() {
+                if (store != null) {
+                    store.close(java.time.Duration.ZERO);
+                }
                 if (threads != null) {
                     threads.shutdownNow();
                 }
@@ -383,24 +433,88 @@ public final class ReplicaCommand implements Subcommand {
             }
         }
 
-        private void commit(CheckpointStore store, WriterElection election, AdaptiveCheckpointScheduler scheduler,
+        /**
+         * Takes a process checkpoint: the scheduler runs the commit call, which returns once the store has its
+         * snapshot, and measures its blocking overhead (the modelled {@code V}, charged to the virtual clock here) and
+         * its latency until durable, in virtual time; the real time the call held this thread is measured apart. How
+         * the commit ends is reported when its stage completes.
+         */
+        private void commit(Checkpoints checkpoints, WriterElection election, AdaptiveCheckpointScheduler scheduler,
                             RemdState state, double checkpointSeconds) {
-            try {
-                store.commit(job, ProcessCheckpoint.of(state.requestNumber(), state.toBytes()));
+            ProcessCheckpoint checkpoint = ProcessCheckpoint.of(state.requestNumber(), state.toBytes());
+            int stateBytes = ProcessCheckpoint.HEADER_BYTES + checkpoint.stateLength();
+            double interval = scheduler.intervalSeconds();
+            scheduler.checkpoint(() -> {
+                long start = System.nanoTime();
+                CompletionStage<FragmentIndex> stage = checkpoints.store().commitAsync(job, checkpoint);
+                long blockedNanos = System.nanoTime() - start;
+                persisting = stage.toCompletableFuture();
                 virtualSeconds += checkpointSeconds;
-                double interval = scheduler.intervalSeconds();
-                scheduler.checkpointCompleted();
-                report(new ReplicaReport.Checkpoint(state.completedSteps(), virtualSeconds, interval));
-            } catch (StaleWriterException e) {
+                stage.whenComplete((index, failure) -> persisted(checkpoints, election, state.completedSteps(),
+                        stateBytes, start, blockedNanos, index, failure));
+                return stage;
+            });
+            report(new ReplicaReport.Checkpoint(state.completedSteps(), virtualSeconds, interval));
+        }
+
+        /**
+         * Waits, before the replica's virtual clock moves on, until the last commit's persist is over (for at most
+         * {@link Tour#CLOSE_WAIT}; how it ended is reported by its stage). Time is virtual: a step counts minutes
+         * but computes in milliseconds, so a persist of a few kilobytes, which a real step would hide entirely, would
+         * otherwise span steps of virtual time, and a host failure drawn in them would take checkpoints that a real
+         * job would have made durable long before. The wait is real time only, not the job's: the summary's blocking
+         * time is that of the commit calls.
+         */
+        private void awaitPersist() {
+            CompletableFuture<FragmentIndex> last = persisting;
+            if (last == null || last.isDone()) {
+                return;
+            }
+            try {
+                last.get(Tour.CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                // Reported when the stage completes; a persist that takes longer goes on in the background.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /**
+         * A commit's stage completed (on a store thread): reports what it cost, measured — the real time the call
+         * held the replica, the time until durable, the bytes it wrote — and what a full commit of the same
+         * checkpoint writes, derived. Superseded commits are normal when commits come faster than the storage hosts
+         * take them; abandoned ones were cut off by the end of the replica; a stale writer's commit and one too few
+         * storage hosts took are reported as before, and the previous checkpoint stays the one a restart recovers.
+         */
+        private void persisted(Checkpoints checkpoints, WriterElection election, int steps, int stateBytes,
+                               long startNanos, long blockedNanos, FragmentIndex index, Throwable failure) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            double blocking = blockedNanos / 1e9;
+            if (cause == null) {
+                double latency = Math.max(0, System.nanoTime() - startNanos) / 1e9;
+                long full = CommitCosts.fullCommitBytes(stateBytes, index.m(), index.n(), index.toBytes().length);
+                report(new ReplicaReport.Persist(ReplicaReport.Outcome.DURABLE, blocking, latency,
+                        checkpoints.bytesWritten(index), full));
+                return;
+            }
+            ReplicaReport.Outcome outcome = cause instanceof CommitSupersededException
+                    ? ReplicaReport.Outcome.SUPERSEDED : cause instanceof CommitAbandonedException
+                    ? ReplicaReport.Outcome.ABANDONED : ReplicaReport.Outcome.FAILED;
+            report(new ReplicaReport.Persist(outcome, blocking, 0, 0, 0));
+            if (outcome == ReplicaReport.Outcome.FAILED) {
+                retryCheckpoint = true;
+            }
+            if (cause instanceof StaleWriterException e) {
                 // Another replica was elected while this one wrote (it was paused, or cut off): its commit is refused.
                 report(new ReplicaReport.Stale(e.epoch()));
-            } catch (CommitFailedException e) {
-                if (!election.isWriter()) {
-                    return; // the role went between the check and the commit: the new writer checkpoints
-                }
-                // Too few storage hosts took the fragments (some are being replaced): the next step tries again.
-                System.err.println("checkpoint of step " + state.completedSteps() + " failed: " + e.getMessage());
-                report(new ReplicaReport.CommitFailed(Fields.oneLine(e.getMessage())));
+            } else if (outcome == ReplicaReport.Outcome.FAILED
+                    && !(cause instanceof CommitFailedException && !election.isWriter())) {
+                // Too few storage hosts took the fragments (some are being replaced): the next checkpoint tries again.
+                // (A commit that failed because the role went meanwhile is the new writer's to take again.)
+                String reason = cause.getMessage() != null ? cause.getMessage() : cause.toString();
+                System.err.println("checkpoint of step " + steps + " failed: " + reason);
+                report(new ReplicaReport.CommitFailed(Fields.oneLine(reason)));
             }
         }
 

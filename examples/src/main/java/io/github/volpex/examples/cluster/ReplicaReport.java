@@ -39,6 +39,8 @@ sealed interface ReplicaReport {
             case Clock.WORD -> new Clock(fields.real(), fields.integer(), fields.count());
             case Step.WORD -> new Step(fields.integer(), fields.count(), fields.count(), fields.count());
             case Checkpoint.WORD -> new Checkpoint(fields.integer(), fields.real(), fields.real());
+            case Persist.WORD -> new Persist(fields.persisted(), fields.real(), fields.real(), fields.count(),
+                    fields.count());
             case Stale.WORD -> new Stale(fields.epoch());
             case CommitFailed.WORD -> new CommitFailed(fields.rest());
             case Repaired.WORD -> new Repaired(fields.integer(), fields.optionalRest());
@@ -159,6 +161,52 @@ sealed interface ReplicaReport {
         @Override
         public String format() {
             return WORD + " " + completedSteps + " " + virtualSeconds + " " + intervalSeconds;
+        }
+    }
+
+    /** What became of an asynchronous commit. */
+    enum Outcome {
+        /** Its stage completed: the checkpoint is durable. */
+        DURABLE,
+        /** A newer commit of the process replaced it before it started. */
+        SUPERSEDED,
+        /** It failed (its writer was stale, or too few storage hosts took it). */
+        FAILED,
+        /** The store closed before it was decided. */
+        ABANDONED;
+
+        String word() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * An asynchronous commit the replica took as its process's writer was decided: what it cost the replica, and what
+     * a full synchronous commit of the same checkpoint would have written.
+     *
+     * @param outcome         what became of it
+     * @param blockingSeconds measured: real seconds the commit call held the replica, finite and {@code >= 0}
+     * @param latencySeconds  measured: real seconds from the call until the checkpoint was durable (0 unless durable)
+     * @param bytesWritten    measured: the bytes the commit wrote until durable (0 unless durable)
+     * @param fullBytes       derived: the bytes a full commit of the same checkpoint writes (0 unless durable)
+     */
+    record Persist(Outcome outcome, double blockingSeconds, double latencySeconds, long bytesWritten, long fullBytes)
+            implements ReplicaReport {
+        static final String WORD = "@persist";
+
+        /** Checks the fields. */
+        public Persist {
+            Objects.requireNonNull(outcome, "outcome");
+            Fields.seconds("blockingSeconds", blockingSeconds);
+            Fields.seconds("latencySeconds", latencySeconds);
+            Fields.nonNegative("bytesWritten", bytesWritten);
+            Fields.nonNegative("fullBytes", fullBytes);
+        }
+
+        @Override
+        public String format() {
+            return WORD + " " + outcome.word() + " " + blockingSeconds + " " + latencySeconds + " " + bytesWritten + " "
+                    + fullBytes;
         }
     }
 

@@ -19,6 +19,12 @@
  *   <li>{@code ClusterTally}: what the run counted, for its summary; {@code ClusterProcess} and {@code ReplicaJvm}:
  *       what the coordinator knows of each process and replica.</li>
  * </ul>
+ * A writer commits its process checkpoints asynchronously (in full: {@code ReplicaCommand.COMMITS} says why not
+ * differentially under this run's storage churn) and reports how each commit ended
+ * ({@code @persist}): the real time the call held it, the time until durable and the bytes it wrote, all measured in
+ * the replica's JVM, and the bytes a full commit of the same checkpoint writes, derived from the state's length (the
+ * summary says which figures are derived). A full synchronous commit is not run beside it, as the in-process tour
+ * runs one: on the run's S3 storage hosts it would double the traffic the run measures.
  * Time is virtual, as in the tour: replicas report their clocks, and the coordinator kills a replica once its host's
  * drawn lifetime has passed in that time.
  */

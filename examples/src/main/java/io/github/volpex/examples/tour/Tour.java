@@ -3,8 +3,13 @@ package io.github.volpex.examples.tour;
 import io.github.volpex.checkpoint.interval.AdaptiveCheckpointScheduler;
 import io.github.volpex.checkpoint.interval.NiHarwoodEstimateSource;
 import io.github.volpex.checkpoint.placement.Objective;
+import io.github.volpex.checkpoint.store.AbandonedCommit;
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.CheckpointUnavailableException;
+import io.github.volpex.checkpoint.store.Chunking;
+import io.github.volpex.checkpoint.store.CommitAbandonedException;
+import io.github.volpex.checkpoint.store.CommitSupersededException;
+import io.github.volpex.checkpoint.store.FragmentIndex;
 import io.github.volpex.checkpoint.repository.DirectoryRepository;
 import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
@@ -30,6 +35,8 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -42,6 +49,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The tour: replica-exchange Monte Carlo on a simulated pool of volatile machines, composing every module the way a
@@ -55,8 +63,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *       re-measured at every restart.</li>
  *   <li><b>checkpoint-core</b>: each process's {@link AdaptiveCheckpointScheduler} (Ni–Harwood) turns those estimates
  *       into a checkpoint interval; the greedy repository selector chooses 9 storage hosts for each checkpoint; the
- *       {@link CheckpointStore} commits it crash-safely, repairs what departing storage hosts take away, and
- *       recovers it when a process has lost every replica.</li>
+ *       {@link CheckpointStore} commits it crash-safely — asynchronously (the replica pays for a copy of its state,
+ *       the store persists it in the background) and differentially (only the blocks of the state that changed) —
+ *       repairs what departing storage hosts take away, and recovers it when a process has lost every replica. A
+ *       shadow store commits every checkpoint taken again, in full and synchronously, on storage of its own, so that
+ *       the summary sets what the job paid beside what full synchronous commits cost, both measured.</li>
  *   <li><b>erasure</b>: checkpoints are dispersed by {@code IdaCodec.systematic(6, 3)}: any 6 of the 9 fragments
  *       rebuild them.</li>
  * </ul>
@@ -69,6 +80,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * bit for bit, with a failure-free run that has one replica per process.
  */
 public final class Tour {
+
+    /**
+     * How states are cut into blocks for differential checkpoints: the smallest fixed blocks, since a process's state
+     * is a few hundred bytes of chain, which moves at every step, and the temperature history, which only grows.
+     */
+    public static final Chunking CHUNKING = Chunking.fixed(Chunking.MIN_BLOCK_BYTES);
+
+    /** How long the end of a run waits for the persists and the shadow store's full commits still running. */
+    public static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
+
+    /** How the tour commits checkpoints. */
+    public static final String COMMITS = "asynchronous, differential in " + CHUNKING.blockBytes() + "-byte blocks";
+
+    /** How the full synchronous commits' figures are obtained. */
+    private static final String SHADOW = "measured on a shadow store";
 
     /** The read log must reach back to the oldest checkpoint a process may restart from; these runs are short. */
     private static final DataspaceOptions DATASPACE = DataspaceOptions.builder().readLogCapacity(1 << 16).build();
@@ -117,11 +143,11 @@ public final class Tour {
      * @param restarts             processes restarted because every replica had died
      * @param restartsFromScratch  of those, restarts with no checkpoint to recover (from the initial state)
      * @param lostCheckpoints      of those, restarts whose checkpoint could not be rebuilt (too few fragments left)
-     * @param checkpoints          checkpoints committed
+     * @param checkpoints          checkpoints committed (durable)
      * @param intervalsSeconds     virtual seconds between consecutive checkpoints of a process, in commit order
      * @param lastIntervalSeconds  the scheduler's interval at the end, seconds ({@code +∞} if never known)
      * @param estimatedRate        the failure rate estimated at the end, per second
-     * @param bytesStored          bytes written to storage hosts (fragments and index copies)
+     * @param bytesStored          bytes written to storage hosts (fragments and index copies, by commits and repairs)
      * @param storageDepartures    storage-host departures injected
      * @param objectsLost          objects (fragments and index copies) those departures took
      * @param fragmentsRepaired    fragments regenerated by repairs
@@ -129,13 +155,14 @@ public final class Tour {
      * @param duplicatePuts        dataspace puts ignored as duplicates
      * @param wallSeconds          real seconds the run with failures took
      * @param virtualSeconds       virtual seconds the slowest process needed
+     * @param commits              what the checkpoints cost the job, beside what full synchronous commits would have
      */
     public record Result(List<RemdProcess.Outcome> outcomes, List<RemdProcess.Outcome> reference, int replicaFailures,
                          int restarts, int restartsFromScratch, int lostCheckpoints, int checkpoints,
                          List<Double> intervalsSeconds,
                          double lastIntervalSeconds, double estimatedRate, long bytesStored, int storageDepartures,
                          long objectsLost, int fragmentsRepaired, long servedFromLog, long duplicatePuts,
-                         double wallSeconds, double virtualSeconds) {
+                         double wallSeconds, double virtualSeconds, CommitCosts commits) {
 
         /**
          * Returns whether the run with failures reproduced the failure-free run bit for bit.
@@ -251,9 +278,14 @@ public final class Tour {
         private final ExecutorService storeThreads = Executors.newFixedThreadPool(2, daemon("store"));
         private final Dataspace dataspace = Dataspace.inProcess(setup.processes(), DATASPACE);
         private final List<VolatileRepository> repositories = new ArrayList<>();
+        private final List<CountingRepository> counted = new ArrayList<>();
         private final StoragePool pool;
         private final double[] storageFailureAt;
         private final CheckpointStore store;
+        /** Full synchronous commits of every checkpoint taken, on a thread and in-memory repositories of their own. */
+        private final ExecutorService shadowThread = Executors.newSingleThreadExecutor(daemon("full-commit"));
+        private final List<CountingRepository> shadowRepositories = new ArrayList<>();
+        private final CheckpointStore shadow;
         private final ProcessSlot[] slots;
         private final FailureObservations observations = new FailureObservations();
         private final DownloadTimeEstimator downloadTime;
@@ -262,7 +294,14 @@ public final class Tour {
         private final AtomicInteger restarts = new AtomicInteger();
         private final AtomicInteger restartsFromScratch = new AtomicInteger();
         private final AtomicInteger lostCheckpoints = new AtomicInteger();
-        private final AtomicInteger checkpoints = new AtomicInteger();
+        private final AtomicInteger taken = new AtomicInteger();
+        private final AtomicInteger durable = new AtomicInteger();
+        private final AtomicInteger superseded = new AtomicInteger();
+        private final AtomicInteger failedCommits = new AtomicInteger();
+        private final AtomicInteger abandoned = new AtomicInteger();
+        private final LongAdder blockingNanos = new LongAdder();
+        private final LongAdder bytesCommitted = new LongAdder();
+        private final LongAdder fullNanos = new LongAdder();
         private final List<Double> intervals = Collections.synchronizedList(new ArrayList<>());
         private final AtomicInteger departures = new AtomicInteger();
         private final AtomicInteger repaired = new AtomicInteger();
@@ -278,12 +317,17 @@ public final class Tour {
                 FragmentRepository backing = config.storeDirectory().isPresent()
                         ? DirectoryRepository.open(host.id(), config.storeDirectory().get().resolve(host.id()), false)
                         : FragmentRepository.inMemory(host.id());
-                repositories.add(new VolatileRepository(backing));
+                VolatileRepository repository = new VolatileRepository(backing);
+                repositories.add(repository);
+                counted.add(new CountingRepository(repository));
+                shadowRepositories.add(new CountingRepository(FragmentRepository.inMemory(host.id())));
                 storageFailureAt[repositories.size() - 1] = host.law().draw(hostRandom);
             }
             downloadTime = DownloadTimeEstimator.startingAt(config.checkpointSeconds());
             estimates = () -> observations.estimate(config.checkpointSeconds(), downloadTime.seconds());
-            store = pool.store(repositories, this::objective).executor(storeThreads).build();
+            store = pool.store(counted, this::objective).executor(storeThreads).differential(CHUNKING)
+                    .closeTimeout(CLOSE_WAIT).build();
+            shadow = pool.store(shadowRepositories, this::objective).build();
             slots = new ProcessSlot[setup.processes()];
             for (int p = 0; p < slots.length; p++) {
                 slots[p] = new ProcessSlot(p);
@@ -320,6 +364,16 @@ public final class Tour {
                 for (Future<?> task; (task = replicaTasks.poll()) != null; ) {
                     task.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
                 }
+                // Every checkpoint taken gets decided: persists still running have a bounded time to finish.
+                List<AbandonedCommit> left = store.close(CLOSE_WAIT);
+                if (!left.isEmpty()) {
+                    progress.println("  abandoned at close: " + left);
+                }
+                shadowThread.shutdown();
+                if (!shadowThread.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new IllegalStateException("the shadow store's full commits did not finish within "
+                            + CLOSE_WAIT);
+                }
                 if (failed.isCompletedExceptionally()) {
                     failed.get();
                 }
@@ -331,15 +385,18 @@ public final class Tour {
                 for (ProcessSlot slot : slots) {
                     virtual = Math.max(virtual, slot.clockNanos.get() / 1e9);
                 }
-                long bytes = repositories.stream().mapToLong(VolatileRepository::bytesStored).sum();
+                long bytes = CountingRepository.bytesWritten(counted);
                 long lost = repositories.stream().mapToLong(VolatileRepository::objectsLost).sum();
                 RateEstimate rate = observations.rate();
+                CommitCosts costs = new CommitCosts(COMMITS, taken.get(), durable.get(), superseded.get(),
+                        failedCommits.get(), abandoned.get(), blockingNanos.sum() / 1e9, bytesCommitted.sum(),
+                        fullNanos.sum() / 1e9, SHADOW, CountingRepository.bytesWritten(shadowRepositories), SHADOW);
                 return new Result(outcomes, reference, observations.failures(), restarts.get(),
-                        restartsFromScratch.get(), lostCheckpoints.get(), checkpoints.get(), List.copyOf(intervals),
+                        restartsFromScratch.get(), lostCheckpoints.get(), durable.get(), List.copyOf(intervals),
                         slots[0].scheduler.intervalSeconds(),
                         rate.isEmpty() ? 0.0 : rate.ratePerSecond(), bytes, departures.get(), lost, repaired.get(),
                         dataspace.statistics().servedFromLog(), dataspace.statistics().duplicatesIgnored(), wall,
-                        virtual);
+                        virtual, costs);
             } catch (ExecutionException e) {
                 throw new IllegalStateException("the run failed: " + e.getCause(), e.getCause());
             } catch (TimeoutException e) {
@@ -348,6 +405,8 @@ public final class Tour {
                 ticker.shutdownNow();
                 dataspace.close();
                 replicaThreads.shutdownNow();
+                store.close(Duration.ZERO);
+                shadowThread.shutdownNow();
                 storeThreads.shutdownNow();
             }
         }
@@ -361,7 +420,7 @@ public final class Tour {
             }
             progress.printf("  [%5.1f s] steps %d..%d of %d | replicas killed %d | restarts %d | checkpoints %d | "
                             + "storage departures %d | fragments repaired %d%n", (System.nanoTime() - start) / 1e9,
-                    slowest, fastest, setup.steps(), observations.failures(), restarts.get(), checkpoints.get(),
+                    slowest, fastest, setup.steps(), observations.failures(), restarts.get(), taken.get(),
                     departures.get(), repaired.get());
         }
 
@@ -383,6 +442,7 @@ public final class Tour {
                 RemdProcess.Outcome outcome = program.run(replica, state, new RemdProcess.Hooks() {
                     @Override
                     public void beforeChunk(int step, int chunk) {
+                        slot.awaitPersist();
                         clock.advance(config.stepSeconds() / RemdProcess.CHUNKS_PER_STEP);
                         slot.observeClock(clock.virtualSeconds());
                         if (clock.failed()) {
@@ -419,19 +479,62 @@ public final class Tour {
             if (step < setup.steps() && slot.scheduler.checkpointDue()) {
                 byte[] checkpoint = state.toBytes();
                 synchronized (slot) {
-                    store.commit(slot.jobId, checkpoint);
-                    checkpoints.incrementAndGet();
-                    clock.advance(config.checkpointSeconds());
-                    slot.observeClock(clock.virtualSeconds());
+                    // The scheduler measures the blocking overhead and the latency until durable in virtual time
+                    // (the overhead is V, charged here); the real time the commit call holds this thread is counted
+                    // apart, as is what the stage reports when it completes.
+                    slot.scheduler.checkpoint(() -> {
+                        long start = System.nanoTime();
+                        CompletionStage<FragmentIndex> stage = store.commitAsync(slot.jobId, checkpoint);
+                        blockingNanos.add(System.nanoTime() - start);
+                        slot.persisting = stage.toCompletableFuture();
+                        stage.whenComplete((index, failure) -> settled(slot, index, failure));
+                        clock.advance(config.checkpointSeconds());
+                        slot.observeClock(clock.virtualSeconds());
+                        return stage;
+                    });
+                    taken.incrementAndGet();
                     double now = clock.virtualSeconds();
                     if (slot.lastCheckpointVirtualSeconds >= 0) {
                         intervals.add(now - slot.lastCheckpointVirtualSeconds);
                     }
                     slot.lastCheckpointVirtualSeconds = now;
                     slot.checkpointedSteps.put(step, Boolean.TRUE);
-                    slot.scheduler.checkpointCompleted();
                 }
+                shadowThread.execute(() -> commitInFull(slot.jobId, checkpoint));
                 advanceStorage(clock.virtualSeconds());
+            }
+        }
+
+        /**
+         * A commit's stage completed: a durable commit counts the bytes written under its keys until now; a
+         * superseded one was replaced by a newer checkpoint of its process before it started (normal when commits
+         * come faster than storage takes them); an abandoned one was cut off by the store's close; a failed one is
+         * reported, and the process's previous checkpoint stays the one a restart recovers.
+         */
+        private void settled(ProcessSlot slot, FragmentIndex index, Throwable failure) {
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause == null) {
+                durable.incrementAndGet();
+                bytesCommitted.add(CountingRepository.bytesWritten(counted, index));
+            } else if (cause instanceof CommitSupersededException) {
+                superseded.incrementAndGet();
+            } else if (cause instanceof CommitAbandonedException) {
+                abandoned.incrementAndGet();
+            } else {
+                failedCommits.incrementAndGet();
+                progress.println("  a checkpoint of " + slot.jobId + " failed: " + cause);
+            }
+        }
+
+        /** What the job would have paid without a background persist and differential checkpoints. */
+        private void commitInFull(String jobId, byte[] checkpoint) {
+            try {
+                long start = System.nanoTime();
+                shadow.commit(jobId, checkpoint);
+                fullNanos.add(System.nanoTime() - start);
+            } catch (RuntimeException e) {
+                failed.completeExceptionally(new IllegalStateException("the shadow store's full commit failed", e));
             }
         }
 
@@ -527,6 +630,8 @@ public final class Tour {
             final AdaptiveCheckpointScheduler scheduler;
             final CompletableFuture<RemdProcess.Outcome> outcome = new CompletableFuture<>();
             double lastCheckpointVirtualSeconds = -1;
+            /** The stage of the process's last commit, or null. */
+            volatile CompletableFuture<FragmentIndex> persisting;
 
             ProcessSlot(int process) {
                 this.process = process;
@@ -534,6 +639,28 @@ public final class Tour {
                 // One peer per process: a process rolls back only when all its replicas are gone, so the interval
                 // computed for a single host is a cautious one.
                 this.scheduler = AdaptiveCheckpointScheduler.create(1, estimates, clockNanos::get);
+            }
+
+            /**
+             * Waits, before a replica's virtual clock moves on, until the process's last persist is over (for at
+             * most {@link #CLOSE_WAIT}; how it ended is counted by its stage). Time is virtual: a step counts minutes
+             * but computes in milliseconds, so a persist, which a real step would hide entirely, would otherwise span
+             * steps of virtual time, and a host failure drawn in them would take checkpoints that a real job would
+             * have made durable long before. The wait is real time only, not the job's: the summary's blocking time
+             * is that of the commit calls.
+             */
+            void awaitPersist() {
+                CompletableFuture<FragmentIndex> last = persisting;
+                if (last == null || last.isDone()) {
+                    return;
+                }
+                try {
+                    last.get(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (ExecutionException | TimeoutException e) {
+                    // Counted when the stage completes; a persist that takes longer goes on in the background.
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
 
             void observeClock(double virtualSeconds) {

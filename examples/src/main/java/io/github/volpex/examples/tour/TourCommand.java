@@ -53,14 +53,14 @@ public final class TourCommand implements Subcommand {
     }
 
     /** Prints what a run is made of, ending with a blank line. */
-    public static void printHeader(Tour.Config config, String repositories, PrintStream out) {
+    public static void printHeader(Tour.Config config, String commits, String repositories, PrintStream out) {
         RemdSetup setup = config.setup();
         out.printf("Replica-exchange Monte Carlo: %d processes at %.0f..%.0f K, %d beads, %d steps of %d sweeps, "
                         + "%d replicas each.%n", setup.processes(), setup.lowestKelvin(), setup.highestKelvin(),
                 setup.beads(), setup.steps(), setup.sweeps(), config.replicas());
         out.printf("Compute hosts live %s; %d storage hosts live %s (each scaled by a factor in [1/4, 4]).%n",
                 config.computeHosts(), config.storageHosts(), config.storageLaw());
-        out.printf("Checkpoints: IDA (6,3), V = %.0f s, T_d = %.0f s, repositories %s.%n%n",
+        out.printf("Checkpoints: IDA (6,3), %s, V = %.0f s, T_d = %.0f s, repositories %s.%n%n", commits,
                 config.checkpointSeconds(), config.downloadSeconds(), repositories);
     }
 
@@ -69,7 +69,7 @@ public final class TourCommand implements Subcommand {
         Optional<Path> directory = Optional.ofNullable(store).map(dir -> newRunDirectory(
                 OptionChecks.prepareDirectory("--store", dir)));
         Tour.Config config = options.config(8, directory);
-        printHeader(config, directory.map(path -> "in " + path).orElse("in memory"), out);
+        printHeader(config, Tour.COMMITS, directory.map(path -> "in " + path).orElse("in memory"), out);
         Tour tour = Tour.of(config, out);
         Tour.Result result = tour.run(Duration.ofMinutes(10));
         out.println();
@@ -144,6 +144,21 @@ public final class TourCommand implements Subcommand {
     }
 
     /**
+     * Prints what the checkpoints cost beside what full synchronous commits would have: the commits' outcomes, the
+     * real time the commit calls held the job and the bytes the durable commits wrote, each measured, then the same
+     * for full synchronous commits of every checkpoint taken, with how those were obtained.
+     */
+    static void printCommitCosts(CommitCosts costs, PrintStream out) {
+        out.printf("  checkpoints committed             %d of %d taken, %s (%d superseded, %d failed, %d "
+                + "abandoned%s)%n", costs.durable(), costs.taken(), costs.kind(), costs.superseded(), costs.failed(),
+                costs.abandoned(), costs.undecided() > 0 ? ", " + costs.undecided() + " died with their writer" : "");
+        out.printf("  job held by commit calls          %.3f s measured; full synchronous commits: %.3f s, %s%n",
+                costs.blockingSeconds(), costs.fullSeconds(), costs.fullSecondsBasis());
+        out.printf("  bytes written by commits          %,d measured; full commits: %,d, %s%n", costs.bytesWritten(),
+                costs.fullBytes(), costs.fullBytesBasis());
+    }
+
+    /**
      * Prints the summary of a run and its verdict; {@code rows} (label, value) come before the wall time.
      */
     public static void printSummary(Tour.Result result, Tour.Config config, List<String[]> rows, PrintStream out) {
@@ -163,13 +178,13 @@ public final class TourCommand implements Subcommand {
                         ? String.format("%.2f h", 1 / result.estimatedRate() / 3600) : "no failure observed",
                 computeMeanSeconds / 3600);
         out.printf("  temperature swaps accepted        %.0f%% of attempts%n", 100 * swapAcceptance(result, setup));
-        out.printf("  checkpoints committed             %d%n", result.checkpoints());
+        printCommitCosts(result.commits(), out);
         if (!intervals.isEmpty()) {
             out.printf("  checkpoint intervals (virtual)    min %.0f s, median %.0f s, max %.0f s; Ni-Harwood "
                             + "interval at the end %.0f s%n", intervals.get(0), intervals.get(intervals.size() / 2),
                     intervals.get(intervals.size() - 1), result.lastIntervalSeconds());
         }
-        out.printf("  bytes stored on storage hosts     %,d%n", result.bytesStored());
+        out.printf("  bytes stored on storage hosts     %,d (commits and repairs)%n", result.bytesStored());
         out.printf("  storage-host departures           %d (%d stored objects lost)%n", result.storageDepartures(),
                 result.objectsLost());
         out.printf("  fragments repaired                %d%n", result.fragmentsRepaired());

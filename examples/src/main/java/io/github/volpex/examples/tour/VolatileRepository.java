@@ -10,7 +10,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A repository on a volatile storage host: when the host departs, everything it stored is gone (its owner reclaimed
- * the disk), and a fresh, empty host takes its place under the same id. Counts what is stored and lost.
+ * the disk), and a fresh, empty host takes its place under the same id. Counts what is lost.
  *
  * <p>Thread-safe: a departure waits for calls in progress and is atomic with respect to them.
  */
@@ -18,7 +18,6 @@ public final class VolatileRepository implements FragmentRepository {
 
     private final FragmentRepository delegate;
     private final ReadWriteLock lock = new ReentrantReadWriteLock();
-    private final AtomicLong bytesStored = new AtomicLong();
     private final AtomicLong objectsLost = new AtomicLong();
     private final AtomicLong bytesLost = new AtomicLong();
 
@@ -36,7 +35,6 @@ public final class VolatileRepository implements FragmentRepository {
         lock.readLock().lock();
         try {
             delegate.put(key, content);
-            bytesStored.addAndGet(content.length);
         } finally {
             lock.readLock().unlock();
         }
@@ -94,10 +92,6 @@ public final class VolatileRepository implements FragmentRepository {
         } finally {
             lock.writeLock().unlock();
         }
-    }
-
-    public long bytesStored() {
-        return bytesStored.get();
     }
 
     long objectsLost() {

@@ -103,6 +103,15 @@ class ClusterTest {
             assertTrue(number(text, "storage-host departures +(\\d+)") >= 1, context);
             assertTrue(number(text, "requests served from read log +(\\d+)") >= 1, context);
             assertTrue(number(text, "checkpoints committed +(\\d+)") >= 1, context);
+            // The writers reported what their asynchronous commits cost: every durable one wrote at least its nine
+            // index copies; full commits of the same checkpoints, derived, write at least as many.
+            int durable = number(text, "checkpoints committed +(\\d+) of \\d+ taken, asynchronous, full \\(");
+            assertTrue(number(text, "checkpoints committed +\\d+ of (\\d+) taken") >= durable, context);
+            long written = bytes(text, "bytes written by commits +([\\d,]+) measured; full commits: [\\d,]+, derived");
+            long full = bytes(text, "bytes written by commits +[\\d,]+ measured; full commits: ([\\d,]+), derived");
+            assertTrue(written >= durable * 9L * 400 && full >= durable * 9L * 400, context);
+            assertTrue(text.matches("(?s).*\\R  job held by commit calls +\\d+\\.\\d{3} s measured; full synchronous "
+                    + "commits: \\d+\\.\\d{3} s, derived from the durable persists' latencies\\R.*"), context);
 
             assertNothingLeft(text, context);
         });
@@ -423,6 +432,15 @@ class ClusterTest {
         } catch (IOException refused) {
             // Nothing listens.
         }
+    }
+
+    /** The first group of the first match of {@code regex}, a number that may have thousands separators. */
+    private static long bytes(String text, String regex) {
+        Matcher matcher = Pattern.compile(regex).matcher(text);
+        if (!matcher.find()) {
+            fail("no line matches " + regex + " in:\n" + text);
+        }
+        return Long.parseLong(matcher.group(1).replace(",", ""));
     }
 
     private static int number(String text, String regex) {

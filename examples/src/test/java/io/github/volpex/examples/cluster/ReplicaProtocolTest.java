@@ -58,6 +58,10 @@ class ReplicaProtocolTest {
         assertEquals("@writer 3", new ReplicaReport.Elected(3).format());
         assertEquals("@candidate -1", new ReplicaReport.Demoted(-1).format());
         assertEquals("@stale 2", new ReplicaReport.Stale(2).format());
+        assertEquals("@persist durable 1.5E-4 0.25 6400 9100",
+                new ReplicaReport.Persist(ReplicaReport.Outcome.DURABLE, 1.5e-4, 0.25, 6_400, 9_100).format());
+        assertEquals("@persist superseded 2.0E-4 0.0 0 0",
+                new ReplicaReport.Persist(ReplicaReport.Outcome.SUPERSEDED, 2e-4, 0, 0, 0).format());
         assertEquals("@repaired 6", new ReplicaReport.Repaired(6, Optional.empty()).format());
         assertEquals("@repaired 0 too few hosts", new ReplicaReport.Repaired(0, Optional.of("too few hosts")).format());
         assertEquals("@commit-failed 5 of 9 taken", new ReplicaReport.CommitFailed("5 of 9 taken").format());
@@ -88,6 +92,10 @@ class ReplicaProtocolTest {
                 + "'@restored later 0 0'", "@restored later 0 0");
         assertRefused("malformed @commit-failed line (missing text): '@commit-failed'", "@commit-failed");
         assertRefused("unknown replica report @bogus: '@bogus 1'", "@bogus 1");
+        assertRefused("malformed @persist line (not an outcome (durable, superseded, failed or abandoned): lost): "
+                + "'@persist lost 0.0 0.0 0 0'", "@persist lost 0.0 0.0 0 0");
+        assertRefused("malformed @persist line (missing a count): '@persist durable 0.0 0.0 5'",
+                "@persist durable 0.0 0.0 5");
         assertRefused("malformed @clock line (not a count: ): '@clock 1.5  3 1'", "@clock 1.5  3 1");
         assertRefused("malformed @clock line (virtualSeconds must be finite and >= 0: -1.0): '@clock -1.0 3 1'",
                 "@clock -1.0 3 1");
@@ -125,6 +133,11 @@ class ReplicaProtocolTest {
         assertThrows(IllegalArgumentException.class, () -> new ReplicaReport.Repaired(0, Optional.of("")));
         assertThrows(IllegalArgumentException.class, () -> new ReplicaReport.Demoted(-2));
         assertThrows(IllegalArgumentException.class, () -> new ReplicaReport.Done(""));
+        assertThrows(IllegalArgumentException.class,
+                () -> new ReplicaReport.Persist(ReplicaReport.Outcome.DURABLE, -1, 0, 0, 0));
+        assertThrows(IllegalArgumentException.class,
+                () -> new ReplicaReport.Persist(ReplicaReport.Outcome.DURABLE, 0, 0, -1, 0));
+        assertThrows(NullPointerException.class, () -> new ReplicaReport.Persist(null, 0, 0, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> new ReplicaOrder.Departed(-1));
     }
 
@@ -146,6 +159,8 @@ class ReplicaProtocolTest {
                 Combinators.combine(seconds, steps, counts).as(ReplicaReport.Clock::new),
                 Combinators.combine(steps, counts, counts, counts).as(ReplicaReport.Step::new),
                 Combinators.combine(steps, seconds, intervals).as(ReplicaReport.Checkpoint::new),
+                Combinators.combine(Arbitraries.of(ReplicaReport.Outcome.class), seconds, seconds, counts, counts)
+                        .as(ReplicaReport.Persist::new),
                 epochs.map(ReplicaReport.Stale::new),
                 text.map(ReplicaReport.CommitFailed::new),
                 Combinators.combine(steps, text.optional()).as(ReplicaReport.Repaired::new),

@@ -45,6 +45,30 @@ class TourTest {
         assertTrue(result.fragmentsRepaired() > 0, "no fragment was repaired");
         assertEquals(result.reference(), result.outcomes());
         assertTrue(result.verified());
+        assertCommitCostsAreSane(result);
+    }
+
+    /**
+     * The costs the summary reports: every checkpoint taken was decided (the store closed with a bounded wait),
+     * none failed on storage that only loses hosts between commits, and the figures add up — the durable commits
+     * wrote at least their index copies and at most what the storage hosts took in all, the shadow store's full
+     * commits wrote at least the index copies of every checkpoint taken, and both kinds of commit held a thread.
+     */
+    static void assertCommitCostsAreSane(Tour.Result result) {
+        CommitCosts costs = result.commits();
+        String context = costs.toString();
+        assertEquals(result.checkpoints(), costs.durable(), context);
+        assertEquals(Tour.COMMITS, costs.kind());
+        assertTrue(costs.durable() > 0, context);
+        assertEquals(0, costs.undecided(), context);
+        assertEquals(0, costs.failed(), context);
+        assertEquals(0, costs.abandoned(), context);
+        int n = StoragePool.DATA_FRAGMENTS + StoragePool.PARITY_FRAGMENTS;
+        // An index copy of nine fragments is over 400 bytes (41 per fragment, the header and the CRC).
+        assertTrue(costs.bytesWritten() >= (long) costs.durable() * n * 400, context);
+        assertTrue(costs.bytesWritten() <= result.bytesStored(), context + " beyond " + result.bytesStored());
+        assertTrue(costs.fullBytes() >= (long) costs.taken() * n * 400, context);
+        assertTrue(costs.blockingSeconds() > 0 && costs.fullSeconds() > 0, context);
     }
 
     @Test
@@ -53,6 +77,7 @@ class TourTest {
         assertEquals(result.replicaFailures(), result.restarts());
         assertTrue(result.restarts() > 0);
         assertTrue(result.verified());
+        assertCommitCostsAreSane(result);
     }
 
     @Test
@@ -70,7 +95,7 @@ class TourTest {
         RemdProcess.Outcome b = new RemdProcess.Outcome(0, 1, Double.doubleToRawLongBits(-1.0 + 1e-16), 7, List.of());
         assertNotEquals(a, b);
         Tour.Result differs = new Tour.Result(List.of(b), List.of(a), 0, 0, 0, 0, 0, List.of(), 0, 0, 0, 0, 0, 0, 0, 0,
-                0, 0);
+                0, 0, CommitCosts.NONE);
         assertTrue(!differs.verified());
     }
 
