@@ -70,7 +70,7 @@ final class RequestLoop implements Planner.Reads {
     }
 
     /**
-     * Executes one validated request, waiting as long as {@code call.timeout} allows (null: as long as needed).
+     * Executes one validated request, waiting as long as {@code call.wait} allows.
      * {@code call.data} is the caller's array for a put; it is copied only if the put leads. A submitted request
      * ({@code call.async} set) does not wait: where a blocking call would, it arms its wake-up and this returns null.
      */

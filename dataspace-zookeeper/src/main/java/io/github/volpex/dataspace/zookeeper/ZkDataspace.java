@@ -237,8 +237,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     /** A new call of request {@code requestNumber} of a process, with a token of its own. */
     Call call(Operation operation, int processId, long requestNumber, String tag, byte[] data, WaitLimit wait,
             Call.Caller caller) {
-        Duration timeout = wait.isBounded() ? wait.duration() : null; // the call's own spelling: null waits unbounded
-        return new Call(operation, processId, requestNumber, tag, data, timeout, caller, context.newToken());
+        return new Call(operation, processId, requestNumber, tag, data, wait, caller, context.newToken());
     }
 
     /** Executes a validated call: see {@link RequestLoop#execute}. */
