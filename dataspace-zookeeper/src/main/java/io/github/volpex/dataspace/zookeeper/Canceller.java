@@ -106,7 +106,7 @@ final class Canceller {
                 loop.checkLivelock(call, ++conflicts, "a state that changed while it was read");
                 continue;
             }
-            Session.Result committed = context.session.multi(plan.txn().ops);
+            Session.Result committed = loop.commits.commit(plan.txn().ops, plan.txn().bytes);
             if (LOG.isDebugEnabled()) {
                 LOG.debug("cancel of {}: {} operations, blob references {} -> {}", call.describe(),
                         plan.txn().ops.size(), plan.txn().blobDeltas, committed.code());

@@ -55,6 +55,8 @@ final class RequestLoop implements Planner.Reads {
     private final Waiting waiting;
     private final BlobPins blobs;
     final Planner planner;
+    /** Sends the transactions of concurrent requests together. */
+    final GroupCommit commits;
 
     RequestLoop(ZkContext context, NamespaceKeys keys, ClientMemory memory, RequestCounters counters,
             Waiting waiting, BlobPins blobs) {
@@ -67,6 +69,7 @@ final class RequestLoop implements Planner.Reads {
         this.waiting = waiting;
         this.blobs = blobs;
         this.planner = new Planner(context.options, keys, context.inlineLimit, context.transactionLimit, this);
+        this.commits = new GroupCommit(session::multi, context.transactionLimit);
     }
 
     /**
@@ -161,12 +164,12 @@ final class RequestLoop implements Planner.Reads {
                 if (state.remembered()) {
                     counters.triedUnread.increment();
                 }
-                Session.Result committed = session.multi(plan.txn().ops);
+                Session.Result committed = commits.commit(plan.txn().ops, plan.txn().bytes);
                 if (missingTagBucket(plan.txn(), call, committed)) {
                     // The first tag record of its bucket: create the bucket, and commit the same plan again.
                     try {
                         context.createBucket(layout.tagBucketPath(call.name), call);
-                        committed = session.multi(plan.txn().ops);
+                        committed = commits.commit(plan.txn().ops, plan.txn().bytes);
                     } catch (Retry retry) {
                         context.checkNamespaceExists(call);
                         checkLivelock(call, ++conflicts, "a missing " + layout.tags);

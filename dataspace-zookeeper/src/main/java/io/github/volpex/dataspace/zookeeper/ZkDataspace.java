@@ -264,6 +264,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
         return memory;
     }
 
+    GroupCommit commits() {
+        return loop.commits;
+    }
+
     @Override
     public String toString() {
         return "ZooKeeperDataspace[" + context.connectString + context.namespace + ", " + context.processCount
