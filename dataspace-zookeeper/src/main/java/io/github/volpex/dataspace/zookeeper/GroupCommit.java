@@ -32,8 +32,9 @@ import org.apache.zookeeper.ZooDefs;
  * settles its own as a request always does, by reading (its token recognises its commit).
  *
  * <p>A batch holds at most {@value #MAX_BATCH_OPS} operations and {@value #MAX_BATCH_BYTES} bytes (as
- * {@link TransactionBudget} counts them), unless one transaction alone is larger; one transaction never exceeds the
- * budget (the planner's transactions fit it). Thread-safe.
+ * {@link TransactionBudget} counts them, each operation counted twice over for its header), and never more than one
+ * transaction's budget, unless one transaction alone is larger; one transaction never exceeds the budget (the
+ * planner's transactions fit it). Thread-safe.
  */
 final class GroupCommit {
 
@@ -78,7 +79,9 @@ final class GroupCommit {
 
         Member(List<Op> ops, long bytes) {
             this.ops = ops;
-            this.bytes = bytes;
+            // Counted again per operation in a batch: the budget's margin for headers is one transaction's, and a
+            // create's header (its ACL, mode) is larger than the budget's per-operation bytes.
+            this.bytes = bytes + (long) TransactionBudget.OP_BYTES * ops.size();
         }
 
         Set<String> paths() {

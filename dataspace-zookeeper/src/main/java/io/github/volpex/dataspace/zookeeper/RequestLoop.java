@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The request loop: read the process record, the request's log entry and (when the request may lead) the tag's guard
  * and record in one read-only multi — or, the first time round, take what this client remembers of them; decide;
- * commit the {@link Planner}'s one versioned multi; on a conflict or an unknown outcome, read again. A request that
+ * commit the {@link Planner}'s one versioned transaction (through the {@link GroupCommit}, which may send it in one
+ * multi with other requests'); on a conflict or an unknown outcome, read again. A request that
  * must wait waits through {@link Waiting}. Also the reads the planner asks for ({@link Planner.Reads}). Thread-safe:
  * each call is one caller's.
  */

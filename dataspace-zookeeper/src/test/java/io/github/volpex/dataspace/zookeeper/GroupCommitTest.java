@@ -276,6 +276,21 @@ class GroupCommitTest {
         assertEquals(1, version(path("b")));
     }
 
+    @Test
+    void a_batch_stays_within_the_transaction_budget_and_the_rest_waits_for_the_next() throws Exception {
+        Held held = new Held();
+        // 100 bytes per transaction (as the test's commits declare) and 32 per operation: two fit in 300, not three.
+        GroupCommit commits = new GroupCommit(held, 300);
+        List<Session.Result> results = batch(commits, held, List.of(Op.setData(path("a"), new byte[] {1}, 0)),
+                List.of(List.of(Op.setData(path("b"), new byte[] {2}, 0)),
+                        List.of(Op.setData(path("c"), new byte[] {3}, 0)),
+                        List.of(Op.setData(path("d"), new byte[] {4}, 0))));
+        for (Session.Result result : results) {
+            assertTrue(result.ok());
+        }
+        assertEquals(List.of(1, 2, 1), held.batchOps);
+    }
+
     private static void assertArrayEqualsByte(int expected, byte[] data) {
         assertEquals(1, data.length);
         assertEquals(expected, data[0]);
