@@ -37,9 +37,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code check} or {@code setData}); the goals are a put or a get within 1.5× the raw {@code multi} and a trailing
  * get within 1.5× the raw read.
  *
- * <p>Latency: {@code -bm sample} (p50 and p99 per operation). Throughput: {@code -bm thrpt -t 4} (each thread its own
- * processes, tags and raw znodes). Setups that put the tuple a get takes, or open the trailing replica at its position,
- * run outside the measured time.
+ * <p>Latency: {@code -bm sample} (p50 and p99 per operation). Throughput: {@code -bm thrpt -t 4} or {@code -t 16}
+ * (each thread its own processes, tags and raw znodes, all on the one dataspace client, whose group commit sends
+ * concurrent requests' transactions as one {@code multi}; the raw threads share one raw client, which pipelines its
+ * requests); {@code -bm sample -t 16} gives the latency under that load. Setups that put the tuple a get takes, or open
+ * the trailing replica at its position, run outside the measured time.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)

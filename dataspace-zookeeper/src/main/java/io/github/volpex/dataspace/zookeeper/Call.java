@@ -4,7 +4,8 @@ import io.github.volpex.dataspace.Operation;
 import io.github.volpex.dataspace.Reply;
 import io.github.volpex.dataspace.Request;
 import io.github.volpex.dataspace.spi.CallResult;
-import java.time.Duration;
+import io.github.volpex.dataspace.spi.WaitLimit;
+import java.util.Objects;
 
 /**
  * One call of the request loop ({@link RequestLoop#execute}): the request and what the loop has learnt about it so
@@ -46,8 +47,8 @@ final class Call {
     final String name;
     /** The caller's array for a put (copied into {@link #owned} only if the put leads); null otherwise. */
     final byte[] data;
-    /** How long the call may wait; null: as long as needed. */
-    final Duration timeout;
+    /** How long the call may wait for a pending request's outcome. */
+    final WaitLimit wait;
     final Caller caller;
     /** The call's unique token ({@value Records#TOKEN_BYTES} bytes): it recognises the call's own commits. */
     final byte[] token;
@@ -71,20 +72,20 @@ final class Call {
     /** The submitted request this call runs for, which waits with no thread; null for a blocking call. */
     Waiting.AsyncWait async;
 
-    Call(Operation operation, int processId, long requestNumber, String tag, byte[] data, Duration timeout,
+    Call(Operation operation, int processId, long requestNumber, String tag, byte[] data, WaitLimit wait,
             Caller caller, byte[] token) {
-        this(operation, processId, requestNumber, tag, TagNames.name(tag), data, timeout, caller, token);
+        this(operation, processId, requestNumber, tag, TagNames.name(tag), data, wait, caller, token);
     }
 
     Call(Operation operation, int processId, long requestNumber, String tag, String name, byte[] data,
-            Duration timeout, Caller caller, byte[] token) {
+            WaitLimit wait, Caller caller, byte[] token) {
         this.operation = operation;
         this.processId = processId;
         this.requestNumber = requestNumber;
         this.tag = tag;
         this.name = name;
         this.data = data;
-        this.timeout = timeout;
+        this.wait = Objects.requireNonNull(wait, "wait");
         this.caller = caller;
         this.token = token;
     }

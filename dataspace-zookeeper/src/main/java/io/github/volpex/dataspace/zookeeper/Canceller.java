@@ -2,11 +2,11 @@ package io.github.volpex.dataspace.zookeeper;
 
 import io.github.volpex.dataspace.DataspaceClosedException;
 import io.github.volpex.dataspace.ReadLogEvictedException;
+import io.github.volpex.dataspace.spi.WaitLimit;
 import io.github.volpex.dataspace.zookeeper.Planner.Plan;
 import io.github.volpex.dataspace.zookeeper.Records.LogEntry;
 import io.github.volpex.dataspace.zookeeper.Records.ProcessRecord;
 import io.github.volpex.dataspace.zookeeper.Records.TagRecord;
-import java.time.Duration;
 import java.util.List;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -79,7 +79,7 @@ final class Canceller {
             if (results.get(1) instanceof OpResult.GetDataResult found) {
                 LogEntry entry = LogEntry.decode(found.getData());
                 Call call = new Call(entry.operation, processId, requestNumber, context.tagOf(entry.name), entry.name,
-                        null, Duration.ZERO, caller, context.newToken());
+                        null, WaitLimit.immediate(), caller, context.newToken());
                 return new Call.Completed(entry.operation,
                         entry.value == null ? null : blobs.materialize(call, entry.value), entry.stored,
                         entry.cancelled);
@@ -97,7 +97,7 @@ final class Canceller {
                 continue;
             }
             Call call = new Call(process.pendingOperation, processId, requestNumber,
-                    context.tagOf(process.pendingName), process.pendingName, null, Duration.ZERO, caller,
+                    context.tagOf(process.pendingName), process.pendingName, null, WaitLimit.immediate(), caller,
                     context.newToken());
             Plan plan;
             try {
@@ -106,7 +106,7 @@ final class Canceller {
                 loop.checkLivelock(call, ++conflicts, "a state that changed while it was read");
                 continue;
             }
-            Session.Result committed = context.session.multi(plan.txn().ops);
+            Session.Result committed = loop.commits.commit(plan.txn().ops, plan.txn().bytes);
             if (LOG.isDebugEnabled()) {
                 LOG.debug("cancel of {}: {} operations, blob references {} -> {}", call.describe(),
                         plan.txn().ops.size(), plan.txn().blobDeltas, committed.code());

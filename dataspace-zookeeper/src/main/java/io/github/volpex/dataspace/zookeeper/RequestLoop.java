@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The request loop: read the process record, the request's log entry and (when the request may lead) the tag's guard
  * and record in one read-only multi — or, the first time round, take what this client remembers of them; decide;
- * commit the {@link Planner}'s one versioned multi; on a conflict or an unknown outcome, read again. A request that
+ * commit the {@link Planner}'s one versioned transaction (through the {@link GroupCommit}, which may send it in one
+ * multi with other requests'); on a conflict or an unknown outcome, read again. A request that
  * must wait waits through {@link Waiting}. Also the reads the planner asks for ({@link Planner.Reads}). Thread-safe:
  * each call is one caller's.
  */
@@ -55,6 +56,8 @@ final class RequestLoop implements Planner.Reads {
     private final Waiting waiting;
     private final BlobPins blobs;
     final Planner planner;
+    /** Sends the transactions of concurrent requests together. */
+    final GroupCommit commits;
 
     RequestLoop(ZkContext context, NamespaceKeys keys, ClientMemory memory, RequestCounters counters,
             Waiting waiting, BlobPins blobs) {
@@ -67,10 +70,11 @@ final class RequestLoop implements Planner.Reads {
         this.waiting = waiting;
         this.blobs = blobs;
         this.planner = new Planner(context.options, keys, context.inlineLimit, context.transactionLimit, this);
+        this.commits = new GroupCommit(session::multi, context.transactionLimit);
     }
 
     /**
-     * Executes one validated request, waiting as long as {@code call.timeout} allows (null: as long as needed).
+     * Executes one validated request, waiting as long as {@code call.wait} allows.
      * {@code call.data} is the caller's array for a put; it is copied only if the put leads. A submitted request
      * ({@code call.async} set) does not wait: where a blocking call would, it arms its wake-up and this returns null.
      */
@@ -161,12 +165,12 @@ final class RequestLoop implements Planner.Reads {
                 if (state.remembered()) {
                     counters.triedUnread.increment();
                 }
-                Session.Result committed = session.multi(plan.txn().ops);
+                Session.Result committed = commits.commit(plan.txn().ops, plan.txn().bytes);
                 if (missingTagBucket(plan.txn(), call, committed)) {
                     // The first tag record of its bucket: create the bucket, and commit the same plan again.
                     try {
                         context.createBucket(layout.tagBucketPath(call.name), call);
-                        committed = session.multi(plan.txn().ops);
+                        committed = commits.commit(plan.txn().ops, plan.txn().bytes);
                     } catch (Retry retry) {
                         context.checkNamespaceExists(call);
                         checkLivelock(call, ++conflicts, "a missing " + layout.tags);

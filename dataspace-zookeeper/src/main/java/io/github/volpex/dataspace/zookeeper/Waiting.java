@@ -38,9 +38,9 @@ final class Waiting {
         context.checkOpen(call);
         if (!call.waitStarted) {
             call.waitStarted = true;
-            call.waitDeadline = call.timeout == null ? 0 : System.nanoTime() + call.timeout.toNanos();
+            call.waitDeadline = call.wait.isBounded() ? System.nanoTime() + call.wait.duration().toNanos() : 0;
         }
-        if (call.timeout != null && call.waitDeadline - System.nanoTime() <= 0) {
+        if (call.wait.isBounded() && call.waitDeadline - System.nanoTime() <= 0) {
             throw timedOut(call);
         }
         if (call.interrupted || Thread.interrupted()) {
@@ -58,7 +58,7 @@ final class Waiting {
             if (watched.unknown()) {
                 context.checkOpen(call);
                 long deadline = System.nanoTime() + context.connectionLossTimeout.toNanos();
-                boolean bounded = call.timeout != null && call.waitDeadline - deadline < 0;
+                boolean bounded = call.wait.isBounded() && call.waitDeadline - deadline < 0;
                 if (!context.session.awaitConnected(bounded ? call.waitDeadline : deadline)) {
                     context.checkOpen(call);
                     if (bounded) {
@@ -73,7 +73,7 @@ final class Waiting {
                 throw context.refused(watched.code(), "waiting for " + call.describe());
             }
             context.checkOpen(call);
-            if (call.timeout == null) {
+            if (!call.wait.isBounded()) {
                 LockSupport.park(this);
             } else {
                 LockSupport.parkNanos(this, call.waitDeadline - System.nanoTime());
@@ -88,7 +88,7 @@ final class Waiting {
 
     private static DataspaceTimeoutException timedOut(Call call) {
         return new DataspaceTimeoutException(call.processId, call.requestNumber, call.operation, call.tag,
-                call.timeout);
+                call.wait.duration());
     }
 
     /** A caller's thread parked in {@link #awaitOutcome}. */

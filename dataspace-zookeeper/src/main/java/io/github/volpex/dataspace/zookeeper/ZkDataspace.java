@@ -21,7 +21,8 @@ import java.util.random.RandomGenerator;
  * The ZooKeeper dataspace: a facade over package-private parts that share a {@link ZkContext} (session, settings,
  * layout). {@link NamespaceLifecycle} creates, checks, collects and destroys the namespace; {@link RequestLoop} runs
  * each request — reading the state or taking what the {@link ClientMemory} remembers, planning its one transaction
- * with the {@link Planner}, committing, reading again on a conflict — and {@link Canceller} cancels a pending one;
+ * with the {@link Planner}, committing through the {@link GroupCommit} (concurrent requests share a {@code multi}),
+ * reading again on a conflict — and {@link Canceller} cancels a pending one;
  * {@link Waiting} parks blocked callers and polls submitted requests, woken through the {@link WaitRegistry};
  * {@link BlobPins} stores, pins and reads the values kept in the blob store. The package description documents the
  * protocol.
@@ -237,8 +238,7 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
     /** A new call of request {@code requestNumber} of a process, with a token of its own. */
     Call call(Operation operation, int processId, long requestNumber, String tag, byte[] data, WaitLimit wait,
             Call.Caller caller) {
-        Duration timeout = wait.isBounded() ? wait.duration() : null; // the call's own spelling: null waits unbounded
-        return new Call(operation, processId, requestNumber, tag, data, timeout, caller, context.newToken());
+        return new Call(operation, processId, requestNumber, tag, data, wait, caller, context.newToken());
     }
 
     /** Executes a validated call: see {@link RequestLoop#execute}. */
@@ -263,6 +263,10 @@ final class ZkDataspace implements ZooKeeperDataspace, DataspaceServer {
 
     ClientMemory memory() {
         return memory;
+    }
+
+    GroupCommit commits() {
+        return loop.commits;
     }
 
     @Override

@@ -26,7 +26,8 @@
  * and destroys it; {@code NamespaceKeys} names what carries the namespace id (tag guards, blob keys) and
  * {@code TransactionBudget} what one transaction may hold and the options whose worst case fits it;
  * {@code RequestLoop} runs each request (read, or take what {@code ClientMemory} remembers; decide; commit; read again
- * on a conflict) and {@code Canceller} cancels a pending one; {@code Planner} turns a state read into the one versioned
+ * on a conflict) and {@code Canceller} cancels a pending one, both committing through {@code GroupCommit}, which sends
+ * concurrent requests' transactions as one {@code multi}; {@code Planner} turns a state read into the one versioned
  * transaction that commits it, reading nothing itself (what it needs beyond the state comes through its {@code Reads});
  * {@code ClientMemory} is what a client remembers of processes, tags and log entries, bounded; {@code Waiting} parks
  * blocked callers and polls submitted requests, woken through the {@code WaitRegistry}; {@code BlobPins} stores, pins
@@ -158,6 +159,27 @@
  * moved — another replica of p on another client, another process on the tag — the commit fails on a version, the
  * client forgets those states, and the request reads and decides as above. A lost reply is settled as always, by
  * reading. A replica that leads alone, as most do, thus costs one {@code multi} per request.
+ *
+ * <h2>Many requests, one multi: group commit</h2>
+ * The transactions of concurrent requests of one client — replicas of many processes, submitted requests, cancels —
+ * go to the ensemble together ({@code GroupCommit}), as a database's group commit does and as Apache Pulsar's
+ * metadata store batches its ZooKeeper operations, but with no thread or timer of the library's: a request whose
+ * client has no batch in flight sends its transaction at once (alone, it waits one {@code multi}, as before);
+ * requests that come while a batch is in flight queue, and when it completes, its sender hands the queue to the
+ * request at its head, which sends the next batch: every queued transaction that fits (at most 1,000 operations and
+ * 128 KiB as {@code TransactionBudget} counts them, never more than one transaction's budget). The ensemble's commit
+ * pipeline then orders a few large transactions instead of many small ones.
+ * <p>A batch is its members' operations one after another in one {@code multi}, which ZooKeeper applies in order, all
+ * or none. A batch never holds two transactions that touch the same znode, or one that creates or deletes under a
+ * znode another touches: the later waits for the next batch. So no operation of a batch sees a batch-mate's write,
+ * and a batch that commits is its members' transactions committed one after another with nothing in between, each
+ * exactly as it would have committed alone; each request's one transaction stays atomic, its commit point inside
+ * its call. When a batch fails, ZooKeeper names its first failing operation: that member gets the failure with the
+ * results of its own operations (as its own {@code multi} would have: a conflict, read again and decide again), and
+ * the others are sent again without it — one request's conflict never fails its batch-mates. A lost connection, an
+ * expired session or a timeout leaves every member's outcome unknown, and each settles its own by reading, as a
+ * request alone always does: its log entry carries its call's token (below: exactly once). A queued request that is
+ * interrupted leaves the queue, unsent, and settles as after a lost connection.
  *
  * <h2>Cancelling is one more transaction</h2>
  * {@link io.github.volpex.dataspace.DataspaceServer#cancel(int, long)} of (p, r) reads p's record and the entry

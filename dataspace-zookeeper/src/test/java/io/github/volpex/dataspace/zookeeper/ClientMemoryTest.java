@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.dataspace.Operation;
+import io.github.volpex.dataspace.spi.WaitLimit;
 import io.github.volpex.dataspace.zookeeper.Records.LogEntry;
 import io.github.volpex.dataspace.zookeeper.Records.ProcessRecord;
 import io.github.volpex.dataspace.zookeeper.Records.TagRecord;
@@ -25,7 +26,8 @@ class ClientMemoryTest {
     private static final byte[] TOKEN = new byte[Records.TOKEN_BYTES];
 
     private static Call call(int processId, long requestNumber, String tag) {
-        return new Call(Operation.PUT, processId, requestNumber, tag, new byte[] {1}, null, Call.Caller.NONE, TOKEN);
+        return new Call(Operation.PUT, processId, requestNumber, tag, new byte[] {1}, WaitLimit.unbounded(),
+                Call.Caller.NONE, TOKEN);
     }
 
     private static Stat version(int version) {

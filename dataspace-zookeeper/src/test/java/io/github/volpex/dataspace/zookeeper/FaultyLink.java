@@ -59,6 +59,11 @@ final class FaultyLink implements AutoCloseable {
         armed.set(true);
     }
 
+    /** Disarms the proxy if no write multi came since it was armed. */
+    void disarm() {
+        armed.set(false);
+    }
+
     boolean armed() {
         return armed.get();
     }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.dataspace.Operation;
+import io.github.volpex.dataspace.spi.WaitLimit;
 import io.github.volpex.dataspace.zookeeper.ClientMemory.EntryMeta;
 import io.github.volpex.dataspace.zookeeper.Planner.Plan;
 import io.github.volpex.dataspace.zookeeper.Planner.Reference;
@@ -106,7 +107,7 @@ class PlannerTest {
     }
 
     private static Call call(Operation operation, int processId, long requestNumber, String tag, byte[] data) {
-        return new Call(operation, processId, requestNumber, tag, data, null, Call.Caller.NONE,
+        return new Call(operation, processId, requestNumber, tag, data, WaitLimit.unbounded(), Call.Caller.NONE,
                 token(processId, requestNumber));
     }
 

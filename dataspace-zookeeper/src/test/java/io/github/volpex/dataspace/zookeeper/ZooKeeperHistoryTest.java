@@ -76,6 +76,8 @@ class ZooKeeperHistoryTest {
         int leaderKills;
         int expiries;
         long states;
+        long batches;
+        long batchedTransactions;
     }
 
     // A jqwik example, so that the programs can be drawn from the kit's arbitrary; each run stops itself after 60 s.
@@ -83,7 +85,7 @@ class ZooKeeperHistoryTest {
     void replicas_on_sessions_of_their_own_through_failovers_and_expiries_leave_linearizable_histories()
             throws Exception {
         Counts counts = new Counts();
-        SearchDepth.eachSeed("volpex.zookeeper.history.seed", DEFAULT_RUNS, seed -> runOnce(seed, counts));
+        SearchDepth.eachSeed("volpex.zookeeper.history.seed", DEFAULT_RUNS, seed -> runOnce(seed, counts, 0));
         String summary = String.format("ZooKeeper dataspace histories: %d runs, %,d calls on %d tags judged "
                 + "linearizable (%,d configurations explored); %d clients (sessions), %d leader kills, %d session "
                 + "expiries, %d restarts, %d late joiners, %d timeouts, %d cancels, %d evictions%n", counts.runs,
@@ -96,10 +98,28 @@ class ZooKeeperHistoryTest {
         }
     }
 
-    private static void runOnce(long seed, Counts counts) throws Exception {
+    /**
+     * Every replica on one of two clients, so that concurrent requests of many processes share transactions (the
+     * group commit), and the faults hit whole batches: a leader stopped under a batch in flight, a shared session
+     * expired. The same checks as with a session per replica.
+     */
+    @Example
+    void replicas_sharing_two_clients_batch_their_transactions_and_leave_linearizable_histories() throws Exception {
+        Counts counts = new Counts();
+        SearchDepth.eachSeed("volpex.zookeeper.shared.seed", DEFAULT_RUNS, seed -> runOnce(seed, counts, 2));
+        String summary = String.format("ZooKeeper dataspace histories on shared clients: %d runs, %,d calls judged "
+                + "linearizable; %,d transactions in %,d batches, %d leader kills, %d session expiries, %d "
+                + "restarts, %d cancels%n", counts.runs, counts.calls, counts.batchedTransactions, counts.batches,
+                counts.leaderKills, counts.expiries, counts.restarts, counts.cancels);
+        Files.writeString(Path.of("target", "zookeeper-shared-history.txt"), summary);
+        assertTrue(counts.batchedTransactions > counts.batches, "no two requests shared a transaction: " + summary);
+    }
+
+    /** One run; {@code sharedClients}: 0 for a session per replica, else the clients every replica shares. */
+    private static void runOnce(long seed, Counts counts, int sharedClients) throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
-        List<List<ProgramStep>> programs = ReplicatedPrograms.programs(2, 5, 10).generator(1_000)
-                .next(new Random(random.nextLong())).value();
+        List<List<ProgramStep>> programs = (sharedClients == 0 ? ReplicatedPrograms.programs(2, 5, 10)
+                : ReplicatedPrograms.programs(3, 6, 10)).generator(1_000).next(new Random(random.nextLong())).value();
         DataspaceOptions options = random.nextInt(3) == 0
                 ? DataspaceOptions.builder().readLogCapacity(1 + random.nextInt(4)).build()
                 : DataspaceOptions.defaults();
@@ -107,7 +127,7 @@ class ZooKeeperHistoryTest {
         ConcurrentReplicatedRun run;
         Chaos chaos;
         try (SessionPerReplica dataspace = new SessionPerReplica(namespace, programs.size() + 1, options,
-                random.nextLong())) {
+                random.nextLong(), sharedClients)) {
             run = ConcurrentReplicatedRun.of(dataspace, programs, random.nextLong()).maxReplicasPerProcess(3);
             chaos = new Chaos(dataspace, random.nextLong());
             chaos.start();
@@ -117,6 +137,10 @@ class ZooKeeperHistoryTest {
                 chaos.stop();
             }
             counts.clients += dataspace.clientsOpened.get();
+            for (ZkDataspace client : dataspace.clients) {
+                counts.batches += client.commits().batches();
+                counts.batchedTransactions += client.commits().transactions();
+            }
         }
         LinearizabilityChecker.Result result = LinearizabilityChecker.create().check(run.history());
         assertTrue(result.isLinearizable(), () -> "seed " + seed + ": " + result);
@@ -141,7 +165,8 @@ class ZooKeeperHistoryTest {
     /**
      * A dataspace whose every replica is opened on a new client — a session of its own — connected to every server or,
      * now and then, to one server only; closing the replica closes its client. The middleware's requests go through
-     * one more client of their own.
+     * one more client of their own. With shared clients, every replica is opened on one of them instead (closing it
+     * leaves the client open).
      */
     private static final class SessionPerReplica implements Dataspace {
         final String namespace;
@@ -151,13 +176,17 @@ class ZooKeeperHistoryTest {
         final ZooKeeperDataspace middleware;
         final List<ZkDataspace> clients = new CopyOnWriteArrayList<>();
         final AtomicInteger clientsOpened = new AtomicInteger();
+        final List<ZkDataspace> shared = new ArrayList<>();
 
-        SessionPerReplica(String namespace, int processCount, DataspaceOptions options, long seed) {
+        SessionPerReplica(String namespace, int processCount, DataspaceOptions options, long seed, int sharedClients) {
             this.namespace = namespace;
             this.processCount = processCount;
             this.options = options;
             this.random = new SplittableRandom(seed);
             this.middleware = client(ensemble.connectString());
+            for (int i = 0; i < sharedClients; i++) {
+                shared.add(client(ensemble.connectString()));
+            }
         }
 
         private ZkDataspace client(String connectString) {
@@ -176,6 +205,13 @@ class ZooKeeperHistoryTest {
 
         @Override
         public Replica open(int processId, long savedRequestNumber) {
+            if (!shared.isEmpty()) {
+                ZkDataspace client;
+                synchronized (random) {
+                    client = shared.get(random.nextInt(shared.size()));
+                }
+                return client.open(processId, savedRequestNumber);
+            }
             String connectString;
             synchronized (random) {
                 int choice = random.nextInt(2 * ensemble.servers().serverCount());
