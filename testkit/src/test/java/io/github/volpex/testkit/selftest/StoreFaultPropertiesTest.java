@@ -1119,7 +1119,9 @@ class StoreFaultPropertiesTest {
                     intact.add(holder);
                 }
             }
-            int budget = index.k() - truth.badFragments(index);
+            // A holder counts as damaged when its fragment, index copy or marker is; a repair restores index copies
+            // and markers of the newest checkpoint every time, so there fragments are what can remain damaged.
+            int budget = index.k() - (chunking == null ? truth.badFragments(index) : truth.damagedHolders(index));
             Collections.shuffle(intact, new java.util.Random(random.nextLong()));
             int count = budget <= 0 ? 0 : random.nextInt(budget + 1);
             List<String> done = new ArrayList<>();
@@ -1127,7 +1129,7 @@ class StoreFaultPropertiesTest {
                 FaultyRepository repository = byId(holder);
                 int location = holders(index).indexOf(holder);
                 String fragment = index.fragmentKey(index.fragments().get(location).fragmentIndex());
-                int kind = random.nextInt(new Truth().wipeKeepsWithinK(holder, targets) ? 6 : 5);
+                int kind = random.nextInt(new Truth().wipeKeepsWithinK(holder, target, targets) ? 6 : 5);
                 damage(() -> {
                     switch (kind) {
                         case 0 -> repository.corrupt(fragment, random.nextLong());
@@ -1339,15 +1341,26 @@ class StoreFaultPropertiesTest {
                 return bad;
             }
 
+            /** How many holders of {@code index} lack an intact fragment, index copy or marker of it. */
+            int damagedHolders(FragmentIndex index) {
+                int damaged = 0;
+                for (String holder : holders(index)) {
+                    if (!intactOn(index, holder)) {
+                        damaged++;
+                    }
+                }
+                return damaged;
+            }
+
             /**
-             * Whether wiping {@code holder} leaves at most k fragments of each checkpoint of {@code prefixes} missing
-             * or damaged.
+             * Whether wiping {@code holder}, a holder of {@code target} within its budget, leaves at most k damaged
+             * holders of each other checkpoint of {@code prefixes}.
              */
-            boolean wipeKeepsWithinK(String holder, List<String> prefixes) {
+            boolean wipeKeepsWithinK(String holder, String target, List<String> prefixes) {
                 for (String prefix : prefixes) {
                     FragmentIndex index = indexes.get(prefix);
-                    int position = index == null ? -1 : holders(index).indexOf(holder);
-                    if (position >= 0 && intactFragment(index, position, false) && badFragments(index) >= index.k()) {
+                    if (!prefix.equals(target) && index != null && holders(index).contains(holder)
+                            && intactOn(index, holder) && damagedHolders(index) >= index.k()) {
                         return false;
                     }
                 }
