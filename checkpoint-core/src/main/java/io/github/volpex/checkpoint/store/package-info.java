@@ -179,12 +179,12 @@
  *       (Rosenblum and Ousterhout, SOSP '91). The segment it stops referring to is then freed as any unreferenced one.
  *       Each such step lowers the stored bytes and keeps the live ones, so after a differential commit the block
  *       bytes its checkpoint keeps stored are at most the bound times its live blocks' bytes (the manifests aside:
- *       48 bytes per block), and a recovery reads at most 65 segments. Measured at 10% of the blocks changed per commit (the
- *       benchmarks' {@code DifferentialBytesReport}): a commit writes 1.03× the changed blocks × n/m plus the index
- *       copies, compaction included 1.25× over 30 commits, and the stored bytes stay under 2× the state; with the
- *       bound at 3, 1.07× over 30 commits and 1.08× over 100, with up to 3× the state stored. The default keeps 2
- *       because the bound also bounds what a recovery reads (whole fragments of every segment it needs) and what the
- *       repositories hold.</li>
+ *       48 bytes per block), and a recovery reads at most 65 segments. Measured at 10% of the blocks changed per
+ *       commit (the benchmarks' {@code DifferentialBytesReport}): a commit writes 1.03× the changed blocks × n/m
+ *       plus the index copies, compaction included 1.25× over 30 commits, and the stored bytes stay under 2× the
+ *       state; with the bound at 3, 1.07× over 30 commits and 1.08× over 100, with up to 3× the state stored. The
+ *       default keeps 2 because the bound also bounds what a recovery reads (whole fragments of every segment it
+ *       needs) and what the repositories hold.</li>
  *   <li><b>Crash safety.</b> Before its commit point a differential commit writes only its own segment's fragments
  *       and index copies, under its own new identity; it deletes nothing. A crash there leaves the base and every
  *       segment it lists untouched and committed. After the commit point and once durable ({@code k + 1} markers),
