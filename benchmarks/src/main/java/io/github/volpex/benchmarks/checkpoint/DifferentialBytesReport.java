@@ -17,18 +17,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * The bytes a commit writes to its repositories, differential beside full: a state of {@code stateMiB} MiB (64 by
  * default) in 16 KiB blocks, IDA (6, 3) on nine in-memory repositories that count every byte put. After a first
  * commit, each round changes one byte in each of 10% of the blocks, chosen at random, and commits; the bound is the
- * changed blocks × n/m plus the index copies (what a perfect differential commit could not avoid). Segments of which
- * less than half is still referred to are compacted by the commit that finds them so, which shows as rounds that write
- * more; the totals give the amortised figure, and the stored bytes against the state's the space amplification. Then
- * a commit of an unchanged state, against the state's size. Bytes are counted, not timed, so one run is exact.
+ * changed blocks × n/m plus the index copies (what a perfect differential commit could not avoid). A commit that
+ * would keep more block bytes stored than the space bound allows (twice the live ones by default) compacts, which
+ * shows as rounds that write more; the totals give the amortised figure, and the stored bytes against the state's
+ * the space amplification. Then a commit of an unchanged state, against the state's size. Bytes are counted, not
+ * timed, so one run is exact.
+ * Given space bounds after the size ({@link CheckpointStore.Builder#maxSpaceAmplification}), it runs the same rounds
+ * once per bound instead and prints one row for each: the bytes written against the bound of the changed blocks and
+ * the stored bytes against the state.
  *
  * <pre>{@code
- * java -cp benchmarks/target/benchmarks.jar io.github.volpex.benchmarks.checkpoint.DifferentialBytesReport [stateMiB]
+ * java [-Drounds=30] -cp benchmarks/target/benchmarks.jar \
+ *     io.github.volpex.benchmarks.checkpoint.DifferentialBytesReport [stateMiB [maxSpaceAmplification...]]
  * }</pre>
  */
 public final class DifferentialBytesReport {
 
-    private static final int ROUNDS = 30;
+    /** The rounds of changes: 30, unless the system property {@code rounds} says otherwise. */
+    private static final int ROUNDS = Integer.getInteger("rounds", 30);
     private static final String JOB = "job";
 
     private DifferentialBytesReport() {
@@ -72,21 +78,89 @@ public final class DifferentialBytesReport {
     }
 
     private static CheckpointStore store(AtomicLong bytes, Chunking chunking) {
+        return store(bytes, chunking, CheckpointStore.DEFAULT_MAX_SPACE_AMPLIFICATION);
+    }
+
+    private static CheckpointStore store(AtomicLong bytes, Chunking chunking, double maxSpaceAmplification) {
         List<FragmentRepository> repositories = new ArrayList<>();
         for (int i = 0; i < 9; i++) {
             repositories.add(new Counting(FragmentRepository.inMemory("memory-" + i), bytes));
         }
         CheckpointStore.Builder builder = CheckpointStore.perennial(IdaCodec.systematic(6, 3), repositories);
-        return (chunking == null ? builder : builder.differential(chunking)).build();
+        return (chunking == null ? builder
+                : builder.differential(chunking).maxSpaceAmplification(maxSpaceAmplification)).build();
+    }
+
+    /** Changes one byte in each of 10% of the blocks, chosen at random; returns the blocks changed. */
+    private static int[] changeTenPercent(byte[] state, SplittableRandom random, int blockBytes) {
+        int blocks = state.length / blockBytes;
+        int[] order = random.ints(0, blocks).distinct().limit(blocks / 10).toArray();
+        for (int block : order) {
+            state[block * blockBytes + random.nextInt(blockBytes)] ^= (byte) (1 + random.nextInt(255));
+        }
+        return order;
+    }
+
+    /** What no differential commit of {@code changed} blocks can avoid: their fragments and the index copies. */
+    private static long bound(int changed, int blockBytes, FragmentIndex index) {
+        return (long) Math.ceil((double) changed * blockBytes * index.n() / index.m())
+                + (long) index.n() * index.toBytes().length;
+    }
+
+    /**
+     * The same rounds (the same changes, drawn from the same seed) on a differential store with the space bound
+     * {@code bound}; prints one row: the bytes written over all rounds against the bound of the changed blocks, the
+     * worst round, and the stored segment bytes against the state, at most over the rounds and after the last.
+     */
+    private static void boundRow(int stateMiB, double bound) {
+        int blockBytes = Chunking.DEFAULT_BLOCK_BYTES;
+        byte[] state = new byte[stateMiB << 20];
+        SplittableRandom random = new SplittableRandom(1);
+        random.nextBytes(state);
+        AtomicLong bytes = new AtomicLong();
+        CheckpointStore differential = store(bytes, Chunking.fixed(blockBytes), bound);
+        differential.commit(JOB, state);
+        long total = 0;
+        long totalBound = 0;
+        double worst = 0;
+        double mostStored = 0;
+        double stored = 0;
+        for (int round = 1; round <= ROUNDS; round++) {
+            int[] order = changeTenPercent(state, random, blockBytes);
+            long before = bytes.get();
+            FragmentIndex index = differential.commit(JOB, state);
+            long written = bytes.get() - before;
+            long roundBound = bound(order.length, blockBytes, index);
+            total += written;
+            totalBound += roundBound;
+            worst = Math.max(worst, (double) written / roundBound);
+            stored = (double) differential.checkpoints(JOB).stream().mapToLong(FragmentIndex::checkpointBytes).sum()
+                    / state.length;
+            mostStored = Math.max(mostStored, stored);
+        }
+        if (!Arrays.equals(state, differential.recover(JOB).orElseThrow().toByteArray())) {
+            throw new IllegalStateException("the differential store did not recover the last state");
+        }
+        System.out.printf("| %.2f | %,d | %.4f | %.4f | %.4f | %.4f |%n", bound, total, (double) total / totalBound,
+                worst, mostStored, stored);
     }
 
     /**
      * Prints the table.
      *
-     * @param args the state's size in MiB (optional, 64 by default)
+     * @param args the state's size in MiB (optional, 64 by default), then optionally space bounds to compare
      */
     public static void main(String[] args) {
         int stateMiB = args.length > 0 ? Integer.parseInt(args[0]) : 64;
+        if (args.length > 1) {
+            System.out.println("| max space amplification | bytes written, all rounds | against the bound | worst "
+                    + "round | stored / state, most | stored / state, after the last round |");
+            System.out.println("|---|---|---|---|---|---|");
+            for (int a = 1; a < args.length; a++) {
+                boundRow(stateMiB, Double.parseDouble(args[a]));
+            }
+            return;
+        }
         int blockBytes = Chunking.DEFAULT_BLOCK_BYTES;
         byte[] state = new byte[stateMiB << 20];
         SplittableRandom random = new SplittableRandom(1);
@@ -106,18 +180,14 @@ public final class DifferentialBytesReport {
         long totalDiff = 0;
         long totalBound = 0;
         for (int round = 1; round <= ROUNDS; round++) {
-            int[] order = random.ints(0, blocks).distinct().limit(blocks / 10).toArray();
-            for (int block : order) {
-                state[block * blockBytes + random.nextInt(blockBytes)] ^= (byte) (1 + random.nextInt(255));
-            }
+            int[] order = changeTenPercent(state, random, blockBytes);
             long fullBefore = fullBytes.get();
             full.commit(JOB, state);
             long fullWritten = fullBytes.get() - fullBefore;
             long before = diffBytes.get();
             FragmentIndex index = differential.commit(JOB, state);
             long written = diffBytes.get() - before;
-            long bound = (long) Math.ceil((double) order.length * blockBytes * index.n() / index.m())
-                    + (long) index.n() * index.toBytes().length;
+            long bound = bound(order.length, blockBytes, index);
             worst = Math.max(worst, (double) written / bound);
             totalFull += fullWritten;
             totalDiff += written;

@@ -50,7 +50,8 @@ public class DifferentialCommitBenchmark {
     private byte[] state;
     private SplittableRandom random;
 
-    private CheckpointStore store(Chunking chunking) {
+    /** A store on nine in-memory repositories, IDA (6, 3), full or (with a chunking) differential. */
+    static CheckpointStore store(ExecutorService executor, Chunking chunking) {
         List<FragmentRepository> repositories = new ArrayList<>();
         for (int i = 0; i < 9; i++) {
             repositories.add(FragmentRepository.inMemory("memory-" + i));
@@ -67,8 +68,8 @@ public class DifferentialCommitBenchmark {
         state = new byte[STATE_BYTES];
         random = new SplittableRandom(1);
         random.nextBytes(state);
-        full = store(null);
-        differential = store(Chunking.fixed(BLOCK_BYTES));
+        full = store(executor, null);
+        differential = store(executor, Chunking.fixed(BLOCK_BYTES));
         full.commit("job", state);
         differential.commit("job", state);
         for (int round = 0; round < 10; round++) {

@@ -163,6 +163,20 @@ public final class CheckpointStore implements AutoCloseable {
      * @since 0.1
      */
     public static final Duration DEFAULT_CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * The space bound of differential checkpoints unless {@link Builder#maxSpaceAmplification} says otherwise: after
+     * a differential commit, the block bytes its checkpoint keeps stored are at most twice its live blocks' bytes.
+     *
+     * @since 0.1
+     */
+    public static final double DEFAULT_MAX_SPACE_AMPLIFICATION = 2.0;
+    /**
+     * The greatest value {@link Builder#maxSpaceAmplification} accepts: 64, as many as the segments a differential
+     * checkpoint lists besides its own, beyond which the bound no longer decides anything.
+     *
+     * @since 0.1
+     */
+    public static final double MAX_SPACE_AMPLIFICATION = 64.0;
 
     private final StoreContext context;
     private final Committer committer;
@@ -187,7 +201,7 @@ public final class CheckpointStore implements AutoCloseable {
                 builder.extraFetches);
         this.reads = new Reads(context);
         Regenerator regenerator = new Regenerator(context);
-        this.differential = new Differential(context, reads, builder.chunking);
+        this.differential = new Differential(context, reads, builder.chunking, builder.maxSpaceAmplification);
         this.committer = new Committer(context, regenerator, differential);
         this.restorer = new Restorer(context, differential);
         this.repairer = new Repairer(context, reads, regenerator);
@@ -796,6 +810,7 @@ public final class CheckpointStore implements AutoCloseable {
         private int extraFetches;
         private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
         private Chunking chunking;
+        private double maxSpaceAmplification = DEFAULT_MAX_SPACE_AMPLIFICATION;
 
         Builder(Collection<? extends FragmentRepository> repositories, Dispersal dispersal) {
             Objects.requireNonNull(repositories, "repositories");
@@ -989,7 +1004,9 @@ public final class CheckpointStore implements AutoCloseable {
          *
          * <p>What it costs: hashing the state once per commit (SHA-256), the manifest (48 bytes per block, kept in
          * memory for the job's last commit), and at recovery reading the checkpoint's own segment and each segment
-         * it lists (at most 64 besides its own); {@link CheckpointStore#recoverTo} of a differential checkpoint
+         * it lists (at most 64 besides its own), of which only the stripes holding blocks of the state are decoded,
+         * every block taken from them checked against its SHA-256; {@link CheckpointStore#recoverTo} of a
+         * differential checkpoint
          * holds the state in memory. After a restart, the first commit reads the newest checkpoint's segment back to
          * learn its manifest. Repair ({@link CheckpointStore#repair}) checks and repairs the newest checkpoint's
          * segment and every segment it lists, whatever their own leases say.
@@ -1002,6 +1019,38 @@ public final class CheckpointStore implements AutoCloseable {
          */
         public Builder differential(Chunking chunking) {
             this.chunking = Objects.requireNonNull(chunking, "chunking");
+            return this;
+        }
+
+        /**
+         * Sets the space bound of {@linkplain #differential differential} checkpoints: after a differential commit,
+         * the block bytes its checkpoint keeps stored (its own segment's and those of the older segments it lists)
+         * are at most {@code ratio} times the bytes of the blocks its state is made of (each distinct block counted
+         * once; the block manifests, 48 bytes per block, aside). A commit that would keep more compacts: it stores
+         * again the live blocks of the older segments with the smallest share of live bytes until the bound holds,
+         * and those segments are freed. The default is {@link CheckpointStore#DEFAULT_MAX_SPACE_AMPLIFICATION}.
+         *
+         * <p>The bound trades space for bytes written: a lower one rewrites live blocks more often, a higher one
+         * keeps more dead blocks stored. With 10% of the blocks changed per commit, spread uniformly, over 30
+         * commits (the benchmarks' {@code DifferentialBytesReport}), a commit wrote on average 1.25× what a commit
+         * that stores only the changed blocks must write at the bound 2, 1.12× at 2.5 and 1.07× at 3, with up to
+         * that many times the state's bytes stored ({@code benchmarks/README.md} has the table). A recovery fetches
+         * the fragments of every segment it needs whole, so the bound also bounds what it reads: at most that many
+         * times a full checkpoint's bytes. Whatever the bound, a recovery reads at most 65 segments. Has no effect on
+         * a store whose commits are full.
+         *
+         * @param ratio the most stored block bytes per live block byte, in
+         *              {@code [1, }{@link CheckpointStore#MAX_SPACE_AMPLIFICATION}{@code ]}
+         * @return this builder
+         * @throws IllegalArgumentException if {@code ratio} is not in that range (or is NaN)
+         * @since 0.1
+         */
+        public Builder maxSpaceAmplification(double ratio) {
+            if (!(ratio >= 1 && ratio <= MAX_SPACE_AMPLIFICATION)) {
+                throw new IllegalArgumentException("maxSpaceAmplification must be in [1, " + MAX_SPACE_AMPLIFICATION
+                        + "]: " + ratio);
+            }
+            this.maxSpaceAmplification = ratio;
             return this;
         }
 

@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.nio.ByteBuffer;
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -15,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.zip.CRC32C;
 
 /**
  * Differential checkpoints (see the package documentation): cutting a state into blocks, choosing which to store and
@@ -28,11 +30,14 @@ final class Differential {
     private final StoreContext context;
     private final Reads reads;
     private final Chunking chunking;
+    /** The most block bytes a commit keeps stored per live block byte: the compaction bound. */
+    private final double maxSpaceAmplification;
 
-    Differential(StoreContext context, Reads reads, Chunking chunking) {
+    Differential(StoreContext context, Reads reads, Chunking chunking, double maxSpaceAmplification) {
         this.context = context;
         this.reads = reads;
         this.chunking = chunking;
+        this.maxSpaceAmplification = maxSpaceAmplification;
     }
 
     /** Whether commits are differential: a chunking was configured. */
@@ -148,7 +153,7 @@ final class Differential {
             block.update(state, start, end - start);
             try {
                 block.digest(hashes, blocks * Sha256.LENGTH_BYTES, Sha256.LENGTH_BYTES);
-            } catch (java.security.DigestException e) {
+            } catch (DigestException e) {
                 throw new IllegalStateException("SHA-256 failed", e);
             }
             blocks++;
@@ -187,7 +192,7 @@ final class Differential {
                     freshBytes += length[i];
                 }
             }
-            boolean[] kept = keptSegments(baseSegments, live, freshBytes);
+            boolean[] kept = keptSegments(baseSegments, live, freshBytes, maxSpaceAmplification);
             for (int i = 0; i < blocks; i++) {
                 if (baseRef[i] >= 0 && !kept[bm.segmentOf[baseRef[i]]]) {
                     baseRef[i] = -1;
@@ -201,12 +206,14 @@ final class Differential {
     /**
      * The base segments still referred to. Those with no live block are dropped; of the others, the
      * {@link #MAX_SEGMENTS} with the most live bytes are kept; then, while the block bytes stored — the kept segments'
-     * and the new segment's — exceed twice the live bytes, the kept segment with the smallest share of live bytes is
-     * dropped (its live blocks move to the new segment), as a log-structured file system cleans its emptiest segments
-     * first (Rosenblum and Ousterhout, SOSP '91). Each drop lowers the stored bytes and leaves the live ones; with
-     * every segment dropped they are equal, so the loop ends with stored ≤ 2 × live.
+     * and the new segment's — exceed {@code amplification} times the live bytes, the kept segment with the smallest
+     * share of live bytes is dropped (its live blocks move to the new segment), as a log-structured file system
+     * cleans its emptiest segments first (Rosenblum and Ousterhout, SOSP '91). Each drop lowers the stored bytes and
+     * leaves the live ones; with every segment dropped they are equal, so with {@code amplification ≥ 1} the loop
+     * ends with stored ≤ amplification × live.
      */
-    private static boolean[] keptSegments(List<Manifest.Segment> segments, long[] live, long freshBytes) {
+    private static boolean[] keptSegments(List<Manifest.Segment> segments, long[] live, long freshBytes,
+                                          double amplification) {
         List<Integer> candidates = new ArrayList<>();
         for (int s = 0; s < segments.size(); s++) {
             if (live[s] > 0) {
@@ -229,7 +236,7 @@ final class Differential {
         kept.sort((a, b) -> Long.compare(live[a] * segments.get(b).blockBytes(),
                 live[b] * segments.get(a).blockBytes()));
         int next = 0;
-        while (stored > 2 * liveBytes && next < kept.size()) {
+        while (stored > amplification * liveBytes && next < kept.size()) {
             int s = kept.get(next++);
             stored -= segments.get(s).blockBytes() - live[s];
         }
@@ -288,9 +295,12 @@ final class Differential {
     }
 
     /**
-     * Rebuilds the state of the differential checkpoint {@code index}: its own payload, then each segment its
-     * manifest lists (found in {@code view}, checked against the length and digest the manifest records), every
-     * block copied into place, and the whole state checked against its digest.
+     * Rebuilds the state of the differential checkpoint {@code index}. Its own payload is rebuilt and checked
+     * against the digest its index records, which covers the manifest and the blocks stored there; each other
+     * segment the manifest lists (found in {@code view}, its index checked against the length and digest the
+     * manifest records) is read by {@link #copyBlocks}, which decodes only the stripes holding blocks of the state
+     * and checks every block it copies against the SHA-256 the manifest records. A state made of blocks that each
+     * match their digest, in the manifest's order, is the state the manifest names, so it is not hashed again.
      */
     RecoveredCheckpoint assemble(FragmentIndex index, JobView view) {
         String jobId = index.jobId();
@@ -307,34 +317,170 @@ final class Differential {
             position[i] = at;
             at += manifest.length[i];
         }
-        copy(manifest, 0, own, position, state);
-        for (int s = 1; s <= manifest.segments.size(); s++) {
-            Manifest.Segment segment = manifest.segments.get(s - 1);
-            List<FragmentFailure> failures = new ArrayList<>();
-            JobView.Trace trace = view.traces.get(segment.id());
-            if (trace == null) {
-                failures.add(new FragmentFailure(-1, "any repository", FragmentFailure.Reason.MISSING,
-                        "segment " + segment.id() + ", which the block manifest lists, is not listed"));
-                throw unavailable(index, view, failures);
-            }
-            FragmentIndex segmentIndex = context.readIndex(jobId, trace, failures).orElse(null);
-            if (segmentIndex == null) {
-                throw unavailable(index, view, failures);
-            }
-            if (segmentIndex.checkpointBytes() != segment.payloadBytes()
-                    || !segmentIndex.checkpointSha256().equals(segment.payloadSha256())) {
-                failures.add(new FragmentFailure(-1, "any repository", FragmentFailure.Reason.CORRUPT,
-                        "segment " + segment.id() + " is not the payload the block manifest names"));
-                throw unavailable(index, view, failures);
-            }
-            copy(manifest, s, reads.rebuild(segmentIndex).bytes(), position, state);
+        int[][] bySegment = blocksBySegment(manifest);
+        for (int i : bySegment[0]) {
+            System.arraycopy(own, (int) manifest.offset[i], state, (int) position[i], manifest.length[i]);
         }
-        if (!manifest.stateSha256.matches(state)) {
-            throw new CheckpointUnavailableException(jobId, index.sequence(), index.m(), 0, List.of(
-                    new FragmentFailure(-1, "decoder", FragmentFailure.Reason.CORRUPT,
-                            "the state rebuilt from its blocks does not match its digest " + manifest.stateSha256)));
+        BlockCheck check = new BlockCheck(manifest);
+        for (int s = 1; s <= manifest.segments.size(); s++) {
+            FragmentIndex segmentIndex = segmentIndex(index, view, manifest.segments.get(s - 1));
+            if (copyBlocks(segmentIndex, manifest, bySegment[s], position, state, check)) {
+                continue;
+            }
+            // A piece failed its CRC or a block its digest: read the segment whole, every fragment verified.
+            byte[] payload = reads.rebuild(segmentIndex).bytes();
+            for (int i : bySegment[s]) {
+                System.arraycopy(payload, (int) manifest.offset[i], state, (int) position[i], manifest.length[i]);
+                if (!check.matches(i, state, (int) position[i])) {
+                    throw new CheckpointUnavailableException(jobId, index.sequence(), index.m(), 0, List.of(
+                            new FragmentFailure(-1, "decoder", FragmentFailure.Reason.CORRUPT, "block " + i
+                                    + " of segment " + segmentIndex.checkpointId() + " does not match its digest "
+                                    + Sha256.wrap(Arrays.copyOfRange(manifest.hashes, i * Sha256.LENGTH_BYTES,
+                                    (i + 1) * Sha256.LENGTH_BYTES)))));
+                }
+            }
         }
         return new RecoveredCheckpoint(index, state);
+    }
+
+    /** The index of {@code segment}, found in {@code view} and checked against what the manifest records. */
+    private FragmentIndex segmentIndex(FragmentIndex index, JobView view, Manifest.Segment segment) {
+        List<FragmentFailure> failures = new ArrayList<>();
+        JobView.Trace trace = view.traces.get(segment.id());
+        if (trace == null) {
+            failures.add(new FragmentFailure(-1, "any repository", FragmentFailure.Reason.MISSING,
+                    "segment " + segment.id() + ", which the block manifest lists, is not listed"));
+            throw unavailable(index, view, failures);
+        }
+        FragmentIndex segmentIndex = context.readIndex(index.jobId(), trace, failures).orElse(null);
+        if (segmentIndex == null) {
+            throw unavailable(index, view, failures);
+        }
+        if (segmentIndex.checkpointBytes() != segment.payloadBytes()
+                || !segmentIndex.checkpointSha256().equals(segment.payloadSha256())) {
+            failures.add(new FragmentFailure(-1, "any repository", FragmentFailure.Reason.CORRUPT,
+                    "segment " + segment.id() + " is not the payload the block manifest names"));
+            throw unavailable(index, view, failures);
+        }
+        return segmentIndex;
+    }
+
+    /** The blocks of each segment ({@code [0]} the checkpoint's own), each list in order of offset. */
+    private static int[][] blocksBySegment(Manifest manifest) {
+        int[] count = new int[manifest.segments.size() + 1];
+        for (int i = 0; i < manifest.blocks; i++) {
+            count[manifest.segmentOf[i]]++;
+        }
+        int[][] bySegment = new int[count.length][];
+        for (int s = 0; s < count.length; s++) {
+            bySegment[s] = new int[count[s]];
+            count[s] = 0;
+        }
+        boolean[] sorted = new boolean[count.length];
+        Arrays.fill(sorted, true);
+        for (int i = 0; i < manifest.blocks; i++) {
+            int s = manifest.segmentOf[i];
+            int[] list = bySegment[s];
+            if (count[s] > 0 && manifest.offset[list[count[s] - 1]] > manifest.offset[i]) {
+                sorted[s] = false;
+            }
+            list[count[s]++] = i;
+        }
+        for (int s = 0; s < count.length; s++) {
+            if (!sorted[s]) {
+                bySegment[s] = Arrays.stream(bySegment[s]).boxed()
+                        .sorted(Comparator.comparingLong((Integer i) -> manifest.offset[i]))
+                        .mapToInt(Integer::intValue).toArray();
+            }
+        }
+        return bySegment;
+    }
+
+    /**
+     * Copies {@code blocks} (in order of offset) from the segment {@code segmentIndex} describes into their places
+     * in {@code state}: {@code m} fragments are fetched whole and checked for length; of each stripe that holds a
+     * block, the pieces are checked against their CRC-32C and decoded; every block copied is checked against its
+     * SHA-256. Stripes holding no block are neither checked nor decoded, and no byte is hashed twice.
+     *
+     * @return false if fewer than {@code m} fragments could be fetched, a piece fails its CRC or a block its digest
+     */
+    private boolean copyBlocks(FragmentIndex segmentIndex, Manifest manifest, int[] blocks, long[] position,
+                               byte[] state, BlockCheck check) {
+        if (blocks.length == 0) {
+            return true;
+        }
+        Map<Integer, byte[]> fragments;
+        try {
+            fragments = reads.fetchUnhashed(segmentIndex, new ArrayList<>());
+        } catch (CheckpointStoreException e) {
+            return false;
+        }
+        if (fragments.size() < segmentIndex.m()) {
+            return false;
+        }
+        Dispersal d = context.dispersalFor(segmentIndex);
+        Framing framing = new Framing(d, segmentIndex.segmentBytes(), segmentIndex.checkpointBytes());
+        int stripeBytes = segmentIndex.segmentBytes();
+        long fullPiece = d.pieceLength(stripeBytes) + (long) Framing.CRC_BYTES;
+        int[] use = fragments.keySet().stream().sorted().limit(segmentIndex.m()).mapToInt(Integer::intValue)
+                .toArray();
+        byte[] stripe = new byte[(int) Math.min(stripeBytes, segmentIndex.checkpointBytes())];
+        byte[][] pieces = new byte[segmentIndex.n()][];
+        CRC32C crc = new CRC32C();
+        long decoded = -1;
+        for (int i : blocks) {
+            long from = manifest.offset[i];
+            long to = from + manifest.length[i];
+            for (long at = from; at < to; ) {
+                long t = at / stripeBytes;
+                int stripeLength = framing.segmentLength(t);
+                if (t != decoded) {
+                    int pieceLength = d.pieceLength(stripeLength);
+                    long pieceAt = t * fullPiece;
+                    for (int f : use) {
+                        byte[] fragment = fragments.get(f);
+                        crc.reset();
+                        crc.update(fragment, (int) pieceAt, pieceLength);
+                        if ((int) crc.getValue() != Framing.getCrc(fragment, (int) (pieceAt + pieceLength))) {
+                            return false;
+                        }
+                        pieces[f] = Arrays.copyOfRange(fragment, (int) pieceAt, (int) pieceAt + pieceLength);
+                    }
+                    d.decode(pieces, stripeLength, stripe);
+                    decoded = t;
+                }
+                int within = (int) (at - t * stripeBytes);
+                int length = (int) Math.min(to - at, stripeLength - within);
+                System.arraycopy(stripe, within, state, (int) (position[i] + at - from), length);
+                at += length;
+            }
+            if (!check.matches(i, state, (int) position[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Checks a block copied into the state against the SHA-256 its manifest records. */
+    private static final class BlockCheck {
+        private final Manifest manifest;
+        private final MessageDigest sha = Sha256.newDigest();
+        private final byte[] digest = new byte[Sha256.LENGTH_BYTES];
+
+        BlockCheck(Manifest manifest) {
+            this.manifest = manifest;
+        }
+
+        boolean matches(int block, byte[] state, int at) {
+            sha.update(state, at, manifest.length[block]);
+            try {
+                sha.digest(digest, 0, digest.length);
+            } catch (DigestException e) {
+                throw new IllegalStateException("SHA-256 failed", e);
+            }
+            int from = block * Sha256.LENGTH_BYTES;
+            return Arrays.equals(digest, 0, digest.length, manifest.hashes, from, from + Sha256.LENGTH_BYTES);
+        }
     }
 
     private static CheckpointUnavailableException unavailable(FragmentIndex index, JobView view,
@@ -342,14 +488,5 @@ final class Differential {
         view.unreachable.forEach(id -> failures.add(new FragmentFailure(-1, id, FragmentFailure.Reason.UNAVAILABLE,
                 "could not be listed")));
         return new CheckpointUnavailableException(index.jobId(), index.sequence(), index.m(), 0, failures);
-    }
-
-    /** Copies every block of segment {@code s} from {@code payload} to its place in {@code state}. */
-    private static void copy(Manifest manifest, int s, byte[] payload, long[] position, byte[] state) {
-        for (int i = 0; i < manifest.blocks; i++) {
-            if (manifest.segmentOf[i] == s) {
-                System.arraycopy(payload, (int) manifest.offset[i], state, (int) position[i], manifest.length[i]);
-            }
-        }
     }
 }

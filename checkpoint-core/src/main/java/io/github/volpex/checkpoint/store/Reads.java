@@ -39,7 +39,7 @@ final class Reads {
             throw new IllegalStateException("checkpoint " + index.jobId() + " #" + index.sequence() + " of "
                     + index.checkpointBytes() + " bytes does not fit in an array: use recoverTo");
         }
-        Map<Integer, byte[]> verified = fetchVerified(index, framing, failures);
+        Map<Integer, byte[]> verified = fetchVerified(index, framing, failures, true);
         if (verified.size() < index.m()) {
             throw new CheckpointUnavailableException(index.jobId(), index.sequence(), index.m(), verified.size(),
                     failures);
@@ -56,7 +56,7 @@ final class Reads {
     /** Checks that {@code m} fragments of {@code index} can be fetched and verified, without decoding them. */
     boolean verifyRecoverable(FragmentIndex index, List<FragmentFailure> failures) {
         Framing framing = new Framing(context.dispersalFor(index), index.segmentBytes(), index.checkpointBytes());
-        return fetchVerified(index, framing, failures).size() >= index.m();
+        return fetchVerified(index, framing, failures, true).size() >= index.m();
     }
 
     /** Streams the checkpoint {@code index} describes into {@code out}; see {@link CheckpointStore#recoverTo}. */
@@ -105,10 +105,21 @@ final class Reads {
     }
 
     /**
-     * Fetches whole fragments on the executor, {@code m + extraFetches} at a time, starting another whenever one
-     * fails, until {@code m} verify or none is left.
+     * Fetches {@code m} whole fragments of {@code index} whose lengths are those the index records, without checking
+     * their digests: the caller checks each piece it uses against its CRC-32C and what it rebuilds against a
+     * SHA-256 of its own (a differential recovery's blocks). Fewer than {@code m} when no more can be fetched.
      */
-    private Map<Integer, byte[]> fetchVerified(FragmentIndex index, Framing framing, List<FragmentFailure> failures) {
+    Map<Integer, byte[]> fetchUnhashed(FragmentIndex index, List<FragmentFailure> failures) {
+        Framing framing = new Framing(context.dispersalFor(index), index.segmentBytes(), index.checkpointBytes());
+        return fetchVerified(index, framing, failures, false);
+    }
+
+    /**
+     * Fetches whole fragments on the executor, {@code m + extraFetches} at a time, starting another whenever one
+     * fails, until {@code m} verify (their lengths, and their digests when {@code digests}) or none is left.
+     */
+    private Map<Integer, byte[]> fetchVerified(FragmentIndex index, Framing framing, List<FragmentFailure> failures,
+                                               boolean digests) {
         LinkedBlockingQueue<Object[]> done = new LinkedBlockingQueue<>();
         List<FragmentLocation> pending = new ArrayList<>(index.fragments());
         List<Parallel.Task<byte[]>> started = new ArrayList<>();
@@ -121,7 +132,7 @@ final class Reads {
                 FragmentLocation location = pending.remove(0);
                 running++;
                 Parallel.Task<byte[]> task = Parallel.start(context.executor,
-                        () -> fetch(index, location, expectedLength));
+                        () -> fetch(index, location, expectedLength, digests));
                 task.future.whenComplete((bytes, failure) -> done.add(new Object[] {location, bytes, failure}));
                 started.add(task);
             }
@@ -171,8 +182,9 @@ final class Reads {
         }
     }
 
-    /** Fetches one whole fragment and checks its length and digest. */
-    private byte[] fetch(FragmentIndex index, FragmentLocation location, long expectedLength) throws IOException {
+    /** Fetches one whole fragment and checks its length and, when {@code digest}, its digest. */
+    private byte[] fetch(FragmentIndex index, FragmentLocation location, long expectedLength, boolean digest)
+            throws IOException {
         FragmentRepository repository = repository(location);
         Optional<byte[]> bytes = repository.get(index.fragmentKey(location.fragmentIndex()));
         if (bytes.isEmpty()) {
@@ -180,7 +192,7 @@ final class Reads {
         }
         byte[] fragment = bytes.get();
         if (fragment.length != expectedLength || location.lengthBytes() != expectedLength
-                || !location.sha256().matches(fragment)) {
+                || digest && !location.sha256().matches(fragment)) {
             throw new DamagedFragmentException("fragment " + location.fragmentIndex() + " of " + fragment.length
                     + " bytes does not match the index (" + expectedLength + " bytes, " + location.sha256() + ")");
         }

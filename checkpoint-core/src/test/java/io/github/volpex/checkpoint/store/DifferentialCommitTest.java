@@ -243,7 +243,36 @@ class DifferentialCommitTest {
 
     @Test
     void segmentsTheNewestDoesNotListAreCollectedAndListedOnesKept() throws Exception {
-        CheckpointStore store = store(Chunking.fixed());
+        collectsAndCompactsWithin(store(Chunking.fixed()), CheckpointStore.DEFAULT_MAX_SPACE_AMPLIFICATION);
+    }
+
+    @Test
+    void everySpaceBoundHoldsFromTheTightestToALooseOne() throws Exception {
+        for (double bound : new double[] {1.0, 1.3, 4.0}) {
+            repositories();
+            collectsAndCompactsWithin(CheckpointStore.perennial(IdaCodec.systematic(4, 2), repositories)
+                    .differential(Chunking.fixed()).maxSpaceAmplification(bound).segmentBytes(64 * 1024).build(),
+                    bound);
+        }
+    }
+
+    @Test
+    void aSpaceBoundOutsideItsRangeIsRefusedByName() {
+        CheckpointStore.Builder builder = CheckpointStore.perennial(IdaCodec.systematic(4, 2), repositories);
+        for (double bad : new double[] {0.99, 0, -1, 64.5, Double.NaN, Double.POSITIVE_INFINITY}) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    IllegalArgumentException.class, () -> builder.maxSpaceAmplification(bad));
+            assertEquals("maxSpaceAmplification must be in [1, 64.0]: " + bad, e.getMessage());
+        }
+        builder.maxSpaceAmplification(1).maxSpaceAmplification(64);
+    }
+
+    /**
+     * Thirty commits of random changes: after each, exactly the newest checkpoint and the segments its manifest
+     * lists are present, the block bytes they hold are at most {@code bound} times the state's, the state is
+     * recovered, and nothing is left to collect.
+     */
+    private void collectsAndCompactsWithin(CheckpointStore store, double bound) throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
         byte[] state = Stores.data(seed, STATE);
         long stateBytes = state.length;
@@ -263,10 +292,63 @@ class DifferentialCommitTest {
             for (FragmentIndex i : store.checkpoints(JOB)) {
                 stored += Manifest.ofPayload(payload(store, i)).ownBlockBytes;
             }
-            assertTrue(stored <= 2 * stateBytes, "stored block bytes " + stored + " > 2 × " + stateBytes
-                    + ", round " + round + ", seed " + seed);
+            assertTrue(stored <= bound * stateBytes, "stored block bytes " + stored + " > " + bound + " × "
+                    + stateBytes + ", round " + round + ", seed " + seed);
             assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray(), "round " + round);
             assertEquals(0, store.collectGarbage(JOB), "a commit leaves nothing to collect");
         }
+    }
+
+    /**
+     * Damage that piece CRCs cannot see: bytes of an older segment's fragments changed and each piece's CRC-32C
+     * recomputed, on up to {@code k} fragments (then repairable), and on more than {@code k} (then not). Recovery
+     * decodes such a segment's stripes after checking only CRCs; the SHA-256 of every block it copies must catch the
+     * damage: it returns the state exactly, by reading the segment again with every fragment verified, or fails —
+     * never different bytes.
+     */
+    @Test
+    void damageThatPassesThePieceChecksIsCaughtByTheBlockDigests() throws Exception {
+        CheckpointStore store = store(Chunking.fixed());
+        SplittableRandom random = new SplittableRandom(seed);
+        byte[] state = Stores.data(seed, STATE);
+        FragmentIndex first = store.commit(JOB, state);
+        state[random.nextInt(STATE)] ^= 1;
+        store.commit(JOB, state);
+        assertEquals(2, store.checkpoints(JOB).size(), "seed " + seed);
+        List<Integer> order = new ArrayList<>(List.of(0, 1, 2, 3, 4, 5));
+        java.util.Collections.shuffle(order, new java.util.Random(seed));
+        for (int damaged = 1; damaged <= first.n(); damaged++) {
+            disguise(store, first, order.get(damaged - 1), random);
+            if (damaged <= first.n() - first.m()) {
+                assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray(),
+                        damaged + " fragments damaged, seed " + seed);
+            } else {
+                int count = damaged;
+                org.junit.jupiter.api.Assertions.assertThrows(CheckpointUnavailableException.class,
+                        () -> store.recover(JOB), count + " fragments damaged, seed " + seed);
+            }
+        }
+    }
+
+    /** Changes one byte in every piece of fragment {@code f} of {@code index} and recomputes each piece's CRC. */
+    private void disguise(CheckpointStore store, FragmentIndex index, int f, SplittableRandom random)
+            throws IOException {
+        FragmentLocation location = index.fragments().get(f);
+        FragmentRepository holder = repositories.stream().filter(r -> r.id().equals(location.repositoryId()))
+                .findFirst().orElseThrow();
+        byte[] fragment = holder.get(index.fragmentKey(f)).orElseThrow();
+        Dispersal d = store.context().dispersalFor(index);
+        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
+        int at = 0;
+        for (long s = 0; s < framing.segments(); s++) {
+            int length = d.pieceLength(framing.segmentLength(s));
+            fragment[at + random.nextInt(length)] ^= (byte) (1 + random.nextInt(255));
+            byte[] crc = new byte[Framing.CRC_BYTES];
+            Framing.putCrc(Framing.crc(java.util.Arrays.copyOfRange(fragment, at, at + length), length), crc);
+            System.arraycopy(crc, 0, fragment, at + length, Framing.CRC_BYTES);
+            at += length + Framing.CRC_BYTES;
+        }
+        assertEquals(fragment.length, at);
+        holder.put(index.fragmentKey(f), fragment);
     }
 }

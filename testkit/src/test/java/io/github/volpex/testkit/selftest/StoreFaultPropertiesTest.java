@@ -72,7 +72,9 @@ import net.jqwik.api.Provide;
  *
  * <p>A second family of properties lets damage accumulate across repair cycles: each cycle damages fragments, index
  * copies and markers of at most {@code k} holders in all (counting those still damaged), then repairs under light
- * faults; recovery must return the newest checkpoint every time.
+ * faults; recovery must return the newest checkpoint every time. On differential stores every committed checkpoint is
+ * damaged so, each within its own {@code k}, so that damage accumulates on the older segments the newest lists too,
+ * which only a repair that repairs them keeps within bounds.
  *
  * <p>The same histories run with most commits asynchronous ({@link CheckpointStore#commitAsync}), their persists
  * queued until the history drains them at random steps; there a commit returns when its stage completes
@@ -85,7 +87,9 @@ import net.jqwik.api.Provide;
  * checkpoint counts as rebuildable when a fault-free reader rebuilds its state from its own segment and every segment
  * it lists, and no store call may turn the last committed checkpoint from rebuildable into not rebuildable from the
  * repositories that answer (deleting a block it refers to) unless a checkpoint that reached its commit point after it
- * returned can be rebuilt from them.
+ * returned can be rebuilt from them. Successive writers run on differential stores too: each new writer takes the job
+ * over with a new epoch, learns its base from what the repositories hold, and refers to the older segments of
+ * checkpoints that earlier writers committed.
  *
  * <p>Sizes for CI; {@code -Pscale} runs ten times longer operation sequences, repair cycles and writer generations,
  * and histories of 10,000 operations (some 2,800 commit attempts) instead of 400 (the README's longer runs).
@@ -211,6 +215,30 @@ class StoreFaultPropertiesTest {
     void damage_within_k_per_repair_cycle_never_accumulates_rabin(@ForAll Epochs epochs, @ForAll long seed)
             throws IOException {
         new World(Mode.RABIN, epochs, seed).repairCycles(REPAIR_CYCLES);
+    }
+
+    @Property(tries = 10)
+    void damage_within_k_per_repair_cycle_never_accumulates_differential_systematic(
+            @ForAll Epochs epochs, @ForAll boolean contentDefined, @ForAll long seed) throws IOException {
+        new World(Mode.SYSTEMATIC, epochs, seed, false, chunking(contentDefined)).repairCycles(REPAIR_CYCLES);
+    }
+
+    @Property(tries = 10)
+    void damage_within_k_per_repair_cycle_never_accumulates_differential_ephemeral(
+            @ForAll Epochs epochs, @ForAll boolean contentDefined, @ForAll long seed) throws IOException {
+        new World(Mode.EPHEMERAL, epochs, seed, false, chunking(contentDefined)).repairCycles(REPAIR_CYCLES);
+    }
+
+    @Property(tries = 20)
+    void successive_writers_differential_systematic(@ForAll Epochs epochs, @ForAll boolean contentDefined,
+                                                    @ForAll long seed) throws IOException {
+        new World(Mode.SYSTEMATIC, epochs, seed, false, chunking(contentDefined)).successiveWriters(GENERATIONS);
+    }
+
+    @Property(tries = 20)
+    void successive_writers_differential_rabin(@ForAll Epochs epochs, @ForAll boolean contentDefined,
+                                               @ForAll long seed) throws IOException {
+        new World(Mode.RABIN, epochs, seed, false, chunking(contentDefined)).successiveWriters(GENERATIONS);
     }
 
     @Property(tries = 40)
@@ -1063,23 +1091,37 @@ class StoreFaultPropertiesTest {
         /**
          * Damages what at most k holders in all hold of the newest checkpoint — fragments, index copies, markers, or
          * everything on the repository — counting the fragments a repair may leave damaged (while at least the
-         * reconstruction threshold verify).
+         * reconstruction threshold verify). On a differential store, the same for every committed checkpoint, so
+         * that the older segments the newest lists are damaged too, each within its own k; a repository is wiped
+         * only if that leaves every one of them within k.
          */
         private void damageWithinK(int cycle) throws IOException {
             Truth truth = new Truth();
-            String newest = truth.newestCommitted();
-            FragmentIndex index = truth.indexes.get(newest);
+            List<String> targets = new ArrayList<>();
+            if (chunking == null) {
+                targets.add(truth.newestCommitted());
+            } else {
+                truth.markersVisible.stream().filter(truth.indexes::containsKey)
+                        .sorted((a, b) -> compare(b, a)).forEach(targets::add);
+            }
+            for (String target : targets) {
+                damageWithinK(cycle, target, targets);
+            }
+        }
+
+        private void damageWithinK(int cycle, String target, List<String> targets) throws IOException {
+            Truth truth = new Truth();
+            FragmentIndex index = truth.indexes.get(target);
             List<String> intact = new ArrayList<>();
-            int badFragments = 0;
             for (int i = 0; i < index.n(); i++) {
                 String holder = index.fragments().get(i).repositoryId();
-                if (!truth.intactFragment(index, i, false)) {
-                    badFragments++;
-                } else if (truth.intactOn(index, holder)) {
+                if (truth.intactFragment(index, i, false) && truth.intactOn(index, holder)) {
                     intact.add(holder);
                 }
             }
-            int budget = index.k() - badFragments;
+            // A holder counts as damaged when its fragment, index copy or marker is; a repair restores index copies
+            // and markers of the newest checkpoint every time, so there fragments are what can remain damaged.
+            int budget = index.k() - (chunking == null ? truth.badFragments(index) : truth.damagedHolders(index));
             Collections.shuffle(intact, new java.util.Random(random.nextLong()));
             int count = budget <= 0 ? 0 : random.nextInt(budget + 1);
             List<String> done = new ArrayList<>();
@@ -1087,7 +1129,7 @@ class StoreFaultPropertiesTest {
                 FaultyRepository repository = byId(holder);
                 int location = holders(index).indexOf(holder);
                 String fragment = index.fragmentKey(index.fragments().get(location).fragmentIndex());
-                int kind = random.nextInt(6);
+                int kind = random.nextInt(new Truth().wipeKeepsWithinK(holder, target, targets) ? 6 : 5);
                 damage(() -> {
                     switch (kind) {
                         case 0 -> repository.corrupt(fragment, random.nextLong());
@@ -1101,7 +1143,7 @@ class StoreFaultPropertiesTest {
                 done.add(holder + ":" + List.of("corrupt fragment", "lose fragment", "corrupt index copy",
                         "lose index copy", "lose marker", "lose everything").get(kind));
             }
-            history.add("cycle " + cycle + " damages " + done + " of " + newest);
+            history.add("cycle " + cycle + " damages " + done + " of " + target);
         }
 
         /**
@@ -1286,6 +1328,43 @@ class StoreFaultPropertiesTest {
                     }
                 }
                 return intact >= index.m();
+            }
+
+            /** How many fragments of {@code index} are missing or damaged. */
+            int badFragments(FragmentIndex index) {
+                int bad = 0;
+                for (int i = 0; i < index.n(); i++) {
+                    if (!intactFragment(index, i, false)) {
+                        bad++;
+                    }
+                }
+                return bad;
+            }
+
+            /** How many holders of {@code index} lack an intact fragment, index copy or marker of it. */
+            int damagedHolders(FragmentIndex index) {
+                int damaged = 0;
+                for (String holder : holders(index)) {
+                    if (!intactOn(index, holder)) {
+                        damaged++;
+                    }
+                }
+                return damaged;
+            }
+
+            /**
+             * Whether wiping {@code holder}, a holder of {@code target} within its budget, leaves at most k damaged
+             * holders of each other checkpoint of {@code prefixes}.
+             */
+            boolean wipeKeepsWithinK(String holder, String target, List<String> prefixes) {
+                for (String prefix : prefixes) {
+                    FragmentIndex index = indexes.get(prefix);
+                    if (!prefix.equals(target) && index != null && holders(index).contains(holder)
+                            && intactOn(index, holder) && damagedHolders(index) >= index.k()) {
+                        return false;
+                    }
+                }
+                return true;
             }
 
             private boolean intactFragment(FragmentIndex index, int position, boolean reachableOnly) {
