@@ -8,10 +8,16 @@ package io.github.volpex.testsupport;
  * <p>Where {@link SearchDepth} repeats a randomised test with more seeds, this makes each run bigger.
  *
  * <p>Stateless and thread-safe.
+ *
+ * @since 0.1
  */
 public final class Scale {
 
-    /** The system property that holds the scale. */
+    /**
+     * The system property that holds the scale: {@code ci} or {@code full}.
+     *
+     * @since 0.1
+     */
     public static final String PROPERTY = "volpex.scale";
 
     private Scale() {
@@ -23,6 +29,7 @@ public final class Scale {
      * @return whether {@value #PROPERTY} is {@code full}
      * @throws IllegalArgumentException if {@value #PROPERTY} is set to something other than {@code ci} or
      *         {@code full}
+     * @since 0.1
      */
     public static boolean full() {
         String value = System.getProperty(PROPERTY, "ci").strip();
@@ -39,6 +46,7 @@ public final class Scale {
      * @param full the size at full scale
      * @return {@code full} at full scale, else {@code reduced}
      * @throws IllegalArgumentException as {@link #full()}
+     * @since 0.1
      */
     public static int of(int reduced, int full) {
         return full() ? full : reduced;

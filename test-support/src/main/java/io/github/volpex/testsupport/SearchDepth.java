@@ -10,14 +10,29 @@ package io.github.volpex.testsupport;
  * to any {@code N} from 1 to 10 000. The factor is read from the system property {@value #PROPERTY} each time it is
  * asked for; without it, it is 1.
  *
+ * <p>The same switch reaches the testkit's contracts: an adapter's test suite that runs them (the testkit brings this
+ * artifact) gets a deep search with {@code -Dvolpex.search.factor=N} on its own test run (Surefire's
+ * {@code systemPropertyVariables}, or {@code argLine}), the contracts' randomised rounds and the tries of its own
+ * jqwik properties multiplied alike.
+ *
  * <p>Stateless and thread-safe.
+ *
+ * @since 0.1
  */
 public final class SearchDepth {
 
-    /** The system property that holds the factor. */
+    /**
+     * The system property that holds the factor.
+     *
+     * @since 0.1
+     */
     public static final String PROPERTY = "volpex.search.factor";
 
-    /** The largest factor accepted. */
+    /**
+     * The largest factor accepted.
+     *
+     * @since 0.1
+     */
     public static final int MAX_FACTOR = 10_000;
 
     private SearchDepth() {
@@ -28,6 +43,7 @@ public final class SearchDepth {
      *
      * @return the factor, in [1, {@value #MAX_FACTOR}]
      * @throws IllegalArgumentException if the property is set to anything but a whole number in that range
+     * @since 0.1
      */
     public static int factor() {
         String value = System.getProperty(PROPERTY);
@@ -53,6 +69,7 @@ public final class SearchDepth {
      * @param ordinaryRounds the rounds of an ordinary run, at least 1
      * @return {@code ordinaryRounds × factor()}, at most {@link Integer#MAX_VALUE}
      * @throws IllegalArgumentException if {@code ordinaryRounds} is below 1, or the factor is malformed
+     * @since 0.1
      */
     public static int rounds(int ordinaryRounds) {
         if (ordinaryRounds < 1) {
@@ -64,7 +81,8 @@ public final class SearchDepth {
     /**
      * Runs a randomised check with fresh seeds, {@link #rounds(int) rounds(ordinaryRounds)} times, or once with the
      * seed that the system property {@code seedProperty} names (the replay of a failure). A failure is rethrown as an
-     * {@link AssertionError} whose message starts with the seed and the command-line flag that replays it.
+     * {@link AssertionError} whose message starts with the seed and the command-line flag that replays it. The
+     * check runs on the calling thread.
      *
      * @param seedProperty the system property that replays a seed, such as {@code volpex.crash.seed}
      * @param ordinaryRounds the seeds an ordinary run tries, at least 1
@@ -72,8 +90,12 @@ public final class SearchDepth {
      * @throws AssertionError if the check fails for a seed (the first one that fails)
      * @throws IllegalArgumentException if {@code ordinaryRounds} is below 1, or the seed property is not a
      *         {@code long}
+     * @throws NullPointerException if {@code seedProperty} or {@code check} is null
+     * @since 0.1
      */
     public static void eachSeed(String seedProperty, int ordinaryRounds, SeededCheck check) {
+        java.util.Objects.requireNonNull(seedProperty, "seedProperty");
+        java.util.Objects.requireNonNull(check, "check");
         String replay = System.getProperty(seedProperty);
         if (replay != null) {
             long seed;
@@ -102,7 +124,11 @@ public final class SearchDepth {
         }
     }
 
-    /** A randomised check that draws everything from its seed. */
+    /**
+     * A randomised check that draws everything from its seed, so that the seed alone replays it.
+     *
+     * @since 0.1
+     */
     @FunctionalInterface
     public interface SeededCheck {
         /**
@@ -110,6 +136,7 @@ public final class SearchDepth {
          *
          * @param seed the seed to draw from
          * @throws Exception if the check fails with an exception
+         * @since 0.1
          */
         void check(long seed) throws Exception;
     }
@@ -118,6 +145,8 @@ public final class SearchDepth {
      * Returns whether the search is deeper than an ordinary run's, for tests that widen more than a count.
      *
      * @return whether the factor is above 1
+     * @throws IllegalArgumentException if the factor is malformed
+     * @since 0.1
      */
     public static boolean deep() {
         return factor() > 1;

@@ -102,4 +102,12 @@ class SearchDepthTest {
         }));
         assertEquals("seed 7; replay with -D" + SEED + "=7: java.lang.AssertionError: expected 1", e.getMessage());
     }
+
+    @Test
+    void a_null_check_or_seed_property_is_refused_before_anything_runs() {
+        NullPointerException e = assertThrows(NullPointerException.class, () -> SearchDepth.eachSeed(SEED, 1, null));
+        assertEquals("check", e.getMessage());
+        e = assertThrows(NullPointerException.class, () -> SearchDepth.eachSeed(null, 1, seed -> { }));
+        assertEquals("seedProperty", e.getMessage());
+    }
 }

@@ -26,6 +26,7 @@ import io.github.volpex.dataspace.ReplicaDivergenceException;
 import io.github.volpex.dataspace.Reply;
 import io.github.volpex.dataspace.Request;
 import io.github.volpex.testkit.ContractSupport.Started;
+import io.github.volpex.testsupport.SearchDepth;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +60,11 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>Every test closes the dataspaces it creates and runs within 30 seconds; blocking calls run on threads the test
  * starts and stops itself. The tests need the JUnit Jupiter engine on the test class path.
+ *
+ * <p>The races the contract repeats (replicas started together, a cancel racing a put) run 200 rounds each, times
+ * the search factor of {@link io.github.volpex.testsupport.SearchDepth}: run the suite with
+ * {@code -Dvolpex.search.factor=100} (and {@code -Djunit.jupiter.execution.timeout.mode=disabled}, since the
+ * hang guard below is sized for an ordinary run) to search a hundred times deeper.
  *
  * @since 0.1
  */
@@ -246,7 +252,8 @@ public abstract class DataspaceContract {
 
     @Test
     void rule4_same_frontier_race_replicas_started_together_consume_one_tuple() throws Exception {
-        for (int round = 0; round < 200; round++) {
+        int rounds = SearchDepth.rounds(200);
+        for (int round = 0; round < rounds; round++) {
             try (Dataspace dataspace = create(3)) {
                 Replica writer = dataspace.open(0);
                 writer.put("x", bytes("one"));
@@ -620,7 +627,7 @@ public abstract class DataspaceContract {
 
     @Test
     void cancel_and_put_racing_for_a_waiting_get_neither_lose_nor_duplicate_the_tuple() throws Exception {
-        int rounds = 200;
+        int rounds = SearchDepth.rounds(200);
         try (Dataspace dataspace = create(3)) {
             DataspaceServer server = dataspace.server();
             CyclicBarrier start = new CyclicBarrier(2);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.checkpoint.repository.FragmentOutput;
 import io.github.volpex.checkpoint.repository.FragmentRepository;
+import io.github.volpex.testsupport.SearchDepth;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -49,6 +50,9 @@ import org.junit.jupiter.api.function.Executable;
  * <p>The tests need the JUnit Jupiter engine on the test class path; set up servers in the factory or in JUnit's
  * lifecycle methods ({@code @BeforeAll}, {@code @AfterAll}) as usual. Each
  * test asks for new repositories and expects them empty; the contract never deletes what it did not write.
+ *
+ * <p>The random workloads run 30 times the search factor of {@link SearchDepth}: run
+ * the suite with {@code -Dvolpex.search.factor=100} to search a hundred times deeper.
  *
  * @since 0.1
  */
@@ -304,14 +308,16 @@ public abstract class FragmentRepositoryContract {
     }
 
     /**
-     * Random workloads of puts, deletes, streaming writes (committed or abandoned) and reads against a sorted map: a
-     * new seed on every run, named in the failure message ({@code -Dvolpex.testkit.seed=<seed>} replays it).
+     * Random workloads of puts, deletes, streaming writes (committed or abandoned) and reads against a sorted map: 30
+     * times the search factor ({@link SearchDepth#rounds(int)}), from a new seed on every run, named in the failure
+     * message ({@code -Dvolpex.testkit.seed=<seed>} replays it).
      */
     @Test
     void behaves_like_a_sorted_map() throws IOException {
         long seed = Long.getLong("volpex.testkit.seed", System.nanoTime());
         SplittableRandom random = new SplittableRandom(seed);
-        for (int workload = 0; workload < 30; workload++) {
+        int workloads = SearchDepth.rounds(30);
+        for (int workload = 0; workload < workloads; workload++) {
             List<Integer> steps = new ArrayList<>();
             for (int i = random.nextInt(41); i > 0; i--) {
                 steps.add(random.nextInt(60));

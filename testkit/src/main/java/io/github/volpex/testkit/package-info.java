@@ -52,6 +52,14 @@
  * late joiners, deaths, restarts, timeouts, the middleware's cancels, spinning threads for a busy machine — and checks
  * its history this way; {@link io.github.volpex.testkit.ReplicatedRun} records one too.
  *
+ * <h2>How deep the checks search</h2>
+ * The kit brings {@code volpex-test-support}, whose switch {@code -Dvolpex.search.factor=N} (a system property of the
+ * test run, from 1 to 10 000) deepens the search of an adapter's suite as it deepens the project's own:
+ * {@link io.github.volpex.testsupport.DeepSearchHook} multiplies the tries of every jqwik property (those written over
+ * this kit's arbitraries included) by {@code N}, and the contracts' randomised rounds are
+ * {@link io.github.volpex.testsupport.SearchDepth#rounds(int)} of their ordinary count. A deep run outgrows the
+ * contracts' hang guards: add {@code -Djunit.jupiter.execution.timeout.mode=disabled}.
+ *
  * @since 0.1
  */
 package io.github.volpex.testkit;
