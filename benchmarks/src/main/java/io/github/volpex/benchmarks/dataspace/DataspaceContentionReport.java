@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -27,13 +28,21 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * ({@link DataspaceBenchmark#harnessOverhead}) taken off both sides; for {@link DataspaceScalingBenchmark}, throughput
  * on 1, 2 and 4 threads. The load average is printed before and after, since the machine may be shared.
  *
+ * <p>The contention benchmarks run twice: on the machine as it is, and on a busy machine, with one busy background
+ * thread per core (spinning in this launcher's JVM, outside the benchmark's forks, as another program's threads
+ * would) for as long as they run. With two benchmark threads and as many busy threads as cores, the scheduler
+ * deschedules the benchmark threads at any point, in the middle of a request or while a safepoint waits for them; what
+ * the dataspace's pair pays for that beyond the map's pair shows in the second table. (Each benchmark thread is a
+ * process of its own, so the process locks are not contended here.)
+ *
  * <pre>{@code
  * java -cp benchmarks/target/benchmarks.jar \
- *     io.github.volpex.benchmarks.dataspace.DataspaceContentionReport [forks] [scalingForks]
+ *     io.github.volpex.benchmarks.dataspace.DataspaceContentionReport [forks] [scalingForks] [busyForks]
  * }</pre>
  *
  * <p>{@code forks} (default 10) are the forks of each contention benchmark, {@code scalingForks} (default 3) those of
- * each scaling point; each fork runs 3 × 1 s of warm-up and 5 × 1 s of measurement.
+ * each scaling point, {@code busyForks} (default {@code forks}; 0 skips the busy run) those of each contention
+ * benchmark on the busy machine; each fork runs 3 × 1 s of warm-up and 5 × 1 s of measurement.
  */
 public final class DataspaceContentionReport {
 
@@ -53,11 +62,20 @@ public final class DataspaceContentionReport {
     public static void main(String[] args) throws RunnerException {
         int forks = args.length > 0 ? positive("forks", args[0]) : 10;
         int scalingForks = args.length > 1 ? positive("scalingForks", args[1]) : 3;
+        int busyForks = args.length > 2 ? nonNegative("busyForks", args[2]) : forks;
         String loadBefore = load();
 
-        Map<String, ForkScores> contention = new LinkedHashMap<>();
-        for (RunResult run : new Runner(options(CONTENTION, 2, forks)).run()) {
-            contention.put(method(run), ForkScores.of(run));
+        Map<String, ForkScores> contention = contention(forks);
+        Map<String, ForkScores> busy = new LinkedHashMap<>();
+        String busyLoad = "";
+        if (busyForks > 0) {
+            int cores = Runtime.getRuntime().availableProcessors();
+            try (BusyThreads background = BusyThreads.start(cores)) {
+                String before = load();
+                busy = contention(busyForks);
+                busyLoad = background.count() + " busy threads; load average " + before + " at its start, " + load()
+                        + " at its end";
+            }
         }
         Map<Integer, Map<String, ForkScores>> scaling = new LinkedHashMap<>();
         for (int threads : SCALING_THREADS) {
@@ -73,16 +91,28 @@ public final class DataspaceContentionReport {
                 .append(System.getProperty("java.vm.version")).append(", CPU ").append(cpu()).append(", ")
                 .append(Runtime.getRuntime().availableProcessors()).append(" processors; load average before ")
                 .append(loadBefore).append(", after ").append(load()).append('\n');
-        contentionTable(out, contention, forks);
+        contentionTable(out, contention, forks, "");
+        if (!busy.isEmpty()) {
+            contentionTable(out, busy, busyForks, ", one busy background thread per core (" + busyLoad + ")");
+        }
         scalingTable(out, scaling, scalingForks);
         System.out.println(out);
     }
 
-    private static void contentionTable(StringBuilder out, Map<String, ForkScores> scores, int forks) {
+    private static Map<String, ForkScores> contention(int forks) throws RunnerException {
+        Map<String, ForkScores> scores = new LinkedHashMap<>();
+        for (RunResult run : new Runner(options(CONTENTION, 2, forks)).run()) {
+            scores.put(method(run), ForkScores.of(run));
+        }
+        return scores;
+    }
+
+    private static void contentionTable(StringBuilder out, Map<String, ForkScores> scores, int forks, String load) {
         ForkScores overhead = scores.get("harnessOverhead");
         ForkScores baseline = scores.get("baselineConcurrentHashMapPutRemove");
         ForkScores leading = scores.get("leadingPutGet");
-        out.append("\n").append(DataspaceBenchmark.class.getSimpleName()).append(", 2 threads, ").append(forks)
+        out.append("\n").append(DataspaceBenchmark.class.getSimpleName()).append(", 2 threads").append(load)
+                .append(", ").append(forks)
                 .append(" forks, ns per pair (a fork's figure is the mean of its 5 iterations)\n\n");
         out.append("| benchmark | median of forks | fastest fork | slowest fork | slowest / median | JMH score ± 99.9% "
                 + "| net of harness | net ratio to baseline |\n|---|---|---|---|---|---|---|---|\n");
@@ -156,6 +186,10 @@ public final class DataspaceContentionReport {
         return parsed;
     }
 
+    private static int nonNegative(String name, String value) {
+        return value.equals("0") ? 0 : positive(name, value);
+    }
+
     private static String load() {
         double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
         return load < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f", load);
@@ -172,6 +206,63 @@ public final class DataspaceContentionReport {
             // Not Linux, or not readable: the architecture is all we can name.
         }
         return System.getProperty("os.arch");
+    }
+
+    /**
+     * Background threads that keep every core busy: each spins on arithmetic until closed, never blocking, as a
+     * compute-bound program sharing the machine would. Daemon threads, so that they never keep the launcher alive.
+     */
+    private static final class BusyThreads implements AutoCloseable {
+        private final List<Thread> threads = new ArrayList<>();
+        private final LongAdder spins = new LongAdder();
+        private final long startNanos = System.nanoTime();
+        private volatile boolean stop;
+
+        static BusyThreads start(int count) {
+            BusyThreads busy = new BusyThreads();
+            for (int i = 0; i < count; i++) {
+                Thread thread = new Thread(busy::spin, "busy-background-" + i);
+                thread.setDaemon(true);
+                busy.threads.add(thread);
+                thread.start();
+            }
+            return busy;
+        }
+
+        int count() {
+            return threads.size();
+        }
+
+        private void spin() {
+            long x = Thread.currentThread().getId();
+            long rounds = 0;
+            while (!stop) {
+                for (int i = 0; i < 1 << 16; i++) {
+                    x ^= x << 13;
+                    x ^= x >>> 7;
+                    x ^= x << 17;
+                }
+                rounds++;
+            }
+            // Published, so that the loop's work cannot be removed as dead code.
+            spins.add(rounds + (x == 42 ? 1 : 0));
+        }
+
+        @Override
+        public void close() {
+            stop = true;
+            for (Thread thread : threads) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            double seconds = (System.nanoTime() - startNanos) / 1e9;
+            System.out.printf(Locale.ROOT, "busy background threads: %d, %.0f s, %d spin rounds%n", threads.size(),
+                    seconds, spins.sum());
+        }
     }
 
     /** The per-fork means of one benchmark, sorted, and JMH's score and error over every iteration of every fork. */
