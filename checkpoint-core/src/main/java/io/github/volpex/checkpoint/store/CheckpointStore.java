@@ -1013,9 +1013,10 @@ public final class CheckpointStore implements AutoCloseable {
          * and storing again the live blocks of those that are not, and at recovery reading the checkpoint's own
          * segment and each segment it lists (at most 64 besides its own), of which only the stripes holding blocks of
          * the state are decoded, every block taken from them checked against its SHA-256;
-         * {@link CheckpointStore#recoverTo} of a differential checkpoint holds the state in memory. After a restart, the first commit reads the newest checkpoint's segment back to
-         * learn its manifest. Repair ({@link CheckpointStore#repair}) checks and repairs the newest checkpoint's
-         * segment and every segment it lists, whatever their own leases say.
+         * {@link CheckpointStore#recoverTo} of a differential checkpoint holds the state in memory. After a restart,
+         * the first commit reads the newest checkpoint's segment back to learn its manifest. Repair
+         * ({@link CheckpointStore#repair}) checks and repairs the newest checkpoint's segment and every segment it
+         * lists, whatever their own leases say.
          *
          * @param chunking how to cut states into blocks: {@link Chunking#fixed()} for states updated in place,
          *                 {@link Chunking#contentDefined} for serialized ones
