@@ -221,7 +221,9 @@
  *   <li><b>Repair</b> of a differential checkpoint repairs its own segment and every segment its manifest lists,
  *       whatever their own leases say: damage to an older segment is damage to the newest state.</li>
  *   <li><b>Memory.</b> Per job the store keeps the manifest of its last commit (about 48 bytes per block: 3 MiB for
- *       a 1 GiB state in 16 KiB blocks). A commit holds the state, the block list of the new manifest and one
+ *       a 1 GiB state in 16 KiB blocks) and the indices of the segments its base listed (at most 65, each the list
+ *       of its n fragment locations: what the durability check uses instead of reading their index copies). A
+ *       commit holds the state, the block list of the new manifest and one
  *       segment of encoding, the new blocks being streamed from the state's array; recovery holds the state, the
  *       own payload, and the {@code m} fragments of one other segment at a time.
  *       {@link io.github.volpex.checkpoint.store.CheckpointStore#recoverTo} assembles a differential state in memory
