@@ -85,8 +85,12 @@ import java.util.random.RandomGenerator;
  * the blocks the job's newest committed checkpoint does not refer to, as one segment that follows the protocol above;
  * its block manifest lists the older checkpoints whose segments hold the rest. Deleting what is older than a new
  * checkpoint spares those, so the guarantee below holds for differential checkpoints as stated, with "rebuilt"
- * meaning from the checkpoint's own fragments and those of the segments it lists. The package documentation gives
- * the format, the reference rule, compaction and the memory bound.
+ * meaning from the checkpoint's own fragments and those of the segments it lists. A commit refers to an older
+ * segment only if its listing shows all {@code n} of that segment's fragments where its index records them, and
+ * stores the live blocks of any other segment again in its own: a committed differential checkpoint tolerates
+ * {@code n − m} fragment losses on its own segment and on each segment it lists, as a full one tolerates them on its
+ * own, however long those segments have gone unrepaired. The package documentation gives the format, the reference
+ * rule, this durability check and its cost, compaction and the memory bound.
  *
  * <h2>The guarantee</h2>
  * Let <i>L</i> be the last checkpoint of a job whose {@link #commit} returned, or whose {@link #commitAsync} stage
@@ -1003,13 +1007,16 @@ public final class CheckpointStore implements AutoCloseable {
          * that it, but not the newest, listed have been freed.
          *
          * <p>What it costs: hashing the state once per commit (SHA-256), the manifest (48 bytes per block, kept in
-         * memory for the job's last commit), and at recovery reading the checkpoint's own segment and each segment
-         * it lists (at most 64 besides its own), of which only the stripes holding blocks of the state are decoded,
-         * every block taken from them checked against its SHA-256; {@link CheckpointStore#recoverTo} of a
-         * differential checkpoint
-         * holds the state in memory. After a restart, the first commit reads the newest checkpoint's segment back to
-         * learn its manifest. Repair ({@link CheckpointStore#repair}) checks and repairs the newest checkpoint's
-         * segment and every segment it lists, whatever their own leases say.
+         * memory for the job's last commit), checking that every older segment the commit would refer to is listed
+         * whole — in the listing the commit takes anyway, plus one read of the index copies of each such segment
+         * whose index the store does not hold in memory (after a restart, or after a repair moved its fragments) —
+         * and storing again the live blocks of those that are not, and at recovery reading the checkpoint's own
+         * segment and each segment it lists (at most 64 besides its own), of which only the stripes holding blocks of
+         * the state are decoded, every block taken from them checked against its SHA-256;
+         * {@link CheckpointStore#recoverTo} of a differential checkpoint holds the state in memory. After a restart,
+         * the first commit reads the newest checkpoint's segment back to learn its manifest. Repair
+         * ({@link CheckpointStore#repair}) checks and repairs the newest checkpoint's segment and every segment it
+         * lists, whatever their own leases say.
          *
          * @param chunking how to cut states into blocks: {@link Chunking#fixed()} for states updated in place,
          *                 {@link Chunking#contentDefined} for serialized ones

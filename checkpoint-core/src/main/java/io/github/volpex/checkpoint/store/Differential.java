@@ -53,8 +53,12 @@ final class Differential {
         return index.isDifferential() ? assemble(index, view) : reads.rebuild(index);
     }
 
-    /** The checkpoint a commit refers to: the job's newest committed one, and its manifest. */
-    record Base(FragmentIndex index, Manifest manifest) {
+    /**
+     * The checkpoint a commit refers to: the job's newest committed one, and its manifest; {@code whole} tells, for
+     * each of its segments (0 its own, then those its manifest lists), whether all {@code n} of its fragments were
+     * listed where its index records them (see {@link #whole}).
+     */
+    record Base(FragmentIndex index, Manifest manifest, boolean[] whole) {
     }
 
     /** What a differential commit writes: its manifest, and the runs of the state that are its own blocks. */
@@ -111,19 +115,73 @@ final class Differential {
         if (newest == null) {
             return null;
         }
+        FragmentIndex index;
+        Manifest manifest;
         if (state.lastCommitted != null && state.lastManifest != null
                 && state.lastCommitted.checkpointId().equals(newest.id)) {
-            return new Base(state.lastCommitted, state.lastManifest);
-        }
-        try {
-            FragmentIndex index = context.readIndex(jobId, newest, new ArrayList<>()).orElse(null);
-            if (index == null || !index.isDifferential()) {
+            index = state.lastCommitted;
+            manifest = state.lastManifest;
+        } else {
+            try {
+                index = context.readIndex(jobId, newest, new ArrayList<>()).orElse(null);
+                if (index == null || !index.isDifferential()) {
+                    return null;
+                }
+                manifest = Manifest.ofPayload(reads.rebuild(index).bytes());
+            } catch (CheckpointStoreException | CorruptIndexException | IllegalStateException e) {
                 return null;
             }
-            return new Base(index, Manifest.ofPayload(reads.rebuild(index).bytes()));
-        } catch (CheckpointStoreException | CorruptIndexException | IllegalStateException e) {
-            return null;
         }
+        return new Base(index, manifest, whole(jobId, state, view, index, manifest));
+    }
+
+    /**
+     * Which segments of a base are whole: for each (0 the base's own, then those its manifest lists), whether every
+     * one of its {@code n} fragments is listed, in the view the commit took when it started, by the repository its
+     * index records. The check lists nothing more — the view is the commit's own listing — and downloads no fragment:
+     * a fragment present but damaged is not seen here (recovery finds it by its CRC-32C and digest and counts it among
+     * the {@code n − m} losses the checkpoint tolerates). A segment's index comes from {@code state}'s cache of the
+     * indices of the segments its last commit referred to; an index not cached, or one under which the segment does
+     * not look whole (a repair may have moved fragments and revised it), is read again from its copies. A segment
+     * that is not listed or whose index cannot be read is not whole. The cache then keeps the indices of this base's
+     * segments only.
+     */
+    private boolean[] whole(String jobId, JobState state, JobView view, FragmentIndex index, Manifest manifest) {
+        boolean[] whole = new boolean[manifest.segments.size() + 1];
+        Map<CheckpointId, FragmentIndex> indices = new HashMap<>();
+        for (int s = 0; s < whole.length; s++) {
+            CheckpointId id = s == 0 ? index.checkpointId() : manifest.segments.get(s - 1).id();
+            JobView.Trace trace = view.traces.get(id);
+            if (trace == null) {
+                continue;
+            }
+            FragmentIndex known = s == 0 ? index : state.segmentIndices.get(id);
+            if (known == null || !listedWhole(known, trace)) {
+                try {
+                    known = context.readIndex(jobId, trace, new ArrayList<>()).orElse(null);
+                } catch (CheckpointStoreException | CorruptIndexException | IllegalStateException e) {
+                    known = null;
+                }
+            }
+            if (known != null && known.checkpointId().equals(id)) {
+                indices.put(id, known);
+                whole[s] = listedWhole(known, trace);
+            }
+        }
+        state.segmentIndices.clear();
+        state.segmentIndices.putAll(indices);
+        return whole;
+    }
+
+    /** Whether each fragment of {@code index} is listed by the repository its index records. */
+    private static boolean listedWhole(FragmentIndex index, JobView.Trace trace) {
+        for (FragmentLocation location : index.fragments()) {
+            Set<Integer> listed = trace.fragments.get(location.repositoryId());
+            if (listed == null || !listed.contains(location.fragmentIndex())) {
+                return false;
+            }
+        }
+        return index.fragments().size() == index.n();
     }
 
     /**
@@ -192,7 +250,7 @@ final class Differential {
                     freshBytes += length[i];
                 }
             }
-            boolean[] kept = keptSegments(baseSegments, live, freshBytes, maxSpaceAmplification);
+            boolean[] kept = keptSegments(baseSegments, live, base.whole(), freshBytes, maxSpaceAmplification);
             for (int i = 0; i < blocks; i++) {
                 if (baseRef[i] >= 0 && !kept[bm.segmentOf[baseRef[i]]]) {
                     baseRef[i] = -1;
@@ -204,7 +262,10 @@ final class Differential {
     }
 
     /**
-     * The base segments still referred to. Those with no live block are dropped; of the others, the
+     * The base segments still referred to. Those with no live block are dropped, and so are those that are not
+     * {@code whole} (their live blocks are stored again in the new segment, from the state the commit was given: a
+     * committed checkpoint refers only to segments that had all {@code n} fragments when it was committed); of the
+     * others, the
      * {@link #MAX_SEGMENTS} with the most live bytes are kept; then, while the block bytes stored — the kept segments'
      * and the new segment's — exceed {@code amplification} times the live bytes, the kept segment with the smallest
      * share of live bytes is dropped (its live blocks move to the new segment), as a log-structured file system
@@ -212,16 +273,18 @@ final class Differential {
      * leaves the live ones; with every segment dropped they are equal, so with {@code amplification ≥ 1} the loop
      * ends with stored ≤ amplification × live.
      */
-    private static boolean[] keptSegments(List<Manifest.Segment> segments, long[] live, long freshBytes,
-                                          double amplification) {
+    private static boolean[] keptSegments(List<Manifest.Segment> segments, long[] live, boolean[] whole,
+                                          long freshBytes, double amplification) {
         List<Integer> candidates = new ArrayList<>();
+        long own = freshBytes;
         for (int s = 0; s < segments.size(); s++) {
-            if (live[s] > 0) {
+            if (live[s] > 0 && whole[s]) {
                 candidates.add(s);
+            } else {
+                own += live[s];
             }
         }
         candidates.sort(Comparator.comparingLong((Integer s) -> -live[s]));
-        long own = freshBytes;
         for (int c = MAX_SEGMENTS; c < candidates.size(); c++) {
             own += live[candidates.get(c)];
         }

@@ -1,5 +1,8 @@
 package io.github.volpex.checkpoint.store;
 
+import java.util.HashMap;
+import java.util.Map;
+
 /**
  * What a store remembers of one job between calls: the epoch it acquired to commit under, the next sequence number,
  * the last checkpoint it committed, and what an asynchronous commit left to do after its commit point. Guarded by the
@@ -15,6 +18,11 @@ final class JobState {
     FragmentIndex lastCommitted;
     /** The block manifest of {@link #lastCommitted} when it is a differential checkpoint, or null. */
     Manifest lastManifest;
+    /**
+     * The indices of the segments the last differential commit's base referred to, by checkpoint: what lets the next
+     * commit check that they are whole without reading them again.
+     */
+    final Map<CheckpointId, FragmentIndex> segmentIndices = new HashMap<>();
     /**
      * What the last asynchronous commit left to do once durable (markers on the other repositories, deletion of what
      * is older), or null: the next operation on the job runs it first.

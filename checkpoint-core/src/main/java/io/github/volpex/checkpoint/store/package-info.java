@@ -171,6 +171,31 @@
  *       spares every checkpoint whose segment that checkpoint's manifest lists; a segment is freed only once no
  *       retained checkpoint lists it. When the newest checkpoint's manifest cannot be read, collection deletes
  *       nothing.</li>
+ *   <li><b>Durability: every segment referred to is whole at the commit point.</b> A full commit's guarantee at its
+ *       commit point is that all {@code n} of its fragments were just written and listed, so it tolerates
+ *       {@code n − m} losses from then on. A differential checkpoint needs every segment it lists as well, and those
+ *       were written by older commits: left alone (no repair running), their losses add up over the commits that keep
+ *       referring to them, and once one has lost more than {@code n − m} every checkpoint listing it is lost. So a
+ *       commit refers to a segment of its base (the base's own one included) only if the listing the commit takes
+ *       when it starts shows all {@code n} of that segment's fragments, each on the repository the segment's index
+ *       records for it; a segment that is not listed whole — a fragment missing or moved, its repository not
+ *       answering, the segment or its index not found — is dropped as compaction drops one: its live blocks are
+ *       stored again in the new segment, from the state being committed. A committed differential checkpoint
+ *       therefore tolerates, from its commit point on, {@code n − m} fragment losses on its own segment and on each
+ *       segment it lists, independently, exactly as a full checkpoint tolerates them on its own. The check lists
+ *       nothing beyond the commit's own listing and downloads no fragment; it costs one read of the index copies of
+ *       each listed segment whose index the store does not have in memory (after a restart, or when a segment does
+ *       not look whole under the index remembered, since a repair may have moved its fragments). Storing the live
+ *       blocks again was chosen over repairing the segment: it needs no read (the blocks are in the state being
+ *       committed), works even when the segment has fewer than {@code m} fragments left and so could not be
+ *       repaired, and is an ordinary compaction step for the space accounting (the dropped segment's live bytes count
+ *       as the new segment's, so the space bound still holds and the segment is freed once the commit is durable,
+ *       never before). Its cost is writing that segment's live blocks again ({@code × n/m}); when repositories keep
+ *       losing fragments or one does not answer, differential commits approach full ones, which is what such churn
+ *       requires. What the listing cannot see is a fragment present but with damaged bytes: recovery detects it (by
+ *       CRC-32C and SHA-256) and counts it among the segment's {@code n − m} tolerated losses, and
+ *       {@link io.github.volpex.checkpoint.store.CheckpointStore#repair}, which reads every fragment, replaces
+ *       it.</li>
  *   <li><b>Compaction</b> happens inside a commit, so it needs no protocol of its own. A commit counts the live bytes
  *       of each segment it could refer to; it keeps the 64 with the most, and then, while the block bytes stored
  *       (the kept segments' and its own) exceed twice the live bytes (the space bound,
@@ -196,7 +221,9 @@
  *   <li><b>Repair</b> of a differential checkpoint repairs its own segment and every segment its manifest lists,
  *       whatever their own leases say: damage to an older segment is damage to the newest state.</li>
  *   <li><b>Memory.</b> Per job the store keeps the manifest of its last commit (about 48 bytes per block: 3 MiB for
- *       a 1 GiB state in 16 KiB blocks). A commit holds the state, the block list of the new manifest and one
+ *       a 1 GiB state in 16 KiB blocks) and the indices of the segments its base listed (at most 65, each the list
+ *       of its n fragment locations: what the durability check uses instead of reading their index copies). A
+ *       commit holds the state, the block list of the new manifest and one
  *       segment of encoding, the new blocks being streamed from the state's array; recovery holds the state, the
  *       own payload, and the {@code m} fragments of one other segment at a time.
  *       {@link io.github.volpex.checkpoint.store.CheckpointStore#recoverTo} assembles a differential state in memory

@@ -74,7 +74,10 @@ import net.jqwik.api.Provide;
  * copies and markers of at most {@code k} holders in all (counting those still damaged), then repairs under light
  * faults; recovery must return the newest checkpoint every time. On differential stores every committed checkpoint is
  * damaged so, each within its own {@code k}, so that damage accumulates on the older segments the newest lists too,
- * which only a repair that repairs them keeps within bounds.
+ * which only a repair that repairs them keeps within bounds. A third family runs differential stores that nobody
+ * repairs: each cycle commits under light faults (the process dying now and then), and after every commit that
+ * returns, every committed checkpoint loses up to {@code k} further fragments, so losses add up on the older segments;
+ * the newest must be recovered every time, which holds only if a commit never refers to a segment that is not whole.
  *
  * <p>The same histories run with most commits asynchronous ({@link CheckpointStore#commitAsync}), their persists
  * queued until the history drains them at random steps; there a commit returns when its stage completes
@@ -227,6 +230,14 @@ class StoreFaultPropertiesTest {
     void damage_within_k_per_repair_cycle_never_accumulates_differential_ephemeral(
             @ForAll Epochs epochs, @ForAll boolean contentDefined, @ForAll long seed) throws IOException {
         new World(Mode.EPHEMERAL, epochs, seed, false, chunking(contentDefined)).repairCycles(REPAIR_CYCLES);
+    }
+
+    @Property(tries = 20)
+    void losses_accumulating_on_older_segments_without_repair_differential(
+            @ForAll boolean rabin, @ForAll Epochs epochs, @ForAll boolean contentDefined, @ForAll long seed)
+            throws IOException {
+        new World(rabin ? Mode.RABIN : Mode.SYSTEMATIC, epochs, seed, false, chunking(contentDefined))
+                .lossCycles(REPAIR_CYCLES);
     }
 
     @Property(tries = 20)
@@ -1077,6 +1088,62 @@ class StoreFaultPropertiesTest {
                 }
             } catch (AssertionError e) {
                 throw failure(e);
+            }
+        }
+
+        /**
+         * Lets fragment losses accumulate on a differential store that nobody repairs: each cycle commits under light
+         * faults (the process dies first now and then), and after every commit that returns, every committed
+         * checkpoint — so every segment the newest lists — loses up to k of the fragments it still has; the newest
+         * must be recovered every time. Losses on an older segment add up over the cycles; a checkpoint may refer to
+         * it only while it has all n fragments.
+         */
+        void lossCycles(int cycles) throws IOException {
+            try {
+                while (lastCommitted == null) {
+                    commit();
+                }
+                for (int cycle = 0; cycle < cycles; cycle++) {
+                    clock.elapsedSeconds += 60;
+                    if (random.nextInt(10) < 2) {
+                        restart();
+                    }
+                    lightFaults();
+                    FragmentIndex before = lastCommitted;
+                    commit();
+                    repositories.forEach(r -> r.schedule(FaultSchedule.none()));
+                    if (lastCommitted != before) {
+                        loseWithinK(cycle);
+                    }
+                    mustRecoverNewest("cycle " + cycle + " after losses");
+                }
+            } catch (AssertionError e) {
+                throw failure(e);
+            }
+        }
+
+        /** Deletes up to k further fragments of every committed checkpoint, each from its recorded holder. */
+        private void loseWithinK(int cycle) throws IOException {
+            Truth truth = new Truth();
+            for (String target : truth.markersVisible) {
+                FragmentIndex index = truth.indexes.get(target);
+                if (index == null) {
+                    continue;
+                }
+                List<Integer> present = new ArrayList<>();
+                for (int i = 0; i < index.n(); i++) {
+                    if (truth.intactFragment(index, i, false)) {
+                        present.add(i);
+                    }
+                }
+                Collections.shuffle(present, new java.util.Random(random.nextLong()));
+                int count = random.nextBoolean() ? index.k() : random.nextInt(index.k() + 1);
+                List<Integer> lost = present.subList(0, Math.min(count, present.size()));
+                for (int i : lost) {
+                    FaultyRepository repository = byId(index.fragments().get(i).repositoryId());
+                    damage(() -> repository.delegate().delete(index.fragmentKey(i)));
+                }
+                history.add("cycle " + cycle + " loses fragments " + lost + " of " + target);
             }
         }
 
