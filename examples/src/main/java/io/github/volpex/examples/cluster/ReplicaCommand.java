@@ -54,8 +54,8 @@ import picocli.CommandLine.Spec;
  * dataspace (at the request number of the process checkpoint it restarts from), runs replica-exchange Monte Carlo,
  * and — while the election makes it its process's writer — commits process checkpoints to the S3 storage hosts under
  * the election's fencing epoch, when the Ni–Harwood scheduler says so: asynchronously (the replica pays for a copy of
- * its state, the store persists it in the background and the replica reports how each commit ended) and
- * differentially (only the blocks of the state that changed since the last durable checkpoint; see {@link #COMMITS}).
+ * its state, the store persists it in the background and the replica reports how each commit ended), and in full
+ * (see {@link #COMMITS}).
  *
  * <p>With {@code --coordinated} it reports to its coordinator on standard output, one {@link ReplicaReport} per line,
  * each starting with {@code @}: the virtual clock before every part of a step ({@code @clock}), every step
@@ -87,18 +87,16 @@ public final class ReplicaCommand implements Subcommand {
     static final int PACING_WINDOW = RemdProcess.CHUNKS_PER_STEP / 2;
 
     /**
-     * How writers commit: asynchronously and differentially. A differential checkpoint needs the older segments its
-     * manifest lists, exposed to every storage departure since they were written and repaired by nobody while a
-     * process has no writer. The store refers to an older segment only if its commit's listing shows all {@code n}
-     * of that segment's fragments, and stores the live blocks of any other again, so a committed checkpoint tolerates
-     * {@code k} losses on each segment it lists as a full one tolerates them on its own. Before the store checked
-     * that, losses added up on old segments under this run's storage churn and writers here committed in full: on
-     * the tests' small run ({@code --processes 3 --steps 10 --shape 5 --scale-hours 0.5 --storage-scale-hours 0.6})
-     * 3 of 10 restarts had found their checkpoint lost. With the check, two such runs lost 1 of 7 and 1 of 6; one run
-     * in full, on the same machine, 12 of 16 (133 storage departures: at this churn a checkpoint of either kind is
-     * lost when more than {@code k} of its holders depart before the next commit).
+     * How writers commit: asynchronously, and in full rather than differentially. A differential checkpoint needs
+     * the older segments its manifest lists, and these have been exposed to every storage departure since they were
+     * written; while a process has no writer (all its replicas died) nobody repairs them, and the storage churn of
+     * this run (ten hosts living hours of virtual time, the tests' living half an hour) takes more than {@code k}
+     * fragments of such a segment: every later checkpoint listing it is then lost. Measured on the tests' small run
+     * ({@code --processes 3 --steps 10 --shape 5 --scale-hours 0.5 --storage-scale-hours 0.6}): differential, 3 of 10
+     * restarts found their checkpoint lost and the run needed 2.5 h of virtual time; in full, 0 of 3 and 1 h. A full
+     * checkpoint depends on its own fragments only, which its commit has just written.
      */
-    static final String COMMITS = "asynchronous, differential";
+    static final String COMMITS = "asynchronous, full";
 
     @Spec
     private CommandSpec spec;
@@ -350,7 +348,7 @@ public final class ReplicaCommand implements Subcommand {
                     store = spec.pool().store(repositories, () -> StoragePool.objective(spec.computeLaw()
                                     .meanSeconds(), scheduler.intervalSeconds(), spec.stepSeconds(), virtualSeconds))
                             .reconstructionThreshold(StoragePool.DATA_FRAGMENTS + StoragePool.PARITY_FRAGMENTS)
-                            .executor(threads).epochs(election).differential(Tour.CHUNKING)
+                            .executor(threads).epochs(election)
                             .closeTimeout(Tour.CLOSE_WAIT).build();
                 }
                 return store;
