@@ -240,7 +240,7 @@ class ClusterTest {
             arguments.remove(arguments.indexOf("--processes") + 1);
             arguments.remove(arguments.indexOf("--processes"));
             Process coordinator = launch(arguments, credentials);
-            String text = readAll(coordinator, 200);
+            String text = readAll(coordinator, 600);
             String context = "seed " + seed + " (replay with -Dvolpex.cluster.seed=" + seed + "):\n" + text;
             assertEquals(0, coordinator.exitValue(), context);
             assertTrue(text.contains("verdict: PASS"), context);
