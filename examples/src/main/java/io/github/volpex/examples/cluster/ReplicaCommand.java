@@ -88,13 +88,12 @@ public final class ReplicaCommand implements Subcommand {
 
     /**
      * How writers commit: asynchronously, and in full rather than differentially. A differential checkpoint needs
-     * the older segments its manifest lists, and these have been exposed to every storage departure since they were
-     * written; while a process has no writer (all its replicas died) nobody repairs them, and the storage churn of
-     * this run (ten hosts living hours of virtual time, the tests' living half an hour) takes more than {@code k}
-     * fragments of such a segment: every later checkpoint listing it is then lost. Measured on the tests' small run
-     * ({@code --processes 3 --steps 10 --shape 5 --scale-hours 0.5 --storage-scale-hours 0.6}): differential, 3 of 10
-     * restarts found their checkpoint lost and the run needed 2.5 h of virtual time; in full, 0 of 3 and 1 h. A full
-     * checkpoint depends on its own fragments only, which its commit has just written.
+     * the older segments its manifest lists, exposed to every storage departure since they were written; the store
+     * now refers only to segments its commit finds whole and stores the live blocks of the others again, so a
+     * differential checkpoint tolerates what a full one does. But on the tests' small run ({@code --processes 3
+     * --steps 10 --shape 5 --scale-hours 0.5 --storage-scale-hours 0.6}) differential runs took 108 s to over 200 s
+     * on a quiet machine, several times a run with full commits, for a cause not yet found; until it is, writers
+     * here commit in full (the tour in one JVM commits differentially).
      */
     static final String COMMITS = "asynchronous, full";
 
