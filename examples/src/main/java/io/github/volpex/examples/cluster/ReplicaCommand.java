@@ -92,7 +92,7 @@ public final class ReplicaCommand implements Subcommand {
      * now refers only to segments its commit finds whole and stores the live blocks of the others again, so a
      * differential checkpoint tolerates what a full one does. But on the tests' small run ({@code --processes 3
      * --steps 10 --shape 5 --scale-hours 0.5 --storage-scale-hours 0.6}) differential runs took 108 s to over 200 s
-     * on a quiet machine, several times a run with full commits, for a cause not yet found; until it is, writers
+     * on a quiet machine, about twice a run with full commits, for a cause not yet found; until it is, writers
      * here commit in full (the tour in one JVM commits differentially).
      */
     static final String COMMITS = "asynchronous, full";
