@@ -16,7 +16,6 @@ import io.github.volpex.erasure.IdaCodec;
 import io.github.volpex.testkit.Fault;
 import io.github.volpex.testkit.FaultSchedule;
 import io.github.volpex.testkit.FaultyRepository;
-import io.github.volpex.testkit.RepositoryCall;
 import io.github.volpex.testkit.SimulatedCrash;
 import io.github.volpex.testsupport.Scale;
 import java.time.Duration;
@@ -71,28 +70,6 @@ class AsyncCommitCrashTest {
         }
     }
 
-    /** Counts calls and kills the process at call {@code crashAt}, and at every call after it. */
-    private static final class CrashAt implements FaultSchedule {
-        private final long crashAt;
-        private final Fault how;
-        private long calls;
-
-        CrashAt(long crashAt, Fault how) {
-            this.crashAt = crashAt;
-            this.how = how;
-        }
-
-        @Override
-        public synchronized Fault next(String repositoryId, RepositoryCall call, String key) {
-            calls++;
-            return calls < crashAt ? Fault.NONE : calls == crashAt ? how : Fault.CRASH_BEFORE;
-        }
-
-        synchronized long calls() {
-            return calls;
-        }
-    }
-
     @Property(tries = 1, edgeCases = EdgeCasesMode.NONE)
     void a_crash_at_any_call_of_an_ephemeral_persist_loses_nothing_committed(@ForAll long seed) throws Exception {
         everyCrashPoint(Mode.EPHEMERAL, seed);
@@ -111,7 +88,7 @@ class AsyncCommitCrashTest {
 
     private static void everyCrashPointOnce(Mode mode, long seed) throws Exception {
         // The calls of the workload when nothing crashes, with room for the threads to order them otherwise.
-        long calls = run(mode, seed, new CrashAt(Long.MAX_VALUE, Fault.NONE)) + 20;
+        long calls = run(mode, seed, CrashAt.never()) + 20;
         assertTrue(calls > 100, "the workload made only " + calls + " calls");
         for (long crashAt = 1; crashAt <= calls; crashAt++) {
             List<Fault> ways = FULL ? List.of(Fault.CRASH_BEFORE, Fault.CRASH_AFTER)

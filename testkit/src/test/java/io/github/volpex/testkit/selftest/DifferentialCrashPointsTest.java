@@ -1,0 +1,357 @@
+package io.github.volpex.testkit.selftest;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.github.volpex.checkpoint.repository.FragmentRepository;
+import io.github.volpex.checkpoint.store.CheckpointStore;
+import io.github.volpex.checkpoint.store.CheckpointStoreException;
+import io.github.volpex.checkpoint.store.Chunking;
+import io.github.volpex.checkpoint.store.CommitSupersededException;
+import io.github.volpex.checkpoint.store.FragmentIndex;
+import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
+import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.testkit.Fault;
+import io.github.volpex.testkit.FaultSchedule;
+import io.github.volpex.testkit.FaultyRepository;
+import io.github.volpex.testkit.SimulatedCrash;
+import io.github.volpex.testsupport.Scale;
+import io.github.volpex.testsupport.SearchDepth;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+
+/**
+ * A process running a differential store dies at every repository call of a history, one crash point after another:
+ * for each call index N of the history (its calls counted when nothing crashes) and each way of dying there (before
+ * the call takes effect, or after it took effect but before its reply), the process dies at call N — inside a
+ * fragment's stream, between a segment's fragments and its index copies, between the markers, halfway through the
+ * deletes of a collection or of the checkpoints a commit replaces — and makes no call after it. Then a new process on
+ * the same repositories:
+ * <ul>
+ *   <li>recovers, byte for byte, the state of the last commit that returned (or whose stage completed successfully),
+ *       or of a commit accepted after it — never an older one, never "no checkpoint", never a state missing a block
+ *       (a block the newest checkpoint refers to that a dead collection or compaction deleted fails the
+ *       recovery);</li>
+ *   <li>then commits two more differential states — a scattered change and an insertion — collects, and recovers each
+ *       of them byte for byte, itself and through a third process: its base, learned from what the dead one left,
+ *       refers only to blocks still stored.</li>
+ * </ul>
+ * The histories: after a first checkpoint committed without faults, commits whose states change by every pattern —
+ * nothing, a few scattered bytes, everything, growth, shrinkage, an insertion and a deletion in the middle — with a
+ * space bound of 1.25, so that compaction drops segments at most commits, and collections between them; on a
+ * perennial store in fixed-size blocks and an ephemeral one under content-defined chunking; and, asynchronously,
+ * three commits accepted at once on an executor whose tasks wait (so the second is superseded by the third, whose
+ * stage must fail typed as superseded whatever crashes), persisted, then a synchronous commit and a collection. Every
+ * store reads a clock that steps back and forth by up to five seconds at every reading, within a lease of an hour: no
+ * clock orders checkpoints, so neither may lose or reorder one.
+ *
+ * <p>Sizes for CI: each crash point with one way of dying, alternating, for one seed; {@code -Pscale} or a search
+ * factor above 1 ({@code -Dvolpex.search.factor=N}) tries both ways at every point, for {@code N} seeds (three under
+ * {@code -Pscale} alone).
+ */
+class DifferentialCrashPointsTest {
+
+    private static final String JOB = "job";
+    private static final boolean WIDE = Scale.full() || SearchDepth.deep();
+    private static final int SEEDS = Math.max(Scale.full() ? 3 : 1, SearchDepth.factor());
+    private static final int BLOCK = Chunking.MIN_BLOCK_BYTES;
+
+    /** The stores and histories checked. */
+    enum Variant {
+        PERENNIAL_FIXED(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), false),
+        EPHEMERAL_CONTENT_DEFINED(4, null, Chunking.contentDefined(BLOCK), false),
+        PERENNIAL_FIXED_ASYNCHRONOUS(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), true),
+        PERENNIAL_CONTENT_DEFINED_ASYNCHRONOUS(5, IdaCodec.rabin(3, 2), Chunking.contentDefined(BLOCK), true);
+
+        final int repositories;
+        final IdaCodec codec;
+        final Chunking chunking;
+        final boolean asynchronous;
+
+        Variant(int repositories, IdaCodec codec, Chunking chunking, boolean asynchronous) {
+            this.repositories = repositories;
+            this.codec = codec;
+            this.chunking = chunking;
+            this.asynchronous = asynchronous;
+        }
+    }
+
+    /** How a state changes from one commit to the next. */
+    enum Change { NONE, SCATTERED, ALL, GROW, SHRINK, INSERT, DELETE }
+
+    @Property(tries = 1, edgeCases = EdgeCasesMode.NONE)
+    void a_crash_at_any_call_of_a_perennial_differential_history(@ForAll long seed) {
+        everyCrashPoint(Variant.PERENNIAL_FIXED, seed);
+    }
+
+    @Property(tries = 1, edgeCases = EdgeCasesMode.NONE)
+    void a_crash_at_any_call_of_an_ephemeral_content_defined_history(@ForAll long seed) {
+        everyCrashPoint(Variant.EPHEMERAL_CONTENT_DEFINED, seed);
+    }
+
+    @Property(tries = 1, edgeCases = EdgeCasesMode.NONE)
+    void a_crash_at_any_call_of_superseding_asynchronous_differential_commits(@ForAll long seed) {
+        everyCrashPoint(Variant.PERENNIAL_FIXED_ASYNCHRONOUS, seed);
+    }
+
+    @Property(tries = 1, edgeCases = EdgeCasesMode.NONE)
+    void a_crash_at_any_call_of_asynchronous_content_defined_commits(@ForAll long seed) {
+        everyCrashPoint(Variant.PERENNIAL_CONTENT_DEFINED_ASYNCHRONOUS, seed);
+    }
+
+    private static void everyCrashPoint(Variant variant, long firstSeed) {
+        for (long seed = firstSeed; seed < firstSeed + SEEDS; seed++) {
+            // Every run of a seed makes the same calls up to its crash: the executors run tasks on the test's thread.
+            long calls = run(variant, seed, CrashAt.never());
+            assertTrue(calls > 300, variant + ": the history made only " + calls + " calls");
+            for (long crashAt = 1; crashAt <= calls; crashAt++) {
+                List<Fault> ways = WIDE ? List.of(Fault.CRASH_BEFORE, Fault.CRASH_AFTER)
+                        : List.of(crashAt % 2 == 0 ? Fault.CRASH_BEFORE : Fault.CRASH_AFTER);
+                for (Fault how : ways) {
+                    try {
+                        run(variant, seed, new CrashAt(crashAt, how));
+                    } catch (AssertionError | RuntimeException e) {
+                        throw new AssertionError(variant + ", seed " + seed + ", " + how + " at call " + crashAt
+                                + " of " + calls + ": " + e, e);
+                    }
+                }
+            }
+        }
+    }
+
+    /** A clock that steps back or forward by up to five seconds at every reading, as NTP steps a bad one. */
+    private static final class SteppingClock implements InstantSource {
+        private final SplittableRandom random;
+        private Instant now = Instant.parse("2026-06-01T00:00:00Z");
+
+        SteppingClock(long seed) {
+            this.random = new SplittableRandom(seed);
+        }
+
+        @Override
+        public synchronized Instant instant() {
+            now = now.plusMillis(random.nextLong(-5_000, 5_001));
+            return now;
+        }
+    }
+
+    /** An executor whose tasks wait until drained; the store's waiting thread runs the calls it needs itself. */
+    private static final class Deferred implements Executor {
+        private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+        }
+
+        /** Runs every task, those queued meanwhile included; a death stops it there, the rest never runs. */
+        void drain() {
+            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                task.run();
+            }
+        }
+    }
+
+    /** The states accepted, in order, and which of them is known durable. */
+    private static final class Truth {
+        final List<byte[]> accepted = new ArrayList<>();
+        int durable;
+
+        int accept(byte[] state) {
+            accepted.add(state.clone());
+            return accepted.size() - 1;
+        }
+
+        /** The index of the newest accepted state equal to {@code bytes}, or -1. */
+        int which(byte[] bytes) {
+            for (int i = accepted.size() - 1; i >= 0; i--) {
+                if (Arrays.equals(accepted.get(i), bytes)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+
+    /** Runs the history, dying as {@code faults} says, and checks the new processes; returns the calls it made. */
+    private static long run(Variant variant, long seed, CrashAt faults) {
+        List<FaultyRepository> repositories = new ArrayList<>();
+        for (int i = 0; i < variant.repositories; i++) {
+            repositories.add(FaultyRepository.wrap(FragmentRepository.inMemory("r" + i)));
+        }
+        SplittableRandom random = new SplittableRandom(seed);
+        SteppingClock clock = new SteppingClock(seed);
+        Deferred executor = new Deferred();
+        Truth truth = new Truth();
+        byte[] state = bytes(random, 24 * BLOCK);
+        CheckpointStore store = builder(variant, repositories, clock, random.nextLong()).executor(executor).build();
+        store.commit(JOB, state);
+        truth.accept(state);
+        repositories.forEach(r -> r.schedule(faults));
+        CompletionStage<FragmentIndex> superseded = null;
+        try {
+            if (variant.asynchronous) {
+                List<CompletionStage<FragmentIndex>> stages = new ArrayList<>();
+                List<Integer> which = new ArrayList<>();
+                for (Change change : List.of(Change.SCATTERED, Change.INSERT, Change.ALL)) {
+                    state = change(state, change, random);
+                    which.add(truth.accept(state));
+                    stages.add(store.commitAsync(JOB, state));
+                }
+                superseded = stages.get(1);
+                try {
+                    executor.drain();
+                } finally {
+                    for (int i = 0; i < stages.size(); i++) {
+                        if (succeeded(stages.get(i))) {
+                            truth.durable = Math.max(truth.durable, which.get(i));
+                        }
+                    }
+                }
+                state = change(state, Change.SHRINK, random);
+                commit(store, truth, state);
+                store.collectGarbage(JOB);
+                executor.drain();
+            } else {
+                Change[] changes = Change.values();
+                for (int i = 0; i < 9; i++) {
+                    state = change(state, changes[(i + 1) % changes.length], random);
+                    commit(store, truth, state);
+                    if (i % 3 == 2) {
+                        store.collectGarbage(JOB);
+                    }
+                }
+            }
+        } catch (SimulatedCrash | CheckpointStoreException e) {
+            // The process died (a store call may report the death as a failed operation): the history stops here.
+            assertTrue(faults.died(), "a store call failed though nothing crashed: " + e);
+        }
+        if (superseded != null) {
+            Throwable cause = failure(superseded);
+            assertInstanceOf(CommitSupersededException.class, cause, "the second of three commits accepted at once");
+        }
+        long calls = faults.calls();
+        // A new process on the same repositories; the dead one's executor never runs again.
+        repositories.forEach(r -> r.schedule(FaultSchedule.none()));
+        CheckpointStore restarted = builder(variant, repositories, clock, random.nextLong()).build();
+        Optional<RecoveredCheckpoint> recovered = restarted.recover(JOB);
+        if (recovered.isEmpty()) {
+            fail("no checkpoint recovered, but commit " + truth.durable + " was durable");
+        }
+        byte[] got = recovered.get().toByteArray();
+        int which = truth.which(got);
+        assertTrue(which >= 0, "recovered the bytes of no commit accepted");
+        assertTrue(which >= truth.durable, "recovered commit " + which + ", older than the durable commit "
+                + truth.durable);
+        // The new process goes on from what it recovered, differentially, and collects.
+        byte[] next = got;
+        for (Change change : List.of(Change.SCATTERED, Change.INSERT)) {
+            next = change(next, change, random);
+            restarted.commit(JOB, next);
+            assertArrayEquals(next, restarted.recover(JOB).orElseThrow().toByteArray(),
+                    "the new process did not recover its own " + change + " commit");
+        }
+        restarted.collectGarbage(JOB);
+        CheckpointStore third = builder(variant, repositories, clock, random.nextLong()).build();
+        assertArrayEquals(next, third.recover(JOB).orElseThrow().toByteArray(),
+                "a third process did not recover the new process's last commit");
+        return calls;
+    }
+
+    private static void commit(CheckpointStore store, Truth truth, byte[] state) {
+        int index = truth.accept(state);
+        store.commit(JOB, state);
+        truth.durable = index;
+    }
+
+    private static CheckpointStore.Builder builder(Variant variant, List<FaultyRepository> repositories,
+                                                   InstantSource clock, long seed) {
+        CheckpointStore.Builder builder = variant.codec == null ? CheckpointStore.ephemeral(repositories)
+                : CheckpointStore.perennial(variant.codec, repositories);
+        return builder.differential(variant.chunking).maxSpaceAmplification(1.25).segmentBytes(4 * BLOCK)
+                .clock(clock).lease(Duration.ofHours(1)).random(new SplittableRandom(seed));
+    }
+
+    /** Whether the stage completed successfully; a stage still undecided (its persist never ran) did not. */
+    private static boolean succeeded(CompletionStage<FragmentIndex> stage) {
+        CompletableFuture<FragmentIndex> future = stage.toCompletableFuture();
+        return future.isDone() && !future.isCompletedExceptionally();
+    }
+
+    /** The failure of a stage that must have failed. */
+    private static Throwable failure(CompletionStage<FragmentIndex> stage) {
+        CompletableFuture<FragmentIndex> future = stage.toCompletableFuture();
+        assertTrue(future.isCompletedExceptionally(), "the stage did not fail: " + future);
+        try {
+            future.join();
+            throw new AssertionError("unreachable");
+        } catch (CompletionException e) {
+            return e.getCause();
+        }
+    }
+
+    private static byte[] bytes(SplittableRandom random, int length) {
+        byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    /** The state after {@code change}; states stay between 4 and 48 blocks long. */
+    static byte[] change(byte[] state, Change change, SplittableRandom random) {
+        int length = state.length;
+        return switch (change) {
+            case NONE -> state.clone();
+            case SCATTERED -> {
+                byte[] next = state.clone();
+                for (int i = 0, count = 1 + random.nextInt(3); i < count && length > 0; i++) {
+                    next[random.nextInt(length)] ^= (byte) (1 + random.nextInt(255));
+                }
+                yield next;
+            }
+            case ALL -> bytes(random, length);
+            case GROW -> {
+                byte[] next = Arrays.copyOf(state, Math.min(48 * BLOCK, length + BLOCK + random.nextInt(3 * BLOCK)));
+                byte[] tail = bytes(random, next.length - length);
+                System.arraycopy(tail, 0, next, length, tail.length);
+                yield next;
+            }
+            case SHRINK -> Arrays.copyOf(state, Math.max(4 * BLOCK, length - BLOCK - random.nextInt(3 * BLOCK)));
+            case INSERT -> {
+                int at = random.nextInt(length + 1);
+                byte[] inserted = bytes(random, 1 + random.nextInt(BLOCK));
+                byte[] next = new byte[length + inserted.length];
+                System.arraycopy(state, 0, next, 0, at);
+                System.arraycopy(inserted, 0, next, at, inserted.length);
+                System.arraycopy(state, at, next, at + inserted.length, length - at);
+                yield next;
+            }
+            case DELETE -> {
+                int cut = Math.min(length - 4 * BLOCK, 1 + random.nextInt(BLOCK));
+                if (cut <= 0) {
+                    yield state.clone();
+                }
+                int at = random.nextInt(length - cut + 1);
+                byte[] next = new byte[length - cut];
+                System.arraycopy(state, 0, next, 0, at);
+                System.arraycopy(state, at + cut, next, at, length - at - cut);
+                yield next;
+            }
+        };
+    }
+}
