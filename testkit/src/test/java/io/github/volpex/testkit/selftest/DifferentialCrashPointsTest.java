@@ -35,9 +35,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
 
 /**
  * A process running a differential store dies at every repository call of a history, one crash point after another:
@@ -65,14 +63,17 @@ import net.jqwik.api.Property;
  * clock orders checkpoints, so neither may lose or reorder one.
  *
  * <p>Sizes for CI: each crash point with one way of dying, alternating, for one seed; {@code -Pscale} or a search
- * factor above 1 ({@code -Dvolpex.search.factor=N}) tries both ways at every point, for {@code N} seeds (three under
- * {@code -Pscale} alone).
+ * factor above 1 tries both ways at every point, for three seeds under {@code -Pscale} and the factor's multiple of
+ * the seeds with {@code -Dvolpex.search.factor=N}. The seed is new each run and named in a failure; replay with
+ * {@code -Dvolpex.crashpoints.seed=<seed>}.
  */
 class DifferentialCrashPointsTest {
 
     private static final String JOB = "job";
     private static final boolean WIDE = Scale.full() || SearchDepth.deep();
-    private static final int SEEDS = Math.max(Scale.full() ? 3 : 1, SearchDepth.factor());
+    /** Seeds per history: one in CI, three under -Pscale; the search factor multiplies them. */
+    private static final int SEEDS = Scale.full() ? 3 : 1;
+    private static final String SEED_PROPERTY = "volpex.crashpoints.seed";
     private static final int BLOCK = Chunking.MIN_BLOCK_BYTES;
 
     /** The stores and histories checked. */
@@ -98,32 +99,31 @@ class DifferentialCrashPointsTest {
     /** How a state changes from one commit to the next. */
     enum Change { NONE, SCATTERED, ALL, GROW, SHRINK, INSERT, DELETE }
 
-    @Property(tries = 1, edgeCases = EdgeCasesMode.NONE)
-    void a_crash_at_any_call_of_a_perennial_differential_history(@ForAll long seed) {
-        everyCrashPoint(Variant.PERENNIAL_FIXED, seed);
+    @Test
+    void a_crash_at_any_call_of_a_perennial_differential_history() {
+        everyCrashPoint(Variant.PERENNIAL_FIXED);
     }
 
-    @Property(tries = 1, edgeCases = EdgeCasesMode.NONE)
-    void a_crash_at_any_call_of_an_ephemeral_content_defined_history(@ForAll long seed) {
-        everyCrashPoint(Variant.EPHEMERAL_CONTENT_DEFINED, seed);
+    @Test
+    void a_crash_at_any_call_of_an_ephemeral_content_defined_history() {
+        everyCrashPoint(Variant.EPHEMERAL_CONTENT_DEFINED);
     }
 
-    @Property(tries = 1, edgeCases = EdgeCasesMode.NONE)
-    void a_crash_at_any_call_of_superseding_asynchronous_differential_commits(@ForAll long seed) {
-        everyCrashPoint(Variant.PERENNIAL_FIXED_ASYNCHRONOUS, seed);
+    @Test
+    void a_crash_at_any_call_of_superseding_asynchronous_differential_commits() {
+        everyCrashPoint(Variant.PERENNIAL_FIXED_ASYNCHRONOUS);
     }
 
-    @Property(tries = 1, edgeCases = EdgeCasesMode.NONE)
-    void a_crash_at_any_call_of_asynchronous_content_defined_commits(@ForAll long seed) {
-        everyCrashPoint(Variant.PERENNIAL_CONTENT_DEFINED_ASYNCHRONOUS, seed);
+    @Test
+    void a_crash_at_any_call_of_asynchronous_content_defined_commits() {
+        everyCrashPoint(Variant.PERENNIAL_CONTENT_DEFINED_ASYNCHRONOUS);
     }
 
-    private static void everyCrashPoint(Variant variant, long firstSeed) {
-        for (long seed = firstSeed; seed < firstSeed + SEEDS; seed++) {
+    private static void everyCrashPoint(Variant variant) {
+        SearchDepth.eachSeed(SEED_PROPERTY, SEEDS, seed -> {
             // Every run of a seed makes the same calls up to its crash: the executors run tasks on the test's thread.
             long calls = run(variant, seed, CrashAt.never());
             assertTrue(calls > 150, variant + ": the history made only " + calls + " calls");
-            System.out.println(variant + ": " + calls + " calls");
             for (long crashAt = 1; crashAt <= calls; crashAt++) {
                 List<Fault> ways = WIDE ? List.of(Fault.CRASH_BEFORE, Fault.CRASH_AFTER)
                         : List.of(crashAt % 2 == 0 ? Fault.CRASH_BEFORE : Fault.CRASH_AFTER);
@@ -131,12 +131,12 @@ class DifferentialCrashPointsTest {
                     try {
                         run(variant, seed, new CrashAt(crashAt, how));
                     } catch (AssertionError | RuntimeException e) {
-                        throw new AssertionError(variant + ", seed " + seed + ", " + how + " at call " + crashAt
-                                + " of " + calls + ": " + e, e);
+                        throw new AssertionError(variant + ", " + how + " at call " + crashAt + " of " + calls
+                                + ": " + e, e);
                     }
                 }
             }
-        }
+        });
     }
 
     /** A clock that steps back or forward by up to five seconds at every reading, as NTP steps a bad one. */
