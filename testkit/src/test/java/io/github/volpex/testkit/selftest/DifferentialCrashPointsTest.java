@@ -49,9 +49,12 @@ import org.junit.jupiter.api.Test;
  *       or of a commit accepted after it — never an older one, never "no checkpoint", never a state missing a block
  *       (a block the newest checkpoint refers to that a dead collection or compaction deleted fails the
  *       recovery);</li>
- *   <li>then commits two more differential states — a scattered change and an insertion — collects, and recovers each
- *       of them byte for byte, itself and through a third process: its base, learned from what the dead one left,
- *       refers only to blocks still stored.</li>
+ *   <li>retries the collection the dead one may have left halfway, which must not change what recovers;</li>
+ *   <li>then commits two more differential states — a scattered change and an insertion — and collects, dying in
+ *       turn at a random call of that (or not, when the call number drawn lies beyond its calls): its base, learned
+ *       from what the dead one left, must refer only to blocks still stored; a third process recovers the last
+ *       commit of either process that returned, or a newer one, commits once more, and a fourth recovers that byte
+ *       for byte.</li>
  * </ul>
  * The histories: after a first checkpoint committed without faults, commits whose states change by every pattern —
  * nothing, a few scattered bytes, everything, growth, shrinkage, an insertion and a deletion in the middle — with a
@@ -274,18 +277,33 @@ class DifferentialCrashPointsTest {
         restarted.collectGarbage(JOB);
         assertArrayEquals(got, restarted.recover(JOB).orElseThrow().toByteArray(),
                 "a collection by the new process changed what recovers");
-        // It goes on from what it recovered, differentially, and collects.
+        // It goes on from what it recovered, differentially, and collects — and dies too, at a random call of that.
+        CrashAt second = new CrashAt(1 + random.nextInt(400), random.nextBoolean() ? Fault.CRASH_BEFORE
+                : Fault.CRASH_AFTER);
+        repositories.forEach(r -> r.schedule(second));
         byte[] next = got;
-        for (Change change : List.of(Change.SCATTERED, Change.INSERT)) {
-            next = change(next, change, random);
-            restarted.commit(JOB, next);
-            assertArrayEquals(next, restarted.recover(JOB).orElseThrow().toByteArray(),
-                    "the new process did not recover its own " + change + " commit");
+        try {
+            for (Change change : List.of(Change.SCATTERED, Change.INSERT)) {
+                next = change(next, change, random);
+                commit(restarted, truth, next);
+            }
+            restarted.collectGarbage(JOB);
+        } catch (SimulatedCrash | CheckpointStoreException e) {
+            assertTrue(second.died(), "a store call of the second process failed though nothing crashed: " + e);
         }
-        restarted.collectGarbage(JOB);
+        // A third process recovers what the second left, goes on and is recovered by a fourth.
+        repositories.forEach(r -> r.schedule(FaultSchedule.none()));
         CheckpointStore third = builder(variant, repositories, clock, random.nextLong()).build();
-        assertArrayEquals(next, third.recover(JOB).orElseThrow().toByteArray(),
-                "a third process did not recover the new process's last commit");
+        byte[] again = third.recover(JOB).orElseThrow().toByteArray();
+        int recoveredAgain = truth.which(again);
+        assertTrue(recoveredAgain >= truth.durable, "after the second process died at call " + second.calls()
+                + ", recovered commit " + recoveredAgain + ", older than the durable commit " + truth.durable);
+        byte[] last = change(again, Change.SCATTERED, random);
+        third.commit(JOB, last);
+        third.collectGarbage(JOB);
+        CheckpointStore fourth = builder(variant, repositories, clock, random.nextLong()).build();
+        assertArrayEquals(last, fourth.recover(JOB).orElseThrow().toByteArray(),
+                "a fourth process did not recover the third's commit");
         return calls;
     }
 
