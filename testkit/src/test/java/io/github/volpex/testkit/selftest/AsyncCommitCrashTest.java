@@ -13,7 +13,6 @@ import io.github.volpex.checkpoint.store.FragmentIndex;
 import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
 import io.github.volpex.erasure.IdaCodec;
-import io.github.volpex.testkit.Fault;
 import io.github.volpex.testkit.FaultSchedule;
 import io.github.volpex.testkit.FaultyRepository;
 import io.github.volpex.testkit.SimulatedCrash;
@@ -90,17 +89,10 @@ class AsyncCommitCrashTest {
         // The calls of the workload when nothing crashes, with room for the threads to order them otherwise.
         long calls = run(mode, seed, CrashAt.never()) + 20;
         assertTrue(calls > 100, "the workload made only " + calls + " calls");
-        for (long crashAt = 1; crashAt <= calls; crashAt++) {
-            List<Fault> ways = FULL ? List.of(Fault.CRASH_BEFORE, Fault.CRASH_AFTER)
-                    : List.of(crashAt % 2 == 0 ? Fault.CRASH_BEFORE : Fault.CRASH_AFTER);
-            for (Fault how : ways) {
-                try {
-                    run(mode, seed, new CrashAt(crashAt, how));
-                } catch (AssertionError e) {
-                    throw new AssertionError(mode + ", seed " + seed + ", " + how + " at call " + crashAt + ": "
-                            + e.getMessage(), e);
-                }
-            }
+        try {
+            CrashAt.eachCrashPoint(calls, FULL, faults -> run(mode, seed, faults));
+        } catch (AssertionError e) {
+            throw new AssertionError(mode + ", seed " + seed + ", " + e.getMessage(), e);
         }
     }
 

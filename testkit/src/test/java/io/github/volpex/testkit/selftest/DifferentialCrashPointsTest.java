@@ -24,7 +24,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,7 +33,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -127,17 +125,10 @@ class DifferentialCrashPointsTest {
             // Every run of a seed makes the same calls up to its crash: the executors run tasks on the test's thread.
             long calls = run(variant, seed, CrashAt.never());
             assertTrue(calls > 150, variant + ": the history made only " + calls + " calls");
-            for (long crashAt = 1; crashAt <= calls; crashAt++) {
-                List<Fault> ways = WIDE ? List.of(Fault.CRASH_BEFORE, Fault.CRASH_AFTER)
-                        : List.of(crashAt % 2 == 0 ? Fault.CRASH_BEFORE : Fault.CRASH_AFTER);
-                for (Fault how : ways) {
-                    try {
-                        run(variant, seed, new CrashAt(crashAt, how));
-                    } catch (AssertionError | RuntimeException e) {
-                        throw new AssertionError(variant + ", " + how + " at call " + crashAt + " of " + calls
-                                + ": " + e, e);
-                    }
-                }
+            try {
+                CrashAt.eachCrashPoint(calls, WIDE, faults -> run(variant, seed, faults));
+            } catch (AssertionError e) {
+                throw new AssertionError(variant + ", " + e.getMessage(), e);
             }
         });
     }
@@ -155,23 +146,6 @@ class DifferentialCrashPointsTest {
         public synchronized Instant instant() {
             now = now.plusMillis(random.nextLong(-5_000, 5_001));
             return now;
-        }
-    }
-
-    /** An executor whose tasks wait until drained; the store's waiting thread runs the calls it needs itself. */
-    private static final class Deferred implements Executor {
-        private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
-
-        @Override
-        public void execute(Runnable task) {
-            tasks.add(task);
-        }
-
-        /** Runs every task, those queued meanwhile included; a death stops it there, the rest never runs. */
-        void drain() {
-            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
-                task.run();
-            }
         }
     }
 
@@ -204,7 +178,7 @@ class DifferentialCrashPointsTest {
         }
         SplittableRandom random = new SplittableRandom(seed);
         SteppingClock clock = new SteppingClock(seed);
-        Deferred executor = new Deferred();
+        DeferredExecutor executor = new DeferredExecutor();
         Truth truth = new Truth();
         byte[] state = bytes(random, 24 * BLOCK);
         CheckpointStore store = builder(variant, repositories, clock, random.nextLong()).executor(executor).build();
