@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -33,6 +34,11 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,7 +65,9 @@ import org.junit.jupiter.api.Test;
  * space bound of 1.25, so that compaction drops segments at most commits, and collections between them; on a
  * perennial store in fixed-size blocks and an ephemeral one under content-defined chunking; and, asynchronously,
  * three commits accepted at once on an executor whose tasks wait (so the second is superseded by the third, whose
- * stage must fail typed as superseded whatever crashes), persisted, then a synchronous commit and a collection. Every
+ * stage must fail typed as superseded whatever crashes), persisted, then a synchronous commit and a collection; and
+ * the same on a pool of two threads, where the threads order the calls, every stage must be decided once the dead
+ * process is closed, and a stage that completed successfully must find {@code k + 1} commit markers stored. Every
  * store reads a clock that steps back and forth by up to five seconds at every reading, within a lease of an hour: no
  * clock orders checkpoints, so neither may lose or reorder one.
  *
@@ -79,21 +87,25 @@ class DifferentialCrashPointsTest {
 
     /** The stores and histories checked. */
     enum Variant {
-        PERENNIAL_FIXED(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), false),
-        EPHEMERAL_CONTENT_DEFINED(4, null, Chunking.contentDefined(BLOCK), false),
-        PERENNIAL_FIXED_ASYNCHRONOUS(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), true),
-        PERENNIAL_CONTENT_DEFINED_ASYNCHRONOUS(5, IdaCodec.rabin(3, 2), Chunking.contentDefined(BLOCK), true);
+        PERENNIAL_FIXED(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), false, false),
+        EPHEMERAL_CONTENT_DEFINED(4, null, Chunking.contentDefined(BLOCK), false, false),
+        PERENNIAL_FIXED_ASYNCHRONOUS(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), true, false),
+        PERENNIAL_CONTENT_DEFINED_ASYNCHRONOUS(5, IdaCodec.rabin(3, 2), Chunking.contentDefined(BLOCK), true, false),
+        PERENNIAL_FIXED_ASYNCHRONOUS_ON_A_POOL(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), true, true);
 
         final int repositories;
         final IdaCodec codec;
         final Chunking chunking;
         final boolean asynchronous;
+        /** Whether persists and repository calls run on a pool of two threads, in an order the threads decide. */
+        final boolean pooled;
 
-        Variant(int repositories, IdaCodec codec, Chunking chunking, boolean asynchronous) {
+        Variant(int repositories, IdaCodec codec, Chunking chunking, boolean asynchronous, boolean pooled) {
             this.repositories = repositories;
             this.codec = codec;
             this.chunking = chunking;
             this.asynchronous = asynchronous;
+            this.pooled = pooled;
         }
     }
 
@@ -120,10 +132,16 @@ class DifferentialCrashPointsTest {
         everyCrashPoint(Variant.PERENNIAL_CONTENT_DEFINED_ASYNCHRONOUS);
     }
 
+    @Test
+    void a_crash_at_any_call_of_asynchronous_differential_commits_on_a_pool() {
+        everyCrashPoint(Variant.PERENNIAL_FIXED_ASYNCHRONOUS_ON_A_POOL);
+    }
+
     private static void everyCrashPoint(Variant variant) {
         SearchDepth.eachSeed(SEED_PROPERTY, SEEDS, seed -> {
-            // Every run of a seed makes the same calls up to its crash: the executors run tasks on the test's thread.
-            long calls = run(variant, seed, CrashAt.never());
+            // Every run of a seed makes the same calls up to its crash when the executor runs tasks on the test's
+            // thread; on a pool the threads order them, so the count leaves room.
+            long calls = run(variant, seed, CrashAt.never()) + (variant.pooled ? 20 : 0);
             assertTrue(calls > 150, variant + ": the history made only " + calls + " calls");
             try {
                 CrashAt.eachCrashPoint(calls, WIDE, faults -> run(variant, seed, faults));
@@ -171,35 +189,56 @@ class DifferentialCrashPointsTest {
     }
 
     /** Runs the history, dying as {@code faults} says, and checks the new processes; returns the calls it made. */
-    private static long run(Variant variant, long seed, CrashAt faults) {
+    private static long run(Variant variant, long seed, CrashAt faults) throws InterruptedException {
+        ExecutorService pool = variant.pooled ? Executors.newFixedThreadPool(2) : null;
+        try {
+            return run(variant, seed, faults, pool);
+        } finally {
+            if (pool != null) {
+                pool.shutdownNow();
+                assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "a persist is still running");
+            }
+        }
+    }
+
+    private static long run(Variant variant, long seed, CrashAt faults, ExecutorService pool)
+            throws InterruptedException {
         List<FaultyRepository> repositories = new ArrayList<>();
         for (int i = 0; i < variant.repositories; i++) {
             repositories.add(FaultyRepository.wrap(FragmentRepository.inMemory("r" + i)));
         }
         SplittableRandom random = new SplittableRandom(seed);
         SteppingClock clock = new SteppingClock(seed);
-        DeferredExecutor executor = new DeferredExecutor();
+        DeferredExecutor deferred = new DeferredExecutor();
         Truth truth = new Truth();
         byte[] state = bytes(random, 24 * BLOCK);
-        CheckpointStore store = builder(variant, repositories, clock, random.nextLong()).executor(executor).build();
+        CheckpointStore store = builder(variant, repositories, clock, random.nextLong())
+                .executor(pool != null ? pool : deferred).build();
+        List<CompletionStage<FragmentIndex>> stages = new ArrayList<>();
+        List<AssertionError> violations = Collections.synchronizedList(new ArrayList<>());
         store.commit(JOB, state);
         truth.accept(state);
         repositories.forEach(r -> r.schedule(faults));
         CompletionStage<FragmentIndex> superseded = null;
         try {
             if (variant.asynchronous) {
-                List<CompletionStage<FragmentIndex>> stages = new ArrayList<>();
                 List<Integer> which = new ArrayList<>();
                 for (Change change : List.of(Change.SCATTERED, Change.INSERT, Change.ALL)) {
                     state = change(state, change, random);
                     which.add(truth.accept(state));
                     CompletionStage<FragmentIndex> stage = store.commitAsync(JOB, state);
-                    stage.thenAccept(index -> durableAtCompletion(repositories, index));
+                    stage.thenAccept(index -> {
+                        try {
+                            durableAtCompletion(repositories, index);
+                        } catch (AssertionError e) {
+                            violations.add(e);
+                        }
+                    });
                     stages.add(stage);
                 }
-                superseded = stages.get(1);
+                superseded = pool != null ? null : stages.get(1);
                 try {
-                    executor.drain();
+                    persist(deferred, stages);
                 } finally {
                     for (int i = 0; i < stages.size(); i++) {
                         if (succeeded(stages.get(i))) {
@@ -210,7 +249,7 @@ class DifferentialCrashPointsTest {
                 state = change(state, Change.SHRINK, random);
                 commit(store, truth, state);
                 store.collectGarbage(JOB);
-                executor.drain();
+                persist(deferred, stages);
             } else {
                 Change[] changes = Change.values();
                 for (int i = 0; i < 9; i++) {
@@ -229,6 +268,18 @@ class DifferentialCrashPointsTest {
         } catch (SimulatedCrash | CheckpointStoreException e) {
             // The process died (a store call may report the death as a failed operation): the history stops here.
             assertTrue(faults.died(), "a store call failed though nothing crashed: " + e);
+        }
+        if (pool != null) {
+            // The process stops: close waits for what its threads still run (every call fails at once once it died).
+            store.close(Duration.ofSeconds(30));
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "a persist is still running after close");
+            for (CompletionStage<FragmentIndex> stage : stages) {
+                assertTrue(stage.toCompletableFuture().isDone(), "a stage is still undecided after close");
+            }
+        }
+        if (!violations.isEmpty()) {
+            throw violations.get(0);
         }
         if (superseded != null) {
             Throwable cause = failure(superseded);
@@ -279,6 +330,24 @@ class DifferentialCrashPointsTest {
         assertArrayEquals(last, fourth.recover(JOB).orElseThrow().toByteArray(),
                 "a fourth process did not recover the third's commit");
         return calls;
+    }
+
+    /** Runs the persists: drains the deferred executor, or waits for the stages a pool completes. */
+    private static void persist(DeferredExecutor deferred, List<CompletionStage<FragmentIndex>> stages) {
+        deferred.drain();
+        for (CompletionStage<FragmentIndex> stage : stages) {
+            try {
+                stage.toCompletableFuture().get(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            } catch (TimeoutException e) {
+                throw new AssertionError("a stage was not decided within 30 s though the repositories answer at once",
+                        e);
+            } catch (ExecutionException e) {
+                // Failed, superseded, or the process died: judged by the stage's outcome, not here.
+            }
+        }
     }
 
     /** At a stage's successful completion, {@code k + 1} repositories hold the checkpoint's commit marker. */
