@@ -23,7 +23,10 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>The clock is injected as a source of nanoseconds ({@link System#nanoTime()} in production, a fake in tests);
- * only differences between its readings are used. The time of creation counts as the last checkpoint.
+ * only differences between its readings are used, and only the time it moves forward counts: a reading below the one
+ * before it counts as no time passed, so a clock that steps back (a wall clock that NTP corrects) neither makes the
+ * time since the last checkpoint negative nor postpones the next checkpoint by the step; a step forward counts as
+ * time passed, which it cannot be told from. The time of creation counts as the last checkpoint.
  *
  * <p><b>Background commits.</b> With an asynchronous commit (for example
  * {@link io.github.volpex.checkpoint.store.CheckpointStore#commitAsync CheckpointStore.commitAsync}) a checkpoint
@@ -55,6 +58,10 @@ public final class AdaptiveCheckpointScheduler {
     private final int peers;
     private final NiHarwoodEstimateSource estimates;
     private final LongSupplier nanoTime;
+    /** The clock's latest reading, and the sum of its steps back so far; guarded by {@code this}. */
+    private long latestReading;
+    private long stepsBackNanos;
+    /** When the last checkpoint completed, in forward time ({@code now()}). */
     private volatile long lastCheckpointNanos;
     /** The latest blocking overhead {@code C}, in seconds; NaN until one is recorded. */
     private volatile double blockingSeconds = Double.NaN;
@@ -65,7 +72,18 @@ public final class AdaptiveCheckpointScheduler {
         this.peers = peers;
         this.estimates = estimates;
         this.nanoTime = nanoTime;
-        this.lastCheckpointNanos = nanoTime.getAsLong();
+        this.latestReading = nanoTime.getAsLong();
+        this.lastCheckpointNanos = latestReading;
+    }
+
+    /** Reads the clock and returns the time it has moved forward, from the origin of its first reading on. */
+    private synchronized long now() {
+        long reading = nanoTime.getAsLong();
+        if (reading - latestReading < 0) {
+            stepsBackNanos += latestReading - reading;
+        }
+        latestReading = reading;
+        return reading + stepsBackNanos;
     }
 
     /**
@@ -192,7 +210,7 @@ public final class AdaptiveCheckpointScheduler {
      * {@linkplain #recordBlocking blocking overhead} and restarts the interval (as {@link #checkpointCompleted()});
      * when the returned stage completes normally, records the time from the call until then as the
      * {@linkplain #recordLatency latency}. A stage that completes exceptionally (a failed, superseded or abandoned
-     * commit) records no latency. Clock readings that go backwards count as 0.
+     * commit) records no latency. Time the clock steps back counts as none (see the class comment).
      *
      * <p>Blocks for as long as {@code commit} does. The latency is recorded by a dependent action on the commit's
      * stage, on the thread that completes it; it only reads the clock and writes one field.
@@ -210,15 +228,15 @@ public final class AdaptiveCheckpointScheduler {
      */
     public <T> CompletionStage<T> checkpoint(Supplier<? extends CompletionStage<T>> commit) {
         Objects.requireNonNull(commit, "commit");
-        long start = nanoTime.getAsLong();
+        long start = now();
         CompletionStage<T> stage = commit.get();
-        long returned = nanoTime.getAsLong();
+        long returned = now();
         lastCheckpointNanos = returned;
         blockingSeconds = secondsBetween(start, returned);
         Objects.requireNonNull(stage, "the stage commit returned");
         return stage.whenComplete((result, failure) -> {
             if (failure == null) {
-                latencySeconds = secondsBetween(start, nanoTime.getAsLong());
+                latencySeconds = secondsBetween(start, now());
             }
         });
     }
@@ -233,7 +251,7 @@ public final class AdaptiveCheckpointScheduler {
      * @return the elapsed time, in seconds
      */
     public double secondsSinceCheckpoint() {
-        return (nanoTime.getAsLong() - lastCheckpointNanos) / NANOS_PER_SECOND;
+        return Math.max(0L, now() - lastCheckpointNanos) / NANOS_PER_SECOND;
     }
 
     /**
@@ -263,7 +281,7 @@ public final class AdaptiveCheckpointScheduler {
      * so the interval restarts now.
      */
     public void checkpointCompleted() {
-        lastCheckpointNanos = nanoTime.getAsLong();
+        lastCheckpointNanos = now();
     }
 
     @Override

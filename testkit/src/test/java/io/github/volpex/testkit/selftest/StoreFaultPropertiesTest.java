@@ -44,7 +44,6 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Example;
@@ -431,27 +430,6 @@ class StoreFaultPropertiesTest {
         }
     }
 
-    /**
-     * A process's executor whose tasks wait until {@link #drain}: the persists of asynchronous commits, and repository
-     * calls, which the store's waiting thread runs itself (so the history stays on one thread, in an order its seed
-     * decides).
-     */
-    private static final class Deferred implements Executor {
-        private final java.util.ArrayDeque<Runnable> tasks = new java.util.ArrayDeque<>();
-
-        @Override
-        public void execute(Runnable task) {
-            tasks.add(task);
-        }
-
-        /** Runs every task, those queued while it runs included; a simulated death stops it there. */
-        void drain() {
-            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
-                task.run();
-            }
-        }
-    }
-
     /** The repositories, the current process and the ground truth of one run. */
     private static final class World {
         private final Mode mode;
@@ -473,7 +451,7 @@ class StoreFaultPropertiesTest {
         /** Whether most commits are asynchronous. */
         private final boolean asynchronous;
         /** The current process's executor: its tasks wait until the history drains them. */
-        private Deferred executor = new Deferred();
+        private DeferredExecutor executor = new DeferredExecutor();
         /** The stages of the current process's asynchronous commits not yet seen decided. */
         private final List<CompletionStage<FragmentIndex>> pending = new ArrayList<>();
         /** How a differential store cuts states, or null for full checkpoints. */
@@ -529,7 +507,7 @@ class StoreFaultPropertiesTest {
                 closeWithPersistsPending();
             }
             // The process is gone: what its executor still held never runs.
-            executor = new Deferred();
+            executor = new DeferredExecutor();
             pending.clear();
             faults = FaultSchedule.none();
             repositories.forEach(r -> r.schedule(faults));
