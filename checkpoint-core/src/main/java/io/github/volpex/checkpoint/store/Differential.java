@@ -50,7 +50,15 @@ final class Differential {
      * one assembled from its segments.
      */
     RecoveredCheckpoint rebuild(FragmentIndex index, JobView view) {
-        return index.isDifferential() ? assemble(index, view) : reads.rebuild(index);
+        return rebuild(index, view, null);
+    }
+
+    /**
+     * As {@link #rebuild(FragmentIndex, JobView)}; the manifest of a differential checkpoint rebuilt is remembered in
+     * {@code state} unless it is null.
+     */
+    RecoveredCheckpoint rebuild(FragmentIndex index, JobView view, JobState state) {
+        return index.isDifferential() ? assemble(index, view, state) : reads.rebuild(index);
     }
 
     /**
@@ -106,9 +114,10 @@ final class Differential {
     }
 
     /**
-     * The base of a commit: the newest committed checkpoint of {@code view}, with its manifest — remembered from this
-     * store's last commit when that is the one, read back otherwise. Null when there is none, it is a full
-     * checkpoint, or its manifest cannot be read: the commit then stores every block.
+     * The base of a commit: the newest committed checkpoint of {@code view}, with its manifest — remembered when this
+     * store committed, recovered or repaired that checkpoint last (see {@link JobState#manifestOf}), read back
+     * otherwise. Null when there is none, it is a full checkpoint, or its manifest cannot be read: the commit then
+     * stores every block.
      */
     Base base(String jobId, JobState state, JobView view) {
         JobView.Trace newest = view.newestCommitted().orElse(null);
@@ -116,11 +125,9 @@ final class Differential {
             return null;
         }
         FragmentIndex index;
-        Manifest manifest;
-        if (state.lastCommitted != null && state.lastManifest != null
-                && state.lastCommitted.checkpointId().equals(newest.id)) {
-            index = state.lastCommitted;
-            manifest = state.lastManifest;
+        Manifest manifest = state.manifestOf(newest.id);
+        if (manifest != null) {
+            index = state.manifestOf;
         } else {
             try {
                 index = context.readIndex(jobId, newest, new ArrayList<>()).orElse(null);
@@ -131,6 +138,7 @@ final class Differential {
             } catch (CheckpointStoreException | CorruptIndexException | IllegalStateException e) {
                 return null;
             }
+            state.learnt(index, manifest);
         }
         return new Base(index, manifest, whole(jobId, state, view, index, manifest));
     }
@@ -366,6 +374,14 @@ final class Differential {
      * match their digest, in the manifest's order, is the state the manifest names, so it is not hashed again.
      */
     RecoveredCheckpoint assemble(FragmentIndex index, JobView view) {
+        return assemble(index, view, null);
+    }
+
+    /**
+     * As {@link #assemble(FragmentIndex, JobView)}; once the state is rebuilt, its manifest is remembered in
+     * {@code state} unless it is null.
+     */
+    RecoveredCheckpoint assemble(FragmentIndex index, JobView view, JobState jobState) {
         String jobId = index.jobId();
         byte[] own = reads.rebuild(index).bytes();
         Manifest manifest = Manifest.ofPayload(own);
@@ -402,6 +418,9 @@ final class Differential {
                                     (i + 1) * Sha256.LENGTH_BYTES)))));
                 }
             }
+        }
+        if (jobState != null) {
+            jobState.learnt(index, manifest);
         }
         return new RecoveredCheckpoint(index, state);
     }
