@@ -149,10 +149,11 @@ final class Differential {
      * index records. The check lists nothing more — the view is the commit's own listing — and downloads no fragment:
      * a fragment present but damaged is not seen here (recovery finds it by its CRC-32C and digest and counts it among
      * the {@code n − m} losses the checkpoint tolerates). A segment's index comes from {@code state}'s cache of the
-     * indices of the segments its last commit referred to; an index not cached, or one under which the segment does
-     * not look whole (a repair may have moved fragments and revised it), is read again from its copies. A segment
-     * that is not listed or whose index cannot be read is not whole. The cache then keeps the indices of this base's
-     * segments only.
+     * indices of the segments its last commit referred to; an index not cached is read from its copies, and so is
+     * one under which the segment does not look whole if the listing shows one of the segment's fragments where that
+     * index does not record it (a repair elsewhere moved fragments and revised the index). A segment that only lost
+     * fragments is not whole under any revision, so its index is not read again. A segment that is not listed or
+     * whose index cannot be read is not whole. The cache then keeps the indices of this base's segments only.
      */
     private boolean[] whole(String jobId, JobState state, JobView view, FragmentIndex index, Manifest manifest) {
         boolean[] whole = new boolean[manifest.segments.size() + 1];
@@ -164,7 +165,7 @@ final class Differential {
                 continue;
             }
             FragmentIndex known = s == 0 ? index : state.segmentIndices.get(id);
-            if (known == null || !listedWhole(known, trace)) {
+            if (known == null || !listedWhole(known, trace) && listedElsewhere(known, trace)) {
                 try {
                     known = context.readIndex(jobId, trace, new ArrayList<>()).orElse(null);
                 } catch (CheckpointStoreException | CorruptIndexException | IllegalStateException e) {
@@ -179,6 +180,27 @@ final class Differential {
         state.segmentIndices.clear();
         state.segmentIndices.putAll(indices);
         return whole;
+    }
+
+    /**
+     * Whether the listing shows a fragment of {@code index}'s checkpoint on a repository that {@code index} does not
+     * record for it: only then can another revision of the index (a repair moved fragments) list the segment whole
+     * where {@code index} does not — a revision whose fragments are all listed where {@code index} records them is
+     * {@code index}'s own locations.
+     */
+    private static boolean listedElsewhere(FragmentIndex index, JobView.Trace trace) {
+        Map<Integer, String> recorded = new HashMap<>();
+        for (FragmentLocation location : index.fragments()) {
+            recorded.put(location.fragmentIndex(), location.repositoryId());
+        }
+        for (Map.Entry<String, Set<Integer>> listed : trace.fragments.entrySet()) {
+            for (int fragment : listed.getValue()) {
+                if (!listed.getKey().equals(recorded.get(fragment))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether each fragment of {@code index} is listed by the repository its index records. */

@@ -247,6 +247,55 @@ class DifferentialCommitTest {
         assertArrayEquals(state, store(Chunking.fixed()).recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
     }
 
+    /** How many times the index copies of {@code index}'s checkpoint were read, over every repository. */
+    private long indexReads(FragmentIndex index) {
+        return repositories.stream().map(r -> r.gets.get(index.indexKey())).mapToLong(g -> g == null ? 0 : g.get())
+                .sum();
+    }
+
+    /** Deletes fragment 0 of {@code index} where {@code index} records it. */
+    private void loseFirstFragment(FragmentIndex index) throws IOException {
+        FragmentLocation location = index.fragments().get(0);
+        for (Counting repository : repositories) {
+            if (repository.id().equals(location.repositoryId())) {
+                assertTrue(repository.delete(index.fragmentKey(location.fragmentIndex())));
+            }
+        }
+    }
+
+    /**
+     * The check that a base is whole reads the base's index again only when another revision of it could list it
+     * whole: a base that only lost a fragment is stored again without its index copies being read; once another
+     * store's repair has moved the lost fragment to a seventh repository and revised the index, the next commit reads
+     * the new revision and refers to the base again.
+     */
+    @Test
+    void aBaseIndexIsReadAgainOnlyWhenARepairMayHaveMovedItsFragments() throws Exception {
+        repositories.add(new Counting(FragmentRepository.inMemory("seventh")));
+        CheckpointStore writer = store(Chunking.fixed());
+        byte[] state = Stores.data(seed, STATE);
+        FragmentIndex first = writer.commit(JOB, state);
+        loseFirstFragment(first);
+        state[5] ^= 1;
+        long before = indexReads(first);
+        FragmentIndex second = writer.commit(JOB, state);
+        assertEquals(0, indexReads(first) - before, "a base that only lost a fragment, seed " + seed);
+        assertEquals(STATE, Manifest.ofPayload(payload(writer, second)).ownBlockBytes, "stored again, seed " + seed);
+
+        loseFirstFragment(second);
+        CheckpointStore repairer = CheckpointStore.perennial(IdaCodec.systematic(4, 2), repositories)
+                .differential(Chunking.fixed()).segmentBytes(64 * 1024).reconstructionThreshold(6).build();
+        RepairReport repaired = repairer.repair(JOB);
+        assertEquals(RepairReport.Status.REPAIRED, repaired.status(), repaired + ", seed " + seed);
+        assertTrue(repaired.index().revision() > second.revision(), "the repair moved the fragment: " + repaired);
+        state[3 * BLOCK] ^= 1;
+        before = indexReads(second);
+        FragmentIndex third = writer.commit(JOB, state);
+        assertTrue(indexReads(second) - before > 0, "the revised index is read, seed " + seed);
+        assertEquals(BLOCK, Manifest.ofPayload(payload(writer, third)).ownBlockBytes, "refers again, seed " + seed);
+        assertArrayEquals(state, store(Chunking.fixed()).recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
+    }
+
     @Test
     void aStreamCommitIsFullAndTheNextDifferentialOneStoresEverything() throws Exception {
         CheckpointStore store = store(Chunking.fixed());
