@@ -106,7 +106,8 @@ class ClusterTest {
             assertTrue(number(text, "checkpoints committed +(\\d+)") >= 1, context);
             // The writers reported what their asynchronous commits cost: every durable one wrote at least its nine
             // index copies; full commits of the same checkpoints, derived, write at least as many.
-            int durable = number(text, "checkpoints committed +(\\d+) of \\d+ taken, asynchronous, full \\(");
+            int durable = number(text, "checkpoints committed +(\\d+) of \\d+ taken, "
+                    + Pattern.quote(ReplicaCommand.COMMITS) + " \\(");
             assertTrue(number(text, "checkpoints committed +\\d+ of (\\d+) taken") >= durable, context);
             long written = bytes(text, "bytes written by commits +([\\d,]+) measured; full commits: [\\d,]+, derived");
             long full = bytes(text, "bytes written by commits +[\\d,]+ measured; full commits: ([\\d,]+), derived");
