@@ -486,7 +486,7 @@ public final class CheckpointStore implements AutoCloseable {
      * @throws IllegalArgumentException         if {@code jobId} is not valid
      */
     public Optional<RecoveredCheckpoint> recover(String jobId) {
-        return locked(jobId, state -> restorer.recoverNewest(jobId));
+        return locked(jobId, state -> restorer.recoverNewest(jobId, state));
     }
 
     /**
@@ -593,7 +593,7 @@ public final class CheckpointStore implements AutoCloseable {
      * @throws IllegalArgumentException       if {@code jobId} is not valid
      */
     public RepairReport repair(String jobId) {
-        return locked(jobId, state -> repairer.repair(jobId));
+        return locked(jobId, state -> repairer.repair(jobId, state));
     }
 
     // ------------------------------------------------------------------------------------------ leases, garbage
@@ -1014,9 +1014,11 @@ public final class CheckpointStore implements AutoCloseable {
          * segment and each segment it lists (at most 64 besides its own), of which only the stripes holding blocks of
          * the state are decoded, every block taken from them checked against its SHA-256;
          * {@link CheckpointStore#recoverTo} of a differential checkpoint holds the state in memory. After a restart,
-         * the first commit reads the newest checkpoint's segment back to learn its manifest. Repair
-         * ({@link CheckpointStore#repair}) checks and repairs the newest checkpoint's segment and every segment it
-         * lists, whatever their own leases say.
+         * the first commit or repair reads the newest checkpoint's segment back to learn its manifest, unless the
+         * store has learnt it since by {@linkplain CheckpointStore#recover(String) recovering} or repairing that
+         * checkpoint (it remembers the manifest of the last differential checkpoint it committed, recovered or
+         * repaired). Repair ({@link CheckpointStore#repair}) checks and repairs the newest checkpoint's segment and
+         * every segment it lists, whatever their own leases say.
          *
          * @param chunking how to cut states into blocks: {@link Chunking#fixed()} for states updated in place,
          *                 {@link Chunking#contentDefined} for serialized ones

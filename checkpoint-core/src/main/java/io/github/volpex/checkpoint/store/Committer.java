@@ -81,7 +81,9 @@ final class Committer {
             }
             FragmentIndex committed = attempt.publish(index);
             state.lastCommitted = committed;
-            state.lastManifest = plan != null ? plan.manifest : null;
+            if (plan != null) {
+                state.learnt(committed, plan.manifest);
+            }
             return new Durable(committed, () -> {
                 attempt.markOthers(committed);
                 // Committed and verified: what is older is no longer needed, but for the segments it refers to.

@@ -50,7 +50,15 @@ final class Differential {
      * one assembled from its segments.
      */
     RecoveredCheckpoint rebuild(FragmentIndex index, JobView view) {
-        return index.isDifferential() ? assemble(index, view) : reads.rebuild(index);
+        return rebuild(index, view, null);
+    }
+
+    /**
+     * As {@link #rebuild(FragmentIndex, JobView)}; the manifest of a differential checkpoint rebuilt is remembered in
+     * {@code state} unless it is null.
+     */
+    RecoveredCheckpoint rebuild(FragmentIndex index, JobView view, JobState state) {
+        return index.isDifferential() ? assemble(index, view, state) : reads.rebuild(index);
     }
 
     /**
@@ -106,9 +114,10 @@ final class Differential {
     }
 
     /**
-     * The base of a commit: the newest committed checkpoint of {@code view}, with its manifest — remembered from this
-     * store's last commit when that is the one, read back otherwise. Null when there is none, it is a full
-     * checkpoint, or its manifest cannot be read: the commit then stores every block.
+     * The base of a commit: the newest committed checkpoint of {@code view}, with its manifest — remembered when this
+     * store committed, recovered or repaired that checkpoint last (see {@link JobState#manifestOf}), read back
+     * otherwise. Null when there is none, it is a full checkpoint, or its manifest cannot be read: the commit then
+     * stores every block.
      */
     Base base(String jobId, JobState state, JobView view) {
         JobView.Trace newest = view.newestCommitted().orElse(null);
@@ -116,11 +125,9 @@ final class Differential {
             return null;
         }
         FragmentIndex index;
-        Manifest manifest;
-        if (state.lastCommitted != null && state.lastManifest != null
-                && state.lastCommitted.checkpointId().equals(newest.id)) {
-            index = state.lastCommitted;
-            manifest = state.lastManifest;
+        Manifest manifest = state.manifestOf(newest.id);
+        if (manifest != null) {
+            index = state.manifestOf;
         } else {
             try {
                 index = context.readIndex(jobId, newest, new ArrayList<>()).orElse(null);
@@ -131,6 +138,7 @@ final class Differential {
             } catch (CheckpointStoreException | CorruptIndexException | IllegalStateException e) {
                 return null;
             }
+            state.learnt(index, manifest);
         }
         return new Base(index, manifest, whole(jobId, state, view, index, manifest));
     }
@@ -141,10 +149,11 @@ final class Differential {
      * index records. The check lists nothing more — the view is the commit's own listing — and downloads no fragment:
      * a fragment present but damaged is not seen here (recovery finds it by its CRC-32C and digest and counts it among
      * the {@code n − m} losses the checkpoint tolerates). A segment's index comes from {@code state}'s cache of the
-     * indices of the segments its last commit referred to; an index not cached, or one under which the segment does
-     * not look whole (a repair may have moved fragments and revised it), is read again from its copies. A segment
-     * that is not listed or whose index cannot be read is not whole. The cache then keeps the indices of this base's
-     * segments only.
+     * indices of the segments its last commit referred to; an index not cached is read from its copies, and so is
+     * one under which the segment does not look whole if the listing shows one of the segment's fragments where that
+     * index does not record it (a repair elsewhere moved fragments and revised the index). A segment that only lost
+     * fragments is not whole under any revision, so its index is not read again. A segment that is not listed or
+     * whose index cannot be read is not whole. The cache then keeps the indices of this base's segments only.
      */
     private boolean[] whole(String jobId, JobState state, JobView view, FragmentIndex index, Manifest manifest) {
         boolean[] whole = new boolean[manifest.segments.size() + 1];
@@ -156,7 +165,7 @@ final class Differential {
                 continue;
             }
             FragmentIndex known = s == 0 ? index : state.segmentIndices.get(id);
-            if (known == null || !listedWhole(known, trace)) {
+            if (known == null || !listedWhole(known, trace) && listedElsewhere(known, trace)) {
                 try {
                     known = context.readIndex(jobId, trace, new ArrayList<>()).orElse(null);
                 } catch (CheckpointStoreException | CorruptIndexException | IllegalStateException e) {
@@ -171,6 +180,27 @@ final class Differential {
         state.segmentIndices.clear();
         state.segmentIndices.putAll(indices);
         return whole;
+    }
+
+    /**
+     * Whether the listing shows a fragment of {@code index}'s checkpoint on a repository that {@code index} does not
+     * record for it: only then can another revision of the index (a repair moved fragments) list the segment whole
+     * where {@code index} does not — a revision whose fragments are all listed where {@code index} records them is
+     * {@code index}'s own locations.
+     */
+    private static boolean listedElsewhere(FragmentIndex index, JobView.Trace trace) {
+        Map<Integer, String> recorded = new HashMap<>();
+        for (FragmentLocation location : index.fragments()) {
+            recorded.put(location.fragmentIndex(), location.repositoryId());
+        }
+        for (Map.Entry<String, Set<Integer>> listed : trace.fragments.entrySet()) {
+            for (int fragment : listed.getValue()) {
+                if (!listed.getKey().equals(recorded.get(fragment))) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether each fragment of {@code index} is listed by the repository its index records. */
@@ -366,6 +396,14 @@ final class Differential {
      * match their digest, in the manifest's order, is the state the manifest names, so it is not hashed again.
      */
     RecoveredCheckpoint assemble(FragmentIndex index, JobView view) {
+        return assemble(index, view, null);
+    }
+
+    /**
+     * As {@link #assemble(FragmentIndex, JobView)}; once the state is rebuilt, its manifest is remembered in
+     * {@code state} unless it is null.
+     */
+    RecoveredCheckpoint assemble(FragmentIndex index, JobView view, JobState jobState) {
         String jobId = index.jobId();
         byte[] own = reads.rebuild(index).bytes();
         Manifest manifest = Manifest.ofPayload(own);
@@ -402,6 +440,9 @@ final class Differential {
                                     (i + 1) * Sha256.LENGTH_BYTES)))));
                 }
             }
+        }
+        if (jobState != null) {
+            jobState.learnt(index, manifest);
         }
         return new RecoveredCheckpoint(index, state);
     }

@@ -33,6 +33,7 @@ final class JobDeletion {
         state.epoch = -1;
         state.nextSequence = 0;
         state.lastCommitted = null;
+        state.learnt(null, null);
         Map<String, List<String>> keys = new LinkedHashMap<>();
         for (JobView.Trace trace : context.view(jobId).traces.values()) {
             trace.keys.forEach((repository, listed) -> keys.computeIfAbsent(repository, r -> new ArrayList<>())

@@ -16,8 +16,15 @@ final class JobState {
     long nextSequence;
     /** The last checkpoint this store committed, or null. */
     FragmentIndex lastCommitted;
-    /** The block manifest of {@link #lastCommitted} when it is a differential checkpoint, or null. */
-    Manifest lastManifest;
+    /**
+     * The differential checkpoint whose block manifest this store learnt last — by committing, recovering or
+     * repairing it — or null; {@link #manifest} is that manifest. A commit whose base it is, and a repair of it,
+     * take the manifest from here instead of reading the checkpoint's segment back (only while it is the job's
+     * newest committed checkpoint: they compare checkpoint ids, and a checkpoint's payload never changes).
+     */
+    FragmentIndex manifestOf;
+    /** The block manifest of {@link #manifestOf}, or null. */
+    Manifest manifest;
     /**
      * The indices of the segments the last differential commit's base referred to, by checkpoint: what lets the next
      * commit check that they are whole without reading them again.
@@ -28,6 +35,23 @@ final class JobState {
      * is older), or null: the next operation on the job runs it first.
      */
     Runnable pendingFinish;
+
+    /**
+     * Remembers the block manifest of the differential checkpoint {@code index}, learnt by a commit, a recovery or a
+     * repair.
+     */
+    void learnt(FragmentIndex index, Manifest blockManifest) {
+        manifestOf = index;
+        manifest = blockManifest;
+    }
+
+    /**
+     * The block manifest of the checkpoint {@code id}, if this store learnt it last (any revision of its index),
+     * else null.
+     */
+    Manifest manifestOf(CheckpointId id) {
+        return manifestOf != null && manifestOf.checkpointId().equals(id) ? manifest : null;
+    }
 
     /** Runs what the last commit left to do, if anything. */
     void finishPending() {

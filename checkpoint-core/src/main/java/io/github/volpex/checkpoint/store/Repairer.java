@@ -30,7 +30,7 @@ final class Repairer {
         this.regenerator = regenerator;
     }
 
-    RepairReport repair(String jobId) {
+    RepairReport repair(String jobId, JobState state) {
         JobView view = context.view(jobId);
         Optional<JobView.Trace> newest = view.newestCommitted();
         if (newest.isEmpty()) {
@@ -41,18 +41,24 @@ final class Repairer {
                 || report.status() == RepairReport.Status.EXPIRED) {
             return report;
         }
-        return repairSegments(jobId, view, report);
+        return repairSegments(jobId, view, report, state);
     }
 
     /**
      * Repairs the segments a differential checkpoint's manifest lists, as its own: they hold its blocks. Their
      * leases do not matter — the newest checkpoint's does. The report is the newest checkpoint's, partial if a
-     * segment's repair was, with every failure.
+     * segment's repair was, with every failure. The manifest is the one {@code state} remembers when the store
+     * committed, recovered or repaired that checkpoint last, and is read from its segment otherwise.
      */
-    private RepairReport repairSegments(String jobId, JobView view, RepairReport report) {
+    private RepairReport repairSegments(String jobId, JobView view, RepairReport report, JobState state) {
         FragmentIndex index = report.index();
         List<FragmentFailure> failures = new ArrayList<>(report.failures());
-        Manifest manifest = Manifest.ofPayload(reads.rebuild(index).bytes());
+        Manifest manifest = state.manifestOf(index.checkpointId());
+        if (manifest == null) {
+            manifest = Manifest.ofPayload(reads.rebuild(index).bytes());
+        }
+        // The newest revision of the index, which records where repair moved fragments to.
+        state.learnt(index, manifest);
         boolean partial = report.status() == RepairReport.Status.PARTIALLY_REPAIRED;
         boolean repaired = report.status() == RepairReport.Status.REPAIRED;
         for (Manifest.Segment segment : manifest.segments) {

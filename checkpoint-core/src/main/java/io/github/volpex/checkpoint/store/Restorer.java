@@ -25,16 +25,16 @@ final class Restorer {
      * Recovers from a fresh listing; if that fails and a second listing shows another newest committed checkpoint
      * (another process committed, repaired or collected meanwhile), tries once more from the second listing.
      */
-    Optional<RecoveredCheckpoint> recoverNewest(String jobId) {
+    Optional<RecoveredCheckpoint> recoverNewest(String jobId, JobState state) {
         JobView view = context.view(jobId);
         try {
-            return recoverNewest(jobId, view);
+            return recoverNewest(jobId, view, state);
         } catch (CheckpointUnavailableException e) {
             JobView again = context.view(jobId);
             if (newestCommitted(again).equals(newestCommitted(view))) {
                 throw e;
             }
-            return recoverNewest(jobId, again);
+            return recoverNewest(jobId, again, state);
         }
     }
 
@@ -42,7 +42,7 @@ final class Restorer {
         return view.newestCommitted().map(trace -> trace.id);
     }
 
-    private Optional<RecoveredCheckpoint> recoverNewest(String jobId, JobView view) {
+    private Optional<RecoveredCheckpoint> recoverNewest(String jobId, JobView view, JobState state) {
         List<JobView.Trace> committed = view.committedNewestFirst();
         if (committed.isEmpty()) {
             if (view.unreachable.isEmpty()) {
@@ -55,7 +55,7 @@ final class Restorer {
         List<JobView.Trace> older = committed.subList(1, committed.size());
         try {
             return Optional.of(differential.rebuild(context.requireIndex(jobId, committed.get(0), new ArrayList<>()),
-                    view));
+                    view, state));
         } catch (CheckpointUnavailableException e) {
             throw unavailable(jobId, view, older, e);
         }

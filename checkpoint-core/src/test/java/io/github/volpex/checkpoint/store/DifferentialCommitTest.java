@@ -12,8 +12,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,9 +34,10 @@ class DifferentialCommitTest {
     private List<Counting> repositories;
     private long seed;
 
-    /** Counts the bytes put on an in-memory repository. */
+    /** Counts the bytes put on an in-memory repository, and the reads of each key. */
     static final class Counting extends Stores.Forwarding {
         final AtomicLong putBytes = new AtomicLong();
+        final Map<String, AtomicLong> gets = new ConcurrentHashMap<>();
 
         Counting(FragmentRepository delegate) {
             super(delegate);
@@ -43,6 +47,12 @@ class DifferentialCommitTest {
         public void put(String key, byte[] content) throws IOException {
             putBytes.addAndGet(content.length);
             super.put(key, content);
+        }
+
+        @Override
+        public Optional<byte[]> get(String key) throws IOException {
+            gets.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
+            return super.get(key);
         }
     }
 
@@ -184,6 +194,106 @@ class DifferentialCommitTest {
         commit(store(Chunking.fixed()), state, STATE);
         state[5] ^= 1;
         commit(store(Chunking.fixed()), state, BLOCK);
+    }
+
+    /** How many times the fragments of {@code index} were read, over every repository. */
+    private long fragmentReads(FragmentIndex index) {
+        long reads = 0;
+        for (FragmentLocation location : index.fragments()) {
+            for (Counting repository : repositories) {
+                AtomicLong gets = repository.gets.get(index.fragmentKey(location.fragmentIndex()));
+                reads += gets == null ? 0 : gets.get();
+            }
+        }
+        return reads;
+    }
+
+    /**
+     * A restarted writer recovers the newest checkpoint, repairs it and commits again: its segment is read once for
+     * its manifest, by the recovery; the repair reads it only to check every fragment (n reads) and the commit not at
+     * all. A restarted store that repairs first reads it for the manifest in the repair, and its commit does not.
+     */
+    @Test
+    void aRestartedWriterReadsTheNewestSegmentForItsManifestOnce() throws Exception {
+        byte[] state = Stores.data(seed, STATE);
+        CheckpointStore writer = store(Chunking.fixed());
+        writer.commit(JOB, state);
+        state[5] ^= 1;
+        FragmentIndex newest = writer.commit(JOB, state);
+
+        CheckpointStore recovered = store(Chunking.fixed());
+        long before = fragmentReads(newest);
+        assertArrayEquals(state, recovered.recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
+        assertTrue(fragmentReads(newest) - before >= newest.m(), "the recovery reads m fragments");
+        before = fragmentReads(newest);
+        assertEquals(RepairReport.Status.HEALTHY, recovered.repair(JOB).status());
+        assertEquals(newest.n(), fragmentReads(newest) - before, "the repair after the recovery, seed " + seed);
+        state[3 * BLOCK] ^= 1;
+        before = fragmentReads(newest);
+        FragmentIndex next = recovered.commit(JOB, state);
+        assertEquals(0, fragmentReads(newest) - before, "the commit after the repair, seed " + seed);
+        assertEquals(BLOCK, Manifest.ofPayload(payload(recovered, next)).ownBlockBytes, "seed " + seed);
+
+        CheckpointStore repaired = store(Chunking.fixed());
+        before = fragmentReads(next);
+        assertEquals(RepairReport.Status.HEALTHY, repaired.repair(JOB).status());
+        long repair = fragmentReads(next) - before;
+        assertTrue(repair >= next.n() + next.m(), "a repair without the manifest reads the segment: " + repair);
+        state[7 * BLOCK] ^= 1;
+        before = fragmentReads(next);
+        FragmentIndex last = repaired.commit(JOB, state);
+        assertEquals(0, fragmentReads(next) - before, "the commit after the repair, seed " + seed);
+        assertEquals(BLOCK, Manifest.ofPayload(payload(repaired, last)).ownBlockBytes, "seed " + seed);
+        assertArrayEquals(state, store(Chunking.fixed()).recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
+    }
+
+    /** How many times the index copies of {@code index}'s checkpoint were read, over every repository. */
+    private long indexReads(FragmentIndex index) {
+        return repositories.stream().map(r -> r.gets.get(index.indexKey())).mapToLong(g -> g == null ? 0 : g.get())
+                .sum();
+    }
+
+    /** Deletes fragment 0 of {@code index} where {@code index} records it. */
+    private void loseFirstFragment(FragmentIndex index) throws IOException {
+        FragmentLocation location = index.fragments().get(0);
+        for (Counting repository : repositories) {
+            if (repository.id().equals(location.repositoryId())) {
+                assertTrue(repository.delete(index.fragmentKey(location.fragmentIndex())));
+            }
+        }
+    }
+
+    /**
+     * The check that a base is whole reads the base's index again only when another revision of it could list it
+     * whole: a base that only lost a fragment is stored again without its index copies being read; once another
+     * store's repair has moved the lost fragment to a seventh repository and revised the index, the next commit reads
+     * the new revision and refers to the base again.
+     */
+    @Test
+    void aBaseIndexIsReadAgainOnlyWhenARepairMayHaveMovedItsFragments() throws Exception {
+        repositories.add(new Counting(FragmentRepository.inMemory("seventh")));
+        CheckpointStore writer = store(Chunking.fixed());
+        byte[] state = Stores.data(seed, STATE);
+        FragmentIndex first = writer.commit(JOB, state);
+        loseFirstFragment(first);
+        state[5] ^= 1;
+        long before = indexReads(first);
+        FragmentIndex second = writer.commit(JOB, state);
+        assertEquals(0, indexReads(first) - before, "a base that only lost a fragment, seed " + seed);
+        assertEquals(STATE, Manifest.ofPayload(payload(writer, second)).ownBlockBytes, "stored again, seed " + seed);
+
+        loseFirstFragment(second);
+        CheckpointStore repairer = CheckpointStore.perennial(IdaCodec.systematic(4, 2), repositories)
+                .differential(Chunking.fixed()).segmentBytes(64 * 1024).reconstructionThreshold(6).build();
+        RepairReport repaired = repairer.repair(JOB);
+        assertEquals(RepairReport.Status.REPAIRED, repaired.status(), repaired + ", seed " + seed);
+        assertTrue(repaired.index().revision() > second.revision(), "the repair moved the fragment: " + repaired);
+        state[3 * BLOCK] ^= 1;
+        before = indexReads(second);
+        FragmentIndex third = writer.commit(JOB, state);
+        assertTrue(indexReads(second) - before > 0, "the revised index is read, seed " + seed);
+        assertEquals(BLOCK, Manifest.ofPayload(payload(writer, third)).ownBlockBytes, "refers again, seed " + seed);
+        assertArrayEquals(state, store(Chunking.fixed()).recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
     }
 
     @Test

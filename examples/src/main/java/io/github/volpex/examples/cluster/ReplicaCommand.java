@@ -54,8 +54,8 @@ import picocli.CommandLine.Spec;
  * dataspace (at the request number of the process checkpoint it restarts from), runs replica-exchange Monte Carlo,
  * and — while the election makes it its process's writer — commits process checkpoints to the S3 storage hosts under
  * the election's fencing epoch, when the Ni–Harwood scheduler says so: asynchronously (the replica pays for a copy of
- * its state, the store persists it in the background and the replica reports how each commit ended), and in full
- * (see {@link #COMMITS}).
+ * its state, the store persists it in the background and the replica reports how each commit ended) and
+ * differentially (only the blocks of the state that changed since the last durable checkpoint; see {@link #COMMITS}).
  *
  * <p>With {@code --coordinated} it reports to its coordinator on standard output, one {@link ReplicaReport} per line,
  * each starting with {@code @}: the virtual clock before every part of a step ({@code @clock}), every step
@@ -87,15 +87,18 @@ public final class ReplicaCommand implements Subcommand {
     static final int PACING_WINDOW = RemdProcess.CHUNKS_PER_STEP / 2;
 
     /**
-     * How writers commit: asynchronously, and in full rather than differentially. A differential checkpoint needs
-     * the older segments its manifest lists, exposed to every storage departure since they were written; the store
-     * now refers only to segments its commit finds whole and stores the live blocks of the others again, so a
-     * differential checkpoint tolerates what a full one does. But on the tests' small run ({@code --processes 3
-     * --steps 10 --shape 5 --scale-hours 0.5 --storage-scale-hours 0.6}) differential runs took 108 s to over 200 s
-     * on a quiet machine, about twice a run with full commits, for a cause not yet found; until it is, writers
-     * here commit in full (the tour in one JVM commits differentially).
+     * How writers commit: asynchronously and differentially. A differential checkpoint needs the older segments its
+     * manifest lists, exposed to every storage departure since they were written and repaired by nobody while a
+     * process has no writer; the store refers to an older segment only if its commit's listing shows all {@code n}
+     * of that segment's fragments, and stores the live blocks of any other again, so a committed checkpoint tolerates
+     * {@code k} losses on each segment it lists as a full one tolerates them on its own. The states here (a few
+     * hundred bytes) change in every 256-byte block between two checkpoints, so a commit refers to no older segment:
+     * it stores the whole state and its block manifest, a few percent more bytes than a full commit, and a writer
+     * elected after a restart reads the newest segment once to learn that manifest. How long a run takes follows
+     * mostly from how many of its restarts find their checkpoint lost to the storage churn (they start over, and the
+     * run needs more virtual time), with either kind of commit: docs/tour-across-processes.md gives the measurements.
      */
-    static final String COMMITS = "asynchronous, full";
+    static final String COMMITS = "asynchronous, differential";
 
     @Spec
     private CommandSpec spec;
@@ -347,7 +350,7 @@ public final class ReplicaCommand implements Subcommand {
                     store = spec.pool().store(repositories, () -> StoragePool.objective(spec.computeLaw()
                                     .meanSeconds(), scheduler.intervalSeconds(), spec.stepSeconds(), virtualSeconds))
                             .reconstructionThreshold(StoragePool.DATA_FRAGMENTS + StoragePool.PARITY_FRAGMENTS)
-                            .executor(threads).epochs(election)
+                            .executor(threads).epochs(election).differential(Tour.CHUNKING)
                             .closeTimeout(Tour.CLOSE_WAIT).build();
                 }
                 return store;

@@ -19,8 +19,8 @@
  *   <li>{@code ClusterTally}: what the run counted, for its summary; {@code ClusterProcess} and {@code ReplicaJvm}:
  *       what the coordinator knows of each process and replica.</li>
  * </ul>
- * A writer commits its process checkpoints asynchronously (in full: {@code ReplicaCommand.COMMITS} says why not
- * differentially under this run's storage churn) and reports how each commit ended
+ * A writer commits its process checkpoints asynchronously and differentially ({@code ReplicaCommand.COMMITS} says
+ * what keeps that safe under this run's storage churn) and reports how each commit ended
  * ({@code @persist}): the real time the call held it, the time until durable and the bytes it wrote, all measured in
  * the replica's JVM, and the bytes a full commit of the same checkpoint writes, derived from the state's length (the
  * summary says which figures are derived). A full synchronous commit is not run beside it, as the in-process tour
