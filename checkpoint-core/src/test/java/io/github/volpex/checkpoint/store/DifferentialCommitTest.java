@@ -12,11 +12,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,36 +28,14 @@ class DifferentialCommitTest {
     private static final int STATE = 64 * BLOCK;
     private static final String JOB = "job";
 
-    private List<Counting> repositories;
+    private List<Stores.Counting> repositories;
     private long seed;
-
-    /** Counts the bytes put on an in-memory repository, and the reads of each key. */
-    static final class Counting extends Stores.Forwarding {
-        final AtomicLong putBytes = new AtomicLong();
-        final Map<String, AtomicLong> gets = new ConcurrentHashMap<>();
-
-        Counting(FragmentRepository delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public void put(String key, byte[] content) throws IOException {
-            putBytes.addAndGet(content.length);
-            super.put(key, content);
-        }
-
-        @Override
-        public Optional<byte[]> get(String key) throws IOException {
-            gets.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
-            return super.get(key);
-        }
-    }
 
     @BeforeEach
     void repositories() {
         repositories = new ArrayList<>();
         for (FragmentRepository r : Stores.inMemory(6)) {
-            repositories.add(new Counting(r));
+            repositories.add(new Stores.Counting(r));
         }
         seed = new SplittableRandom().nextLong();
     }
@@ -200,7 +175,7 @@ class DifferentialCommitTest {
     private long fragmentReads(FragmentIndex index) {
         long reads = 0;
         for (FragmentLocation location : index.fragments()) {
-            for (Counting repository : repositories) {
+            for (Stores.Counting repository : repositories) {
                 AtomicLong gets = repository.gets.get(index.fragmentKey(location.fragmentIndex()));
                 reads += gets == null ? 0 : gets.get();
             }
@@ -256,7 +231,7 @@ class DifferentialCommitTest {
     /** Deletes fragment 0 of {@code index} where {@code index} records it. */
     private void loseFirstFragment(FragmentIndex index) throws IOException {
         FragmentLocation location = index.fragments().get(0);
-        for (Counting repository : repositories) {
+        for (Stores.Counting repository : repositories) {
             if (repository.id().equals(location.repositoryId())) {
                 assertTrue(repository.delete(index.fragmentKey(location.fragmentIndex())));
             }
@@ -271,7 +246,7 @@ class DifferentialCommitTest {
      */
     @Test
     void aBaseIndexIsReadAgainOnlyWhenARepairMayHaveMovedItsFragments() throws Exception {
-        repositories.add(new Counting(FragmentRepository.inMemory("seventh")));
+        repositories.add(new Stores.Counting(FragmentRepository.inMemory("seventh")));
         CheckpointStore writer = store(Chunking.fixed());
         byte[] state = Stores.data(seed, STATE);
         FragmentIndex first = writer.commit(JOB, state);

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
@@ -50,40 +49,6 @@ class DifferentialScaleTest {
     private static final int K = 2;
     private static final double BOUND = CheckpointStore.DEFAULT_MAX_SPACE_AMPLIFICATION;
 
-    /** Counts every call made to an in-memory repository. */
-    static final class Counting extends Stores.Forwarding {
-        private final AtomicLong calls;
-
-        Counting(FragmentRepository delegate, AtomicLong calls) {
-            super(delegate);
-            this.calls = calls;
-        }
-
-        @Override
-        public void put(String key, byte[] content) throws IOException {
-            calls.incrementAndGet();
-            super.put(key, content);
-        }
-
-        @Override
-        public Optional<byte[]> get(String key) throws IOException {
-            calls.incrementAndGet();
-            return super.get(key);
-        }
-
-        @Override
-        public boolean delete(String key) throws IOException {
-            calls.incrementAndGet();
-            return super.delete(key);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            calls.incrementAndGet();
-            return super.list(prefix);
-        }
-    }
-
     @Test
     void thousandsOfFixedSizeCheckpoints() {
         SearchDepth.eachSeed(SEED_PROPERTY, 1, seed -> run(Chunking.fixed(BLOCK), seed, LONG ? 5_000 : 700, false));
@@ -104,7 +69,7 @@ class DifferentialScaleTest {
         AtomicLong calls = new AtomicLong();
         List<FragmentRepository> repositories = new ArrayList<>();
         for (FragmentRepository repository : Stores.inMemory(M + K)) {
-            repositories.add(new Counting(repository, calls));
+            repositories.add(new Stores.Counting(repository, calls));
         }
         SplittableRandom random = new SplittableRandom(seed);
         CheckpointStore store = store(repositories, chunking, random.nextLong());

@@ -64,6 +64,52 @@ final class Stores {
         }
     }
 
+    /**
+     * Counts what a store asks of a repository: every call (into a counter of its own or one shared by several
+     * repositories), the bytes put, and the reads of each key.
+     */
+    static final class Counting extends Forwarding {
+        final java.util.concurrent.atomic.AtomicLong calls;
+        final java.util.concurrent.atomic.AtomicLong putBytes = new java.util.concurrent.atomic.AtomicLong();
+        final java.util.Map<String, java.util.concurrent.atomic.AtomicLong> gets =
+                new java.util.concurrent.ConcurrentHashMap<>();
+
+        Counting(FragmentRepository delegate) {
+            this(delegate, new java.util.concurrent.atomic.AtomicLong());
+        }
+
+        Counting(FragmentRepository delegate, java.util.concurrent.atomic.AtomicLong calls) {
+            super(delegate);
+            this.calls = calls;
+        }
+
+        @Override
+        public void put(String key, byte[] content) throws java.io.IOException {
+            calls.incrementAndGet();
+            putBytes.addAndGet(content.length);
+            super.put(key, content);
+        }
+
+        @Override
+        public java.util.Optional<byte[]> get(String key) throws java.io.IOException {
+            calls.incrementAndGet();
+            gets.computeIfAbsent(key, k -> new java.util.concurrent.atomic.AtomicLong()).incrementAndGet();
+            return super.get(key);
+        }
+
+        @Override
+        public boolean delete(String key) throws java.io.IOException {
+            calls.incrementAndGet();
+            return super.delete(key);
+        }
+
+        @Override
+        public List<String> list(String prefix) throws java.io.IOException {
+            calls.incrementAndGet();
+            return super.list(prefix);
+        }
+    }
+
     /** A clock the test moves by hand. */
     static final class ManualClock implements InstantSource {
         private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2026-03-01T00:00:00Z"));
