@@ -152,6 +152,158 @@ class BatchedRequestsTest {
     }
 
     /**
+     * Faults that combine, on one client whose requests share batches: replies of applied batches lost and the session
+     * expired while transactions queue, so that a batch often holds a request's retry after an earlier unknown
+     * outcome; the putters' threads interrupted again and again (a queued transaction withdrawn, a batch's sender
+     * abandoning its wait: every member's outcome unknown); and a tag that putters on this client and on a second one
+     * (not through the proxy) write and take from all the time, so that a member meets a version conflict in batch after
+     * batch while its mates are sent again. Every tuple still moves exactly once, no hot value is taken twice or
+     * invented, every process issued each request once, and the namespace is consistent.
+     */
+    @Test
+    void retries_after_unknown_outcomes_conflicting_members_and_interrupts_leave_each_request_applied_once() {
+        SearchDepth.eachSeed("volpex.zookeeper.combined.seed", 1, this::combineFaults);
+    }
+
+    private void combineFaults(long seed) throws Exception {
+        SplittableRandom random = new SplittableRandom(seed);
+        int pairs = 4;
+        int hotPutters = 3; // on the shared client; one more on the second client
+        int tuples = 15 + random.nextInt(15);
+        int hotRounds = 15 + random.nextInt(15);
+        int processes = 2 * pairs + hotPutters + 4; // the last only reads at the end
+        String namespace = ensemble.freshNamespace();
+        ExecutorService threads = Executors.newFixedThreadPool(processes);
+        AtomicBoolean done = new AtomicBoolean();
+        int lostBefore = link.lostReplies();
+        int[] expiries = new int[1];
+        java.util.concurrent.atomic.AtomicInteger interrupts = new java.util.concurrent.atomic.AtomicInteger();
+        List<Thread> putters = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> hotTaken = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (ZkDataspace client = connect(namespace, processes, ZooKeeperDataspace.Builder.DEFAULT_INLINE_LIMIT_BYTES);
+             ZkDataspace other = (ZkDataspace) ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
+                     .processCount(processes).connect()) {
+            List<Future<?>> work = new ArrayList<>();
+            for (int pair = 0; pair < pairs; pair++) {
+                int producer = pair;
+                Replica putter = client.open(producer);
+                Replica getter = client.open(pairs + pair);
+                work.add(threads.submit(() -> {
+                    putters.add(Thread.currentThread());
+                    for (int k = 0; k < tuples; k++) {
+                        putter.put("q-" + producer + "-" + k, bytes(producer + "/" + k));
+                    }
+                    return null;
+                }));
+                work.add(threads.submit(() -> {
+                    for (int k = 0; k < tuples; k++) {
+                        assertEquals(producer + "/" + k, text(getter.get("q-" + producer + "-" + k)),
+                                "the consumer took its producer's tuple " + k);
+                    }
+                    return null;
+                }));
+            }
+            for (int h = 0; h <= hotPutters; h++) {
+                int process = 2 * pairs + h;
+                Replica putter = (h < hotPutters ? client : other).open(process);
+                boolean interruptible = h < hotPutters;
+                work.add(threads.submit(() -> {
+                    if (interruptible) {
+                        putters.add(Thread.currentThread());
+                    }
+                    for (int k = 0; k < hotRounds; k++) {
+                        putter.put("hot", bytes("h-" + process + "-" + k));
+                    }
+                    return null;
+                }));
+            }
+            for (int g = 0; g < 2; g++) {
+                Replica getter = other.open(2 * pairs + hotPutters + 1 + g);
+                work.add(threads.submit(() -> {
+                    for (int k = 0; k < 2 * hotRounds; k++) {
+                        getter.tryGet("hot").ifPresent(value -> hotTaken.add(text(value)));
+                    }
+                    return null;
+                }));
+            }
+            SplittableRandom faultRandom = random.split();
+            int faultCount = 4 + faultRandom.nextInt(4);
+            int expiryAt = faultRandom.nextInt(faultCount);
+            Thread faults = new Thread(() -> {
+                int injected = 0;
+                while (!done.get()) {
+                    try {
+                        Thread.sleep(2 + faultRandom.nextInt(10));
+                        if (client.commits().queued() > 0 && !putters.isEmpty()) {
+                            // A putter queued or sending: its transaction withdrawn, or its batch's wait abandoned.
+                            putters.get(faultRandom.nextInt(putters.size())).interrupt();
+                            interrupts.incrementAndGet();
+                        }
+                        if (injected < faultCount && faultRandom.nextInt(4) == 0 && client.commits().queued() > 1
+                                && !link.armed()) {
+                            if (injected++ == expiryAt) {
+                                Sessions.expire(ensemble.connectString(), client);
+                                expiries[0]++;
+                            } else {
+                                link.loseNextTransactionReply();
+                            }
+                        }
+                    } catch (InterruptedException ex) {
+                        return;
+                    } catch (Exception ex) {
+                        throw new IllegalStateException(ex);
+                    }
+                }
+            }, "faults");
+            faults.setDaemon(true);
+            faults.start();
+            try {
+                for (Future<?> future : work) {
+                    future.get(600, TimeUnit.SECONDS);
+                }
+            } finally {
+                done.set(true);
+                faults.interrupt();
+                faults.join(60_000);
+                link.disarm();
+            }
+            for (int process = 0; process < 2 * pairs; process++) {
+                assertEquals(tuples, client.highWaterMark(process), "process " + process + " issued each request once");
+            }
+            List<String> hotPut = new ArrayList<>();
+            for (int h = 0; h <= hotPutters; h++) {
+                int process = 2 * pairs + h;
+                assertEquals(hotRounds, client.highWaterMark(process), "hot putter " + process + " put each once");
+                for (int k = 0; k < hotRounds; k++) {
+                    hotPut.add("h-" + process + "-" + k);
+                }
+            }
+            for (int g = 0; g < 2; g++) {
+                assertEquals(2L * hotRounds, other.highWaterMark(2 * pairs + hotPutters + 1 + g));
+            }
+            // A put overwrites: each value put is taken at most once, and the one left, if any, was not taken.
+            assertEquals(hotTaken.size(), new java.util.HashSet<>(hotTaken).size(), "seed " + seed
+                    + ": a hot value taken twice: " + hotTaken);
+            assertTrue(hotPut.containsAll(hotTaken), "seed " + seed + ": a hot value nobody put: " + hotTaken);
+            other.open(processes - 1).tryRead("hot").map(Utf8::text).ifPresent(left -> assertTrue(
+                    hotPut.contains(left) && !hotTaken.contains(left), "seed " + seed + ": left " + left));
+            GroupCommit commits = client.commits();
+            System.out.printf("seed %d: %d lost replies, %d expiries, %d interrupts, %d commits found applied after "
+                    + "an unknown outcome, %d transactions in %d batches, %d sent again after a mate's conflict%n",
+                    seed, link.lostReplies() - lostBefore, expiries[0], interrupts.get(),
+                    client.counters().recoveredCommits(), commits.transactions(), commits.batches(),
+                    commits.resent());
+            assertTrue(commits.resent() > 0, "no batch held a member that met a conflict");
+            assertTrue(interrupts.get() > 0, "no putter was interrupted");
+            client.collectGarbage();
+        } finally {
+            threads.shutdownNow();
+            assertTrue(threads.awaitTermination(60, TimeUnit.SECONDS));
+        }
+        ensemble.inspector().check(namespace);
+    }
+
+    /**
      * A get waits; a put that serves it and the middleware's cancel of it race on one client that also carries other
      * processes' puts. The cancel and the serving put write the same records, so they never share a batch: exactly one
      * of them wins, and the get's outcome, the cancel's answer and the tuple left agree.
