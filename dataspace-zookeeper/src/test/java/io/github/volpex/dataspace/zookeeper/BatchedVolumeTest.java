@@ -8,6 +8,7 @@ import io.github.volpex.testsupport.Scale;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
@@ -72,7 +73,7 @@ class BatchedVolumeTest {
         List<ZkDataspace> clients = new ArrayList<>();
         ExecutorService threads = Executors.newFixedThreadPool(2 * PAIRS);
         AtomicLong compared = new AtomicLong();
-        List<String> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> wrong = Collections.synchronizedList(new ArrayList<>());
         try {
             for (int c = 0; c < 2; c++) {
                 clients.add((ZkDataspace) ZooKeeperDataspace.builder(ensemble.connectString(), namespace)

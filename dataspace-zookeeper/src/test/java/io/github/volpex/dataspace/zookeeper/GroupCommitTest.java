@@ -8,8 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -345,9 +349,9 @@ class GroupCommitTest {
             }
         };
         GroupCommit commits = new GroupCommit(held, client.context().transactionLimit);
-        java.util.Map<String, byte[]> values = new java.util.HashMap<>();
-        java.util.Map<String, Long> declared = new java.util.HashMap<>();
-        java.util.SplittableRandom random = new java.util.SplittableRandom();
+        Map<String, byte[]> values = new HashMap<>();
+        Map<String, Long> declared = new HashMap<>();
+        SplittableRandom random = new SplittableRandom();
         List<CompletableFuture<Session.Result>> futures = new ArrayList<>();
         CompletableFuture<Session.Result> head = CompletableFuture.supplyAsync(
                 () -> commits.commit(List.of(Op.setData(path("a"), new byte[] {1}, 0)), 100), threads);
@@ -389,7 +393,7 @@ class GroupCommitTest {
         for (String path : paths) {
             Stat stat = new Stat();
             byte[] data = raw.getData(path, false, stat);
-            assertTrue(java.util.Arrays.equals(values.get(path), data), path + " holds its value");
+            assertTrue(Arrays.equals(values.get(path), data), path + " holds its value");
             assertEquals(1, stat.getVersion(), path + " written once");
         }
     }
