@@ -108,8 +108,8 @@ class BatchedRequestsTest {
      * expired while transactions queue, so that a batch often holds a request's retry after an earlier unknown
      * outcome; the putters' threads interrupted again and again (a queued transaction withdrawn, a batch's sender
      * abandoning its wait: every member's outcome unknown); and a tag that putters on this client and on a second one
-     * (not through the proxy) write and take from all the time, so that a member meets a version conflict in batch after
-     * batch while its mates are sent again. Every tuple still moves exactly once, no hot value is taken twice or
+     * (not through the proxy) write and take from all the time, so that a member meets a version conflict in batch
+     * after batch while its mates are sent again. Every tuple still moves exactly once, no hot value is taken twice or
      * invented, every process issued each request once, and the namespace is consistent.
      */
     @Test

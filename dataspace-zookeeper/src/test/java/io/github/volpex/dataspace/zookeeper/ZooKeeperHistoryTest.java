@@ -47,8 +47,8 @@ import org.apache.zookeeper.ZooKeeper;
  * behind and replies of batches lost.
  *
  * <p>{@value #DEFAULT_RUNS} runs in an ordinary build ({@value #PINNED_RUNS} on clients of one server each), times the
- * search factor (the Maven profile {@code linearizability} runs 100 and 75, {@code -Pdeep-search} 400 and 300). Each run
- * draws a new seed, named in the failure message with the property that repeats its programs and choices
+ * search factor (the Maven profile {@code linearizability} runs 100 and 75, {@code -Pdeep-search} 400 and 300). Each
+ * run draws a new seed, named in the failure message with the property that repeats its programs and choices
  * ({@code -Dvolpex.zookeeper.history.seed=<seed>}); the threads' interleaving and the faults' timing are the machine's.
  * The counts of the runs are written to {@code target/zookeeper-history.txt}.
  */
