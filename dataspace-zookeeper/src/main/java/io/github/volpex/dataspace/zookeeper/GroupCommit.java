@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -55,6 +56,9 @@ final class GroupCommit {
     private final LongAdder batches = new LongAdder();
     private final LongAdder transactions = new LongAdder();
     private final LongAdder resent = new LongAdder();
+    /** The most operations and counted bytes of a batch of more than one transaction sent so far. */
+    private final LongAccumulator largestOps = new LongAccumulator(Math::max, 0);
+    private final LongAccumulator largestBytes = new LongAccumulator(Math::max, 0);
 
     /**
      * A group commit that sends each batch through {@code multi} (ZooKeeper's, returning the result of a
@@ -241,9 +245,13 @@ final class GroupCommit {
                     ops = batch.get(0).ops;
                 } else {
                     ops = new ArrayList<>();
+                    long bytes = 0;
                     for (Member member : batch) {
                         ops.addAll(member.ops);
+                        bytes += member.bytes;
                     }
+                    largestOps.accumulate(ops.size());
+                    largestBytes.accumulate(bytes);
                 }
                 batches.increment();
                 transactions.add(batch.size());
@@ -328,6 +336,16 @@ final class GroupCommit {
     /** Transactions sent so far, counted once per batch that carried them. */
     long transactions() {
         return transactions.sum();
+    }
+
+    /** The most operations a batch of more than one transaction held so far. */
+    long largestBatchOps() {
+        return largestOps.get();
+    }
+
+    /** The most bytes (as batches count them) a batch of more than one transaction held so far. */
+    long largestBatchBytes() {
+        return largestBytes.get();
     }
 
     /** Transactions sent again because a batch-mate's operation failed. */

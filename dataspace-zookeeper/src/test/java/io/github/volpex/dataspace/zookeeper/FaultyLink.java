@@ -78,7 +78,15 @@ final class FaultyLink implements AutoCloseable {
             try {
                 Socket client = listener.accept();
                 Socket upstream = new Socket();
-                upstream.connect(server, 5_000);
+                try {
+                    upstream.connect(server, 5_000);
+                } catch (IOException down) {
+                    // The server is stopped: refuse the client at once, as the server's own port would, so that it
+                    // tries another server instead of waiting out its connect timeout on an open socket.
+                    closeQuietly(client);
+                    closeQuietly(upstream);
+                    throw down;
+                }
                 // As ZooKeeper's own sockets: without it, Nagle's algorithm and delayed acknowledgements hold each
                 // small packet the proxy forwards for about 40 ms.
                 client.setTcpNoDelay(true);

@@ -8,8 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -80,7 +84,7 @@ class GroupCommitTest {
     }
 
     /** A {@code multi} that holds the first batch until released, and records every batch's operation count. */
-    private final class Held implements Function<List<Op>, Session.Result> {
+    private class Held implements Function<List<Op>, Session.Result> {
         final CountDownLatch firstSent = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
         final List<Integer> batchOps = Collections.synchronizedList(new ArrayList<>());
@@ -289,6 +293,190 @@ class GroupCommitTest {
             assertTrue(result.ok());
         }
         assertEquals(List.of(1, 2, 1), held.batchOps);
+    }
+
+    /** Creates {@code count} empty znodes {@code root/n-0}, … and returns their paths. */
+    private List<String> createMany(int count) throws Exception {
+        List<String> paths = new ArrayList<>();
+        List<Op> creates = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            paths.add(path("n-" + i));
+            creates.add(Op.create(paths.get(i), new byte[0], Records.OPEN_ACL, CreateMode.PERSISTENT));
+            if (creates.size() == 500 || i == count - 1) {
+                raw.multi(creates);
+                creates.clear();
+            }
+        }
+        return paths;
+    }
+
+    @Test
+    void a_batch_holds_at_most_a_thousand_operations_and_every_transaction_commits_once() throws Exception {
+        List<String> paths = createMany(1_200);
+        Held held = new Held();
+        GroupCommit commits = new GroupCommit(held, client.context().transactionLimit);
+        List<List<Op>> queued = new ArrayList<>();
+        for (int m = 0; m < 400; m++) {
+            List<Op> ops = new ArrayList<>();
+            for (int k = 0; k < 3; k++) {
+                ops.add(Op.setData(paths.get(3 * m + k), new byte[] {(byte) k}, 0));
+            }
+            queued.add(ops);
+        }
+        List<Session.Result> results = batch(commits, held, List.of(Op.setData(path("a"), new byte[] {1}, 0)),
+                queued);
+        for (Session.Result result : results) {
+            assertTrue(result.ok(), result.code().toString());
+        }
+        // 333 transactions of 3 operations fill a batch (999); the 334th would pass 1,000 and waits for the next.
+        assertEquals(List.of(1, 999, 201), held.batchOps);
+        assertEquals(999, commits.largestBatchOps());
+        for (int i = 0; i < paths.size(); i++) {
+            assertEquals(1, version(paths.get(i)), paths.get(i) + " written once");
+        }
+    }
+
+    @Test
+    void batches_of_many_small_and_a_few_large_values_stay_within_the_byte_cap_and_commit_exactly() throws Exception {
+        int members = 90;
+        List<String> paths = createMany(members);
+        List<List<Op>> recorded = Collections.synchronizedList(new ArrayList<>());
+        Held held = new Held() {
+            @Override
+            public Session.Result apply(List<Op> ops) {
+                recorded.add(List.copyOf(ops));
+                return super.apply(ops);
+            }
+        };
+        GroupCommit commits = new GroupCommit(held, client.context().transactionLimit);
+        Map<String, byte[]> values = new HashMap<>();
+        Map<String, Long> declared = new HashMap<>();
+        SplittableRandom random = new SplittableRandom();
+        List<CompletableFuture<Session.Result>> futures = new ArrayList<>();
+        CompletableFuture<Session.Result> head = CompletableFuture.supplyAsync(
+                () -> commits.commit(List.of(Op.setData(path("a"), new byte[] {1}, 0)), 100), threads);
+        assertTrue(held.firstSent.await(60, TimeUnit.SECONDS));
+        for (int m = 0; m < members; m++) {
+            String path = paths.get(m);
+            // One in nine close to a quarter of the cap: a batch fits three of them beside the small ones.
+            byte[] value = new byte[m % 9 == 4 ? 30_000 + random.nextInt(2_000) : 1 + random.nextInt(200)];
+            random.nextBytes(value);
+            values.put(path, value);
+            long bytes = TransactionBudget.opBytes(path, value.length);
+            declared.put(path, bytes);
+            futures.add(CompletableFuture.supplyAsync(
+                    () -> commits.commit(List.of(Op.setData(path, value, 0)), bytes), threads));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (commits.queued() < m + 1) {
+                assertTrue(System.nanoTime() - deadline < 0, "the transactions queued");
+                Thread.sleep(1);
+            }
+        }
+        held.release.countDown();
+        assertTrue(head.get(60, TimeUnit.SECONDS).ok());
+        for (CompletableFuture<Session.Result> future : futures) {
+            assertTrue(future.get(60, TimeUnit.SECONDS).ok());
+        }
+        long total = 0;
+        for (List<Op> batch : recorded.subList(1, recorded.size())) {
+            long bytes = 0;
+            for (Op op : batch) {
+                bytes += declared.get(op.getPath()) + TransactionBudget.OP_BYTES;
+            }
+            assertTrue(bytes <= GroupCommit.MAX_BATCH_BYTES, "a batch of " + bytes + " bytes: " + batch.size()
+                    + " operations");
+            total += bytes;
+        }
+        assertTrue(total > 2 * GroupCommit.MAX_BATCH_BYTES, "the values did not fill several batches: " + total);
+        assertEquals(members, recorded.subList(1, recorded.size()).stream().mapToInt(List::size).sum(),
+                "every transaction sent once");
+        for (String path : paths) {
+            Stat stat = new Stat();
+            byte[] data = raw.getData(path, false, stat);
+            assertTrue(Arrays.equals(values.get(path), data), path + " holds its value");
+            assertEquals(1, stat.getVersion(), path + " written once");
+        }
+    }
+
+    @Test
+    void an_interrupt_of_a_batch_member_while_its_batch_is_in_flight_neither_withdraws_it_nor_is_lost()
+            throws Exception {
+        CountDownLatch secondApplied = new CountDownLatch(1);
+        CountDownLatch releaseSecond = new CountDownLatch(1);
+        Held held = new Held() {
+            @Override
+            public Session.Result apply(List<Op> ops) {
+                if (calls.get() != 1) {
+                    return super.apply(ops);
+                }
+                Session.Result result = super.apply(ops); // the second batch applies, and its reply is held
+                secondApplied.countDown();
+                boolean interrupted = false;
+                while (true) {
+                    try {
+                        assertTrue(releaseSecond.await(60, TimeUnit.SECONDS));
+                        break;
+                    } catch (InterruptedException ex) {
+                        interrupted = true; // as a multi whose wait is not abandoned: kept for the caller
+                    }
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                return result;
+            }
+        };
+        GroupCommit commits = new GroupCommit(held, client.context().transactionLimit);
+        CompletableFuture<Session.Result> first = commit(commits, List.of(Op.setData(path("a"), new byte[] {1}, 0)));
+        assertTrue(held.firstSent.await(60, TimeUnit.SECONDS));
+        List<Thread> members = Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<Boolean>> kept = new ArrayList<>();
+        List<CompletableFuture<Session.Result>> second = new ArrayList<>();
+        for (String child : List.of("b", "c", "d")) {
+            CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
+            kept.add(interruptedAfter);
+            second.add(CompletableFuture.supplyAsync(() -> {
+                members.add(Thread.currentThread());
+                Session.Result result = commits.commit(List.of(Op.setData(path(child), new byte[] {2}, 0)), 100);
+                interruptedAfter.complete(Thread.interrupted());
+                return result;
+            }, threads));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (commits.queued() < second.size()) {
+                assertTrue(System.nanoTime() - deadline < 0, "the transactions queued");
+                Thread.sleep(1);
+            }
+        }
+        held.release.countDown(); // the head of the queue (b) now sends b, c and d as one batch
+        assertTrue(first.get(60, TimeUnit.SECONDS).ok());
+        assertTrue(secondApplied.await(60, TimeUnit.SECONDS));
+        // One more transaction queues behind the batch in flight, and is withdrawn by its interrupt.
+        Thread[] late = new Thread[1];
+        CompletableFuture<Session.Result> withdrawn = CompletableFuture.supplyAsync(() -> {
+            late[0] = Thread.currentThread();
+            return commits.commit(List.of(Op.setData(path("a"), new byte[] {3}, 1)), 100);
+        }, threads);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (commits.queued() < 1) {
+            assertTrue(System.nanoTime() - deadline < 0, "the late transaction queued");
+            Thread.sleep(1);
+        }
+        for (Thread member : members) {
+            member.interrupt(); // the sender of the batch and the two members waiting for its reply
+        }
+        late[0].interrupt();
+        assertTrue(withdrawn.get(60, TimeUnit.SECONDS).unknown(), "a queued transaction is withdrawn");
+        releaseSecond.countDown();
+        for (int i = 0; i < second.size(); i++) {
+            assertTrue(second.get(i).get(60, TimeUnit.SECONDS).ok(), "member " + i + " gets its batch's result");
+            assertTrue(kept.get(i).get(), "member " + i + "'s interrupt is kept");
+        }
+        assertEquals(1, version(path("b")));
+        assertEquals(1, version(path("c")));
+        assertEquals(1, version(path("d")));
+        assertEquals(1, version(path("a")), "the withdrawn transaction was never sent");
+        assertEquals(List.of(1, 3), held.batchOps);
+        assertEquals(0, commits.queued());
     }
 
     private static void assertArrayEqualsByte(int expected, byte[] data) {

@@ -13,6 +13,7 @@ import io.github.volpex.testkit.ProgramStep;
 import io.github.volpex.testkit.ReplicatedPrograms;
 import io.github.volpex.testsupport.SearchDepth;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,6 +30,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import net.jqwik.api.Example;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -39,17 +42,22 @@ import org.apache.zookeeper.ZooKeeper;
  * (through a new client), time out and retry, and the middleware cancels waiting requests
  * ({@link ConcurrentReplicatedRun}). Every run's history is judged by the testkit's {@link LinearizabilityChecker}:
  * each tag's calls must be linearizable, and every replica of a request must receive the same outcome. The namespace's
- * invariants are checked after each run.
+ * invariants are checked after each run. Two more examples put the replicas on shared clients, whose requests share
+ * transactions (the group commit): two clients of every server, and three clients of one server each, followers kept
+ * behind and replies of batches lost.
  *
- * <p>{@value #DEFAULT_RUNS} runs in an ordinary build, times the search factor (the Maven profile
- * {@code linearizability} runs 100, {@code -Pdeep-search} 400). Each run
- * draws a new seed, named in the failure message with the property that repeats its programs and choices
+ * <p>{@value #DEFAULT_RUNS} runs in an ordinary build ({@value #PINNED_RUNS} on clients of one server each), times the
+ * search factor (the Maven profile {@code linearizability} runs 100 and 75, {@code -Pdeep-search} 400 and 300). Each
+ * run draws a new seed, named in the failure message with the property that repeats its programs and choices
  * ({@code -Dvolpex.zookeeper.history.seed=<seed>}); the threads' interleaving and the faults' timing are the machine's.
  * The counts of the runs are written to {@code target/zookeeper-history.txt}.
  */
 class ZooKeeperHistoryTest {
 
     private static final int DEFAULT_RUNS = 4;
+    private static final int PINNED_RUNS = 3;
+    /** The value of {@code sharedClients} that asks for clients of one server each. */
+    private static final int PINNED = -1;
     private static TestEnsemble ensemble;
 
     @BeforeContainer
@@ -78,6 +86,8 @@ class ZooKeeperHistoryTest {
         long states;
         long batches;
         long batchedTransactions;
+        int lostReplies;
+        long recoveredCommits;
     }
 
     // A jqwik example, so that the programs can be drawn from the kit's arbitrary; each run stops itself after 60 s.
@@ -115,7 +125,34 @@ class ZooKeeperHistoryTest {
         assertTrue(counts.batchedTransactions > counts.batches, "no two requests shared a transaction: " + summary);
     }
 
-    /** One run; {@code sharedClients}: 0 for a session per replica, else the clients every replica shares. */
+    /**
+     * Every replica on one of three clients that each see one server only: one connected to a follower, one to the
+     * other follower, and one to the leader and the first follower, each through a proxy that loses replies of applied
+     * batches — the client then reconnects to either, often to the follower, which may not have applied the batch
+     * yet. A writer of large values through the leader keeps the followers behind, and every restart from a saved
+     * request number goes through the first follower's client while the process's other replicas are in batches on
+     * the others. Sessions expire as in the other runs, but no leader is stopped (a busy follower may take longer to
+     * rejoin than a run lasts); the same checks.
+     */
+    @Example
+    void replicas_sharing_clients_of_one_server_each_through_lagging_followers_and_lost_replies_stay_linearizable()
+            throws Exception {
+        Counts counts = new Counts();
+        SearchDepth.eachSeed("volpex.zookeeper.lagging.seed", PINNED_RUNS, seed -> runOnce(seed, counts, PINNED));
+        String summary = String.format("ZooKeeper dataspace histories on clients of one server each, followers "
+                + "lagging: %d runs, %,d calls judged linearizable; %,d transactions in %,d batches, %d lost replies "
+                + "(%d commits found applied after one), %d leader kills, %d session expiries, %d restarts through "
+                + "a follower, %d cancels%n", counts.runs, counts.calls, counts.batchedTransactions, counts.batches,
+                counts.lostReplies, counts.recoveredCommits, counts.leaderKills, counts.expiries, counts.restarts,
+                counts.cancels);
+        Files.writeString(Path.of("target", "zookeeper-lagging-history.txt"), summary);
+        assertTrue(counts.batchedTransactions > counts.batches, "no two requests shared a transaction: " + summary);
+    }
+
+    /**
+     * One run; {@code sharedClients}: 0 for a session per replica, else the clients every replica
+     * shares ({@link #PINNED}: three clients of one server each, through lost replies and lagging followers).
+     */
     private static void runOnce(long seed, Counts counts, int sharedClients) throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
         List<List<ProgramStep>> programs = (sharedClients == 0 ? ReplicatedPrograms.programs(2, 5, 10)
@@ -140,6 +177,10 @@ class ZooKeeperHistoryTest {
             for (ZkDataspace client : dataspace.clients) {
                 counts.batches += client.commits().batches();
                 counts.batchedTransactions += client.commits().transactions();
+                counts.recoveredCommits += client.counters().recoveredCommits();
+            }
+            for (FaultyLink link : dataspace.links) {
+                counts.lostReplies += link.lostReplies();
             }
         }
         LinearizabilityChecker.Result result = LinearizabilityChecker.create().check(run.history());
@@ -177,8 +218,14 @@ class ZooKeeperHistoryTest {
         final List<ZkDataspace> clients = new CopyOnWriteArrayList<>();
         final AtomicInteger clientsOpened = new AtomicInteger();
         final List<ZkDataspace> shared = new ArrayList<>();
+        /** With clients of one server each: the proxies in front of the leader and the first follower. */
+        final List<FaultyLink> links = new ArrayList<>();
+        /** With clients of one server each: the client of the first follower, which every restart goes through. */
+        ZkDataspace follower;
+        private final Lagging lagging;
 
-        SessionPerReplica(String namespace, int processCount, DataspaceOptions options, long seed, int sharedClients) {
+        SessionPerReplica(String namespace, int processCount, DataspaceOptions options, long seed, int sharedClients)
+                throws IOException {
             this.namespace = namespace;
             this.processCount = processCount;
             this.options = options;
@@ -186,6 +233,24 @@ class ZooKeeperHistoryTest {
             this.middleware = client(ensemble.connectString());
             for (int i = 0; i < sharedClients; i++) {
                 shared.add(client(ensemble.connectString()));
+            }
+            if (sharedClients == PINNED) {
+                EmbeddedZooKeeper servers = ensemble.servers();
+                int leader = Math.max(0, servers.leader());
+                int first = (leader + 1) % servers.serverCount();
+                int second = (leader + 2) % servers.serverCount();
+                links.add(FaultyLink.to(servers.connectString(leader)));
+                links.add(FaultyLink.to(servers.connectString(first)));
+                follower = client(servers.connectString(first));
+                shared.add(follower);
+                shared.add(client(servers.connectString(second)));
+                shared.add(client(links.get(0).connectString() + "," + links.get(1).connectString()));
+                lagging = new Lagging(servers.connectString(leader), namespace + "-load");
+                for (FaultyLink link : links) {
+                    link.loseNextTransactionReply();
+                }
+            } else {
+                lagging = null;
             }
         }
 
@@ -208,7 +273,14 @@ class ZooKeeperHistoryTest {
             if (!shared.isEmpty()) {
                 ZkDataspace client;
                 synchronized (random) {
-                    client = shared.get(random.nextInt(shared.size()));
+                    if (follower == null) {
+                        client = shared.get(random.nextInt(shared.size()));
+                    } else if (savedRequestNumber > 0) {
+                        client = follower;
+                    } else {
+                        // Half the replicas on the client whose replies are lost, the others on a follower's.
+                        client = shared.get(random.nextBoolean() ? shared.size() - 1 : random.nextInt(2));
+                    }
                 }
                 return client.open(processId, savedRequestNumber);
             }
@@ -255,10 +327,74 @@ class ZooKeeperHistoryTest {
 
         @Override
         public void close() {
-            for (ZkDataspace client : clients) {
-                client.close();
+            try {
+                if (lagging != null) {
+                    lagging.close();
+                }
+            } finally {
+                for (ZkDataspace client : clients) {
+                    client.close();
+                }
+                clients.clear();
+                for (FaultyLink link : links) {
+                    try {
+                        link.close();
+                    } catch (IOException ex) {
+                        throw new UncheckedIOException(ex);
+                    }
+                }
             }
-            clients.clear();
+        }
+    }
+
+    /**
+     * Large values written one after another through one server (the leader, when it starts), so that the followers
+     * apply the commits of the run a little later than the leader: a thread of its own, on a session of its own.
+     */
+    private static final class Lagging implements AutoCloseable {
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final Thread thread;
+        private final List<Throwable> failures = new CopyOnWriteArrayList<>();
+
+        Lagging(String connectString, String scratch) {
+            thread = new Thread(() -> {
+                byte[] large = new byte[64 << 10];
+                try {
+                    ZooKeeper loader = Sessions.connect(connectString);
+                    try {
+                        loader.create(scratch, new byte[0], Records.OPEN_ACL, CreateMode.PERSISTENT);
+                        while (running.get()) {
+                            try {
+                                loader.setData(scratch, large, -1);
+                            } catch (KeeperException ex) {
+                                Thread.sleep(50); // its server stopped, or the session expired: writes resume later
+                            }
+                        }
+                        loader.delete(scratch, -1);
+                    } finally {
+                        loader.close();
+                    }
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                } catch (Exception | Error ex) {
+                    failures.add(ex);
+                }
+            }, "lagging-followers");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void close() {
+            running.set(false);
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(60));
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            if (!failures.isEmpty()) {
+                throw new AssertionError("the followers could not be kept busy", failures.get(0));
+            }
         }
     }
 
@@ -340,7 +476,9 @@ class ZooKeeperHistoryTest {
 
     /**
      * Faults while a run executes, one at a time every 100–400 ms: the leader stopped and, 0.2–0.8 s later, restarted
-     * (a third of the time), or the session of a random open client expired at the ensemble.
+     * (a third of the time), or the session of a random open client expired at the ensemble. With proxies (clients of
+     * one server each), a third of the time one proxy loses the reply of the next batch through it, a quarter of the
+     * time a session expires, and no leader is stopped.
      */
     private static final class Chaos {
         final SessionPerReplica dataspace;
@@ -369,7 +507,17 @@ class ZooKeeperHistoryTest {
                     if (stopped.get()) {
                         return;
                     }
-                    if (random.nextInt(3) == 0) {
+                    if (!dataspace.links.isEmpty()) {
+                        // A lost reply costs the client a reconnection (up to a second): one now and then.
+                        if (random.nextInt(3) == 0) {
+                            dataspace.links.get(random.nextInt(dataspace.links.size())).loseNextTransactionReply();
+                        }
+                        if (random.nextInt(4) != 0) {
+                            continue;
+                        }
+                    }
+                    // No leader kills with proxies: the followers, kept busy, may take longer to rejoin than a run.
+                    if (dataspace.links.isEmpty() && random.nextInt(3) == 0) {
                         int leader = ensemble.servers().leader();
                         if (leader >= 0) {
                             ensemble.servers().stop(leader);
@@ -426,6 +574,9 @@ class ZooKeeperHistoryTest {
         void stop() throws InterruptedException {
             stopped.set(true);
             thread.join(TimeUnit.SECONDS.toMillis(120)); // the fault in progress ends first
+            for (FaultyLink link : dataspace.links) {
+                link.disarm();
+            }
             for (int server = 0; server < ensemble.servers().serverCount(); server++) {
                 ensemble.servers().restart(server); // a leader stopped when the interrupt came
             }
