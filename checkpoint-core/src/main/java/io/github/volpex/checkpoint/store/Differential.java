@@ -149,36 +149,52 @@ final class Differential {
      * index records. The check lists nothing more — the view is the commit's own listing — and downloads no fragment:
      * a fragment present but damaged is not seen here (recovery finds it by its CRC-32C and digest and counts it among
      * the {@code n − m} losses the checkpoint tolerates). A segment's index comes from {@code state}'s cache of the
-     * indices of the segments its last commit referred to; an index not cached is read from its copies, and so is
-     * one under which the segment does not look whole if the listing shows one of the segment's fragments where that
-     * index does not record it (a repair elsewhere moved fragments and revised the index). A segment that only lost
-     * fragments is not whole under any revision, so its index is not read again. A segment that is not listed or
-     * whose index cannot be read is not whole. The cache then keeps the indices of this base's segments only.
+     * indices of the segments its last commit referred to or its repairs revised; an index not cached is read from
+     * its copies, and so is one when the listing shows one of the segment's fragments where that index does not
+     * record it (a repair elsewhere may have moved fragments and revised the index — whether or not the segment looks
+     * whole under the cached one: a fragment left behind by a repair while its repository was away looks like the
+     * fragment the cached index records there), unless the index was read under this very listing. A segment that
+     * only lost fragments is not whole under any revision, so its index is not read again. A segment that is not
+     * listed or whose index cannot be read is not whole. The cache then keeps the indices of this base's segments
+     * only.
      */
     private boolean[] whole(String jobId, JobState state, JobView view, FragmentIndex index, Manifest manifest) {
         boolean[] whole = new boolean[manifest.segments.size() + 1];
         Map<CheckpointId, FragmentIndex> indices = new HashMap<>();
+        Map<CheckpointId, Map<String, Set<Integer>>> listings = new HashMap<>();
         for (int s = 0; s < whole.length; s++) {
             CheckpointId id = s == 0 ? index.checkpointId() : manifest.segments.get(s - 1).id();
             JobView.Trace trace = view.traces.get(id);
             if (trace == null) {
                 continue;
             }
-            FragmentIndex known = s == 0 ? index : state.segmentIndices.get(id);
-            if (known == null || !listedWhole(known, trace) && listedElsewhere(known, trace)) {
+            // The newest revision known here: the base's own index may also be cached, from an earlier check.
+            FragmentIndex cached = state.segmentIndices.get(id);
+            if (s == 0 && cached != null && cached.revision() <= index.revision()) {
+                cached = null;
+            }
+            FragmentIndex known = cached != null ? cached : s == 0 ? index : null;
+            Map<String, Set<Integer>> readUnder = cached != null ? state.segmentListings.get(id) : null;
+            if (known == null || listedElsewhere(known, trace) && !trace.fragments.equals(readUnder)) {
                 try {
                     known = context.readIndex(jobId, trace, new ArrayList<>()).orElse(null);
+                    readUnder = trace.fragments;
                 } catch (CheckpointStoreException | CorruptIndexException | IllegalStateException e) {
                     known = null;
                 }
             }
             if (known != null && known.checkpointId().equals(id)) {
                 indices.put(id, known);
+                if (readUnder != null) {
+                    listings.put(id, readUnder);
+                }
                 whole[s] = listedWhole(known, trace);
             }
         }
         state.segmentIndices.clear();
         state.segmentIndices.putAll(indices);
+        state.segmentListings.clear();
+        state.segmentListings.putAll(listings);
         return whole;
     }
 

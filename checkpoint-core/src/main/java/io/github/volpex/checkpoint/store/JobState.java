@@ -2,6 +2,7 @@ package io.github.volpex.checkpoint.store;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a store remembers of one job between calls: the epoch it acquired to commit under, the next sequence number,
@@ -26,10 +27,16 @@ final class JobState {
     /** The block manifest of {@link #manifestOf}, or null. */
     Manifest manifest;
     /**
-     * The indices of the segments the last differential commit's base referred to, by checkpoint: what lets the next
-     * commit check that they are whole without reading them again.
+     * The indices of the segments the last differential commit's base referred to, by checkpoint — or that a repair
+     * of this store revised since: what lets the next commit check that they are whole without reading them again.
      */
     final Map<CheckpointId, FragmentIndex> segmentIndices = new HashMap<>();
+    /**
+     * For each of {@link #segmentIndices}, the listing of its checkpoint's fragments (repository → fragment indices)
+     * under which its index was last read from its copies, if it was; absent when the index came from elsewhere (a
+     * commit or a repair).
+     */
+    final Map<CheckpointId, Map<String, Set<Integer>>> segmentListings = new HashMap<>();
     /**
      * What the last asynchronous commit left to do once durable (markers on the other repositories, deletion of what
      * is older), or null: the next operation on the job runs it first.
@@ -51,6 +58,19 @@ final class JobState {
      */
     Manifest manifestOf(CheckpointId id) {
         return manifestOf != null && manifestOf.checkpointId().equals(id) ? manifest : null;
+    }
+
+    /**
+     * Remembers {@code index} as the newest revision of a segment's index known here, read from its copies under
+     * {@code listing} (repository → fragment indices listed), or learnt otherwise when {@code listing} is null.
+     */
+    void knownSegment(FragmentIndex index, Map<String, Set<Integer>> listing) {
+        segmentIndices.put(index.checkpointId(), index);
+        if (listing == null) {
+            segmentListings.remove(index.checkpointId());
+        } else {
+            segmentListings.put(index.checkpointId(), listing);
+        }
     }
 
     /** Runs what the last commit left to do, if anything. */

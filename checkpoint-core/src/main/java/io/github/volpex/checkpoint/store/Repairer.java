@@ -69,6 +69,8 @@ final class Repairer {
                 throw new CheckpointUnavailableException(jobId, index.sequence(), index.m(), 0, failures);
             }
             RepairReport part = repair(jobId, view, trace, true);
+            // The segment's newest revision, which the next commit's check that the segment is whole must go by.
+            state.knownSegment(part.index(), null);
             failures.addAll(part.failures());
             partial |= part.status() == RepairReport.Status.PARTIALLY_REPAIRED;
             repaired |= part.status() == RepairReport.Status.REPAIRED;

@@ -184,8 +184,12 @@
  *       therefore tolerates, from its commit point on, {@code n − m} fragment losses on its own segment and on each
  *       segment it lists, independently, exactly as a full checkpoint tolerates them on its own. The check lists
  *       nothing beyond the commit's own listing and downloads no fragment; it costs one read of the index copies of
- *       each listed segment whose index the store does not have in memory (after a restart, or when a segment does
- *       not look whole under the index remembered, since a repair may have moved its fragments). Storing the live
+ *       each listed segment whose index the store does not have in memory (after a restart), and of each whose listing
+ *       shows a fragment where the index remembered does not record it — a repair elsewhere may have moved fragments
+ *       and revised the index — once per listing (the store's own repairs update the indices it remembers). What this
+ *       cannot see: another store revising a segment's index between two commits of this one, and the moved fragment
+ *       lost before this store's next listing while an old copy reappears where the remembered index records it —
+ *       the segment then counts as whole with one loss already taken. Storing the live
  *       blocks again was chosen over repairing the segment: it needs no read (the blocks are in the state being
  *       committed), works even when the segment has fewer than {@code m} fragments left and so could not be
  *       repaired, and is an ordinary compaction step for the space accounting (the dropped segment's live bytes count

@@ -3,6 +3,7 @@ package io.github.volpex.checkpoint.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.checkpoint.repository.FragmentRepository;
@@ -269,6 +270,74 @@ class DifferentialCommitTest {
         assertTrue(indexReads(second) - before > 0, "the revised index is read, seed " + seed);
         assertEquals(BLOCK, Manifest.ofPayload(payload(writer, third)).ownBlockBytes, "refers again, seed " + seed);
         assertArrayEquals(state, store(Chunking.fixed()).recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
+    }
+
+    /**
+     * A repository away during a repair keeps its copy of a segment's fragment, which the repair regenerated
+     * elsewhere; back, that old copy sits where the segment's first index records the fragment. When the new copy is
+     * then lost, the segment has lost a fragment under its newest index: a commit must not count it whole (it would
+     * then tolerate one loss fewer than n − m). The store's own repair updates what it remembers.
+     */
+    @Test
+    void aFragmentLeftBehindByItsOwnRepairDoesNotMakeASegmentWhole() throws Exception {
+        List<Stores.Switchable> hosts = Stores.Switchable.inMemory(7);
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(4, 2), hosts)
+                .differential(Chunking.fixed()).segmentBytes(64 * 1024).reconstructionThreshold(6).build();
+        leftBehind(hosts, store, store);
+    }
+
+    /**
+     * As {@link #aFragmentLeftBehindByItsOwnRepairDoesNotMakeASegmentWhole}, the repair made by another store: a
+     * commit that lists the fragment both where the index it remembers records it and elsewhere reads the index
+     * again, and so knows the newest locations when the new copy is lost.
+     */
+    @Test
+    void aFragmentLeftBehindByAnotherStoresRepairIsNoticedWhileBothCopiesAreListed() throws Exception {
+        List<Stores.Switchable> hosts = Stores.Switchable.inMemory(7);
+        CheckpointStore writer = CheckpointStore.perennial(IdaCodec.systematic(4, 2), hosts)
+                .differential(Chunking.fixed()).segmentBytes(64 * 1024).build();
+        CheckpointStore repairer = CheckpointStore.perennial(IdaCodec.systematic(4, 2), hosts)
+                .differential(Chunking.fixed()).segmentBytes(64 * 1024).reconstructionThreshold(6).build();
+        leftBehind(hosts, writer, repairer);
+    }
+
+    private void leftBehind(List<Stores.Switchable> hosts, CheckpointStore writer, CheckpointStore repairer)
+            throws Exception {
+        byte[] state = Stores.data(seed, STATE);
+        FragmentIndex first = writer.commit(JOB, state);
+        state[5] ^= 1;
+        writer.commit(JOB, state);
+        assertEquals(2, writer.checkpoints(JOB).size(), "the second refers to the first's segment, seed " + seed);
+        FragmentLocation moved = first.fragments().get(0);
+        Stores.Switchable away = host(hosts, moved.repositoryId());
+        away.reachable = false;
+        RepairReport repaired = repairer.repair(JOB);
+        assertEquals(RepairReport.Status.REPAIRED, repaired.status(), repaired + ", seed " + seed);
+        away.reachable = true;
+        FragmentIndex revised = writer.checkpoints(JOB).stream()
+                .filter(index -> index.checkpointId().equals(first.checkpointId())).findFirst().orElseThrow();
+        String newHolder = revised.fragments().stream()
+                .filter(location -> location.fragmentIndex() == moved.fragmentIndex()).findFirst().orElseThrow()
+                .repositoryId();
+        assertNotEquals(moved.repositoryId(), newHolder, "the repair moved the fragment, seed " + seed);
+        assertTrue(away.delegate.get(first.fragmentKey(moved.fragmentIndex())).isPresent(), "left behind");
+        if (writer != repairer) {
+            // Both copies listed: the writer reads the revised index.
+            state[2 * BLOCK] ^= 1;
+            FragmentIndex both = writer.commit(JOB, state);
+            assertTrue(Differential.segments(Manifest.ofPayload(payload(writer, both)))
+                    .contains(first.checkpointId()), "a segment listed whole is referred to, seed " + seed);
+        }
+        assertTrue(host(hosts, newHolder).delete(first.fragmentKey(moved.fragmentIndex())));
+        state[3 * BLOCK] ^= 1;
+        FragmentIndex next = writer.commit(JOB, state);
+        assertFalse(Differential.segments(Manifest.ofPayload(payload(writer, next))).contains(first.checkpointId()),
+                "a commit referred to a segment that lost a fragment under its newest index, seed " + seed);
+        assertArrayEquals(state, writer.recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
+    }
+
+    private static Stores.Switchable host(List<Stores.Switchable> hosts, String id) {
+        return hosts.stream().filter(host -> host.id().equals(id)).findFirst().orElseThrow();
     }
 
     @Test
