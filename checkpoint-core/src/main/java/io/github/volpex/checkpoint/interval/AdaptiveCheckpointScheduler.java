@@ -45,8 +45,9 @@ import java.util.function.Supplier;
  * time a checkpoint holds the job (the measured {@link #blockingSeconds()} is one such measurement), not the time
  * until it is durable.
  *
- * <p>Thread-safe if the estimate source and the clock are; queries never block unless they do. Whatever the source
- * throws reaches the caller of the query. Measurements may be recorded from any thread, for example the one that
+ * <p>Thread-safe if the estimate source and the clock are; queries never block unless they do (the clock is read
+ * under a private lock, one reading at a time, so that steps back are counted once). Whatever the source throws
+ * reaches the caller of the query. Measurements may be recorded from any thread, for example the one that
  * completes a commit's stage.
  *
  * @since 0.1
@@ -58,7 +59,9 @@ public final class AdaptiveCheckpointScheduler {
     private final int peers;
     private final NiHarwoodEstimateSource estimates;
     private final LongSupplier nanoTime;
-    /** The clock's latest reading, and the sum of its steps back so far; guarded by {@code this}. */
+    /** Guards the clock's readings: a private lock, so that no caller locking the scheduler stalls its queries. */
+    private final Object clockLock = new Object();
+    /** The clock's latest reading, and the sum of its steps back so far; guarded by {@link #clockLock}. */
     private long latestReading;
     private long stepsBackNanos;
     /** When the last checkpoint completed, in forward time ({@code now()}). */
@@ -77,13 +80,15 @@ public final class AdaptiveCheckpointScheduler {
     }
 
     /** Reads the clock and returns the time it has moved forward, from the origin of its first reading on. */
-    private synchronized long now() {
-        long reading = nanoTime.getAsLong();
-        if (reading - latestReading < 0) {
-            stepsBackNanos += latestReading - reading;
+    private long now() {
+        synchronized (clockLock) {
+            long reading = nanoTime.getAsLong();
+            if (reading - latestReading < 0) {
+                stepsBackNanos += latestReading - reading;
+            }
+            latestReading = reading;
+            return reading + stepsBackNanos;
         }
-        latestReading = reading;
-        return reading + stepsBackNanos;
     }
 
     /**
@@ -213,7 +218,8 @@ public final class AdaptiveCheckpointScheduler {
      * commit) records no latency. Time the clock steps back counts as none (see the class comment).
      *
      * <p>Blocks for as long as {@code commit} does. The latency is recorded by a dependent action on the commit's
-     * stage, on the thread that completes it; it only reads the clock and writes one field.
+     * stage, on the thread that completes it; it only reads the clock (under the scheduler's private lock, held for
+     * that reading only) and writes one field.
      *
      * @param <T>    the stage's result type
      * @param commit starts the commit and returns the stage that completes when the checkpoint is durable

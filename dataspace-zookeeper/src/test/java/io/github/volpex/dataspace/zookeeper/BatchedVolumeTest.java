@@ -135,8 +135,11 @@ class BatchedVolumeTest {
             }
         } finally {
             threads.shutdownNow();
-            assertTrue(threads.awaitTermination(60, TimeUnit.SECONDS));
-            Closing.all(clients.toArray(new AutoCloseable[0]));
+            try {
+                assertTrue(threads.awaitTermination(60, TimeUnit.SECONDS), "the producers and consumers stopped");
+            } finally {
+                Closing.all(clients.toArray(new AutoCloseable[0]));
+            }
         }
         ensemble.inspector().check(namespace);
     }
