@@ -191,14 +191,19 @@ class DifferentialCrashPointsTest {
     /** Runs the history, dying as {@code faults} says, and checks the new processes; returns the calls it made. */
     private static long run(Variant variant, long seed, CrashAt faults) throws InterruptedException {
         ExecutorService pool = variant.pooled ? Executors.newFixedThreadPool(2) : null;
+        long calls;
         try {
-            return run(variant, seed, faults, pool);
+            calls = run(variant, seed, faults, pool);
         } finally {
             if (pool != null) {
                 pool.shutdownNow();
-                assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "a persist is still running");
             }
         }
+        // Checked after the history, so that a failure of the history is not hidden by this one.
+        if (pool != null) {
+            assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "a persist is still running");
+        }
+        return calls;
     }
 
     private static long run(Variant variant, long seed, CrashAt faults, ExecutorService pool)
