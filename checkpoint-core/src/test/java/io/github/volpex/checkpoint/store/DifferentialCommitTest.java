@@ -341,16 +341,18 @@ class DifferentialCommitTest {
     }
 
     @Test
-    void aStreamCommitIsFullAndTheNextDifferentialOneStoresEverything() throws Exception {
+    void aStreamCommitIsDifferentialAndStoresOnlyTheChangedBlocks() throws Exception {
         CheckpointStore store = store(Chunking.fixed());
         byte[] state = Stores.data(seed, STATE);
         commit(store, state, STATE);
-        FragmentIndex full = store.commit(JOB, new ByteArrayInputStream(state));
-        assertFalse(full.isDifferential());
-        assertEquals(STATE, full.checkpointBytes());
-        assertEquals(1, store.checkpoints(JOB).size(), "a full checkpoint refers to no segment");
+        state[7 * BLOCK + 1] ^= 1;
+        FragmentIndex streamed = store.commit(JOB, new ByteArrayInputStream(state));
+        assertTrue(streamed.isDifferential());
+        assertEquals(BLOCK, Manifest.ofPayload(payload(store, streamed)).ownBlockBytes);
+        assertEquals(2, store.checkpoints(JOB).size(), "the first segment is still referred to");
         assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray());
-        commit(store, state, STATE);
+        state[9 * BLOCK] ^= 1;
+        commit(store, state, BLOCK);
     }
 
     @Test
