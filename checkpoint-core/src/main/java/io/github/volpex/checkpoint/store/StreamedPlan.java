@@ -130,9 +130,15 @@ final class StreamedPlan extends InputStream {
                 System.arraycopy(window, start, window, 0, limit - start);
                 limit -= start;
                 start = 0;
-                int read = state.readNBytes(window, limit, window.length - limit);
-                limit += read;
-                stateEnded = limit < window.length;
+                // Until a block of the largest size is in the window, or the stream ends: a short read is not an end.
+                while (limit < maxBlockBytes) {
+                    int read = state.read(window, limit, window.length - limit);
+                    if (read < 0) {
+                        stateEnded = true;
+                        break;
+                    }
+                    limit += read;
+                }
             }
             if (start == limit) {
                 return false;

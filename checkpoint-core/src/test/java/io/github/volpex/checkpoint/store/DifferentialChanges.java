@@ -12,7 +12,10 @@ final class DifferentialChanges {
     private DifferentialChanges() {
     }
 
-    /** The state after {@code change}, in units of {@code block} bytes: it stays between 4 and 64 blocks long. */
+    /**
+     * The state after {@code change}, in units of {@code block} bytes: it grows to at most 64 blocks and shrinks to
+     * no fewer than 4.
+     */
     static byte[] change(byte[] state, Change change, SplittableRandom random, int block) {
         int length = state.length;
         return switch (change) {
@@ -26,7 +29,8 @@ final class DifferentialChanges {
             }
             case ALL -> fresh(random, length);
             case GROW -> {
-                byte[] next = Arrays.copyOf(state, Math.min(64 * block, length + block + random.nextInt(3 * block)));
+                byte[] next = Arrays.copyOf(state, Math.max(length, Math.min(64 * block,
+                        length + block + random.nextInt(3 * block))));
                 byte[] tail = fresh(random, next.length - length);
                 System.arraycopy(tail, 0, next, length, tail.length);
                 yield next;

@@ -67,9 +67,11 @@ class DifferentialStreamCommitTest {
 
     @Test
     void streamCommitsWriteWhatArrayCommitsWriteUnderEveryChangeAndChunking() throws Exception {
-        for (Chunking chunking : List.of(Chunking.fixed(BLOCK), Chunking.contentDefined(BLOCK))) {
+        // Blocks that do not divide the stream's window, and states several windows long: cuts at every window
+        // boundary must be those of the array.
+        for (Chunking chunking : List.of(Chunking.fixed(3000), Chunking.contentDefined(4096))) {
             for (double bound : new double[] {1.0, 1.25, 2.0}) {
-                twins(chunking, bound);
+                twins(chunking, chunking.blockBytes(), bound);
             }
         }
     }
@@ -79,7 +81,7 @@ class DifferentialStreamCommitTest {
      * array at random, the other from an array always. Their payloads must be identical (same length, same SHA-256):
      * the stream path cuts, deduplicates, compacts and lays out the segment exactly as the array path does.
      */
-    private void twins(Chunking chunking, double bound) throws Exception {
+    private void twins(Chunking chunking, int unit, double bound) throws Exception {
         String where = chunking + ", bound " + bound + ", seed " + seed;
         SplittableRandom random = new SplittableRandom(seed);
         long storeSeed = random.nextLong();
@@ -87,13 +89,13 @@ class DifferentialStreamCommitTest {
         List<Stores.Counting> arrays = counting(5);
         CheckpointStore a = store(streamed, chunking, bound, storeSeed);
         CheckpointStore b = store(arrays, chunking, bound, storeSeed);
-        byte[] state = Stores.data(random.nextLong(), 40 * BLOCK + random.nextInt(BLOCK));
+        byte[] state = Stores.data(random.nextLong(), 40 * unit + random.nextInt(unit));
         int streams = 0;
         int readBacks = 0;
         for (int round = 0; round < 40; round++) {
             boolean stream = round == 0 || random.nextBoolean();
             long getsBefore = fragmentGets(streamed);
-            FragmentIndex x = stream ? a.commit(JOB, new ByteArrayInputStream(state)) : a.commit(JOB, state);
+            FragmentIndex x = stream ? a.commit(JOB, trickle(state, random.nextLong())) : a.commit(JOB, state);
             if (stream && fragmentGets(streamed) > getsBefore) {
                 readBacks++;
             }
@@ -107,7 +109,7 @@ class DifferentialStreamCommitTest {
             spaceBoundHolds(a, bound, at);
             assertEquals(0, a.collectGarbage(JOB), "a commit leaves nothing to collect, " + at);
             state = DifferentialChanges.change(state, DifferentialChanges.Change.values()[random.nextInt(
-                    DifferentialChanges.Change.values().length)], random, BLOCK);
+                    DifferentialChanges.Change.values().length)], random, unit);
         }
         assertArrayEquals(b.recover(JOB).orElseThrow().toByteArray(),
                 store(streamed, Chunking.fixed(), bound, 1).recover(JOB).orElseThrow().toByteArray(),
@@ -116,6 +118,23 @@ class DifferentialStreamCommitTest {
         if (bound < 2) {
             assertTrue(readBacks > 0, "no stream commit compacted a segment, " + where);
         }
+    }
+
+    /** A stream of {@code state} that hands out at most a random 1 to 5,000 bytes per read. */
+    private static InputStream trickle(byte[] state, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        ByteArrayInputStream in = new ByteArrayInputStream(state);
+        return new InputStream() {
+            @Override
+            public int read() {
+                return in.read();
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                return in.read(b, off, Math.min(len, 1 + random.nextInt(5000)));
+            }
+        };
     }
 
     /**
