@@ -263,8 +263,8 @@ final class Differential {
      * of the segments compaction drops read back from the repositories, since the stream cannot be read again.
      */
     StreamedPlan stream(InputStream in, Base base) {
-        return new StreamedPlan(context, base, new Blocks(base, Long.MAX_VALUE), chunking, maxSpaceAmplification,
-                in);
+        return new StreamedPlan(context, reads, base, new Blocks(base, Long.MAX_VALUE), chunking,
+                maxSpaceAmplification, in);
     }
 
     /** Runs of an array to store one after another, adjacent ones merged. */

@@ -14,13 +14,15 @@ import java.util.Objects;
  * blocks as it arrives (a window of two of the chunking's largest blocks is enough for cuts identical to those of the
  * same bytes in an array) and each block new to the commit is passed on at once; at the stream's end the table of
  * blocks ({@link Differential.Blocks}) decides the compaction, the live blocks of the segments it drops are read back
- * from the repositories stripe by stripe ({@link SegmentSource}, {@code m} pieces at a time) and checked against the
- * SHA-256 the base's manifest records, and the manifest ends the payload. Nothing of the state is held beyond the
- * window and one decoded stripe; the table holds 48 bytes per block, as the manifest does.
+ * from the repositories stripe by stripe ({@link SegmentSource}, {@code m} pieces at a time), each block whole and
+ * checked against the SHA-256 the base's manifest records before it is handed out, and the manifest ends the payload.
+ * Nothing of the state is held beyond the window, one decoded stripe and one block read back; the table holds 48
+ * bytes per block, as the manifest does.
  */
 final class StreamedPlan extends InputStream {
 
     private final StoreContext context;
+    private final Reads reads;
     private final Differential.Base base;
     private final Differential.Blocks blocks;
     private final Chunker chunker;
@@ -39,10 +41,13 @@ final class StreamedPlan extends InputStream {
 
     private Manifest manifest;
     private Differential.Blocks.Moves moves;
-    /** The move being read back, and how many of its bytes were handed out. */
+    /** The next move to read back. */
     private int move;
-    private int moveDone;
     private SegmentSource source;
+    /** Whether {@link #source} reads only fragments whose SHA-256 was checked in full. */
+    private boolean sourceVerified;
+    /** The block read back last. */
+    private byte[] block;
     private int sourceSegment = -1;
     private long stripesRead;
     private long stripeDecoded;
@@ -55,9 +60,10 @@ final class StreamedPlan extends InputStream {
     private final List<FragmentFailure> failures = new ArrayList<>();
     private boolean tailGiven;
 
-    StreamedPlan(StoreContext context, Differential.Base base, Differential.Blocks blocks, Chunking chunking,
-                 double maxSpaceAmplification, InputStream state) {
+    StreamedPlan(StoreContext context, Reads reads, Differential.Base base, Differential.Blocks blocks,
+                 Chunking chunking, double maxSpaceAmplification, InputStream state) {
         this.context = context;
+        this.reads = reads;
         this.base = base;
         this.blocks = blocks;
         this.chunker = chunking.chunker();
@@ -155,7 +161,13 @@ final class StreamedPlan extends InputStream {
         }
     }
 
-    /** Hands out the next bytes of the move being read back: up to the end of the move or of its stripe. */
+    /**
+     * Hands out the next block that compaction moves, read back from its segment whole and checked against its
+     * SHA-256 before any of it is handed out. The fragments are first read unverified but for the pieces' CRC-32C;
+     * a block that does not match its digest (damage the CRCs cannot see) is read again from fragments whose
+     * SHA-256 was checked in full ({@link Reads#probe}), as a recovery reads such a segment again; a block that still
+     * does not match fails the commit.
+     */
     private void readBack() {
         int segment = moves.segment(move);
         if (segment != sourceSegment) {
@@ -163,51 +175,78 @@ final class StreamedPlan extends InputStream {
             segmentIndex = base.segmentIndices()[segment];
             dispersal = context.dispersalFor(segmentIndex);
             framing = new Framing(dispersal, segmentIndex.segmentBytes(), segmentIndex.checkpointBytes());
-            List<Integer> order = segmentIndex.fragments().stream().map(FragmentLocation::fragmentIndex).toList();
-            source = new SegmentSource(segmentIndex, framing, dispersal, context.byId, order, failures);
+            open(segmentIndex.fragments().stream().map(FragmentLocation::fragmentIndex).toList());
             sourceSegment = segment;
-            stripesRead = 0;
-            stripeDecoded = -1;
+            sourceVerified = false;
             if (stripe == null || stripe.length < segmentIndex.segmentBytes()) {
                 stripe = new byte[(int) Math.min(segmentIndex.segmentBytes(),
                         Math.max(1, segmentIndex.checkpointBytes()))];
             }
         }
-        int stripeBytes = segmentIndex.segmentBytes();
-        long at = moves.offset(move) + moveDone;
-        long t = at / stripeBytes;
-        while (stripeDecoded < t) {
-            // Every stripe up to the one needed is read (the fragments are streams); only that one is decoded.
-            byte[][] pieces = source.next(stripesRead);
-            if (stripesRead == t) {
-                dispersal.decode(pieces, framing.segmentLength(t), stripe);
-                stripeDecoded = t;
-            }
-            stripesRead++;
+        int length = moves.length(move);
+        if (block == null || block.length < length) {
+            block = new byte[length];
         }
-        int within = (int) (at - t * stripeBytes);
-        int bytes = Math.min(moves.length(move) - moveDone, framing.segmentLength(t) - within);
-        moveDigest.update(stripe, within, bytes);
-        out = stripe;
-        outAt = within;
-        outEnd = within + bytes;
-        moveDone += bytes;
-        if (moveDone == moves.length(move)) {
-            try {
-                moveDigest.digest(digest, 0, digest.length);
-            } catch (DigestException e) {
-                throw new IllegalStateException("SHA-256 failed", e);
+        if (!readBlock(length)) {
+            if (!sourceVerified) {
+                source.close();
+                List<Integer> verified = new ArrayList<>(reads.probe(segmentIndex, failures));
+                open(verified);
+                sourceVerified = true;
             }
-            if (!moves.matches(move, digest)) {
+            if (!readBlock(length)) {
                 failures.add(new FragmentFailure(-1, "decoder", FragmentFailure.Reason.CORRUPT, "a block read back "
                         + "from segment " + segmentIndex.checkpointId() + " at offset " + moves.offset(move)
                         + " does not match its digest"));
                 throw new CheckpointUnavailableException(segmentIndex.jobId(), segmentIndex.sequence(),
                         segmentIndex.m(), 0, failures);
             }
-            move++;
-            moveDone = 0;
         }
+        out = block;
+        outAt = 0;
+        outEnd = length;
+        move++;
+    }
+
+    /** Reads the fragments {@code order} names, in that order of preference, from the segment's first stripe. */
+    private void open(List<Integer> order) {
+        source = new SegmentSource(segmentIndex, framing, dispersal, context.byId, order, failures);
+        stripesRead = 0;
+        stripeDecoded = -1;
+    }
+
+    /** Copies the move's block into {@code block}; whether it matches its digest. */
+    private boolean readBlock(int length) {
+        int stripeBytes = segmentIndex.segmentBytes();
+        long from = moves.offset(move);
+        if (from / stripeBytes < stripeDecoded) {
+            // Blocks are read in order of offset; only a source opened again starts over.
+            throw new IllegalStateException("read back out of order");
+        }
+        for (int done = 0; done < length; ) {
+            long at = from + done;
+            long t = at / stripeBytes;
+            while (stripeDecoded < t) {
+                // Every stripe up to the one needed is read (the fragments are streams); only that one is decoded.
+                byte[][] pieces = source.next(stripesRead);
+                if (stripesRead == t) {
+                    dispersal.decode(pieces, framing.segmentLength(t), stripe);
+                    stripeDecoded = t;
+                }
+                stripesRead++;
+            }
+            int within = (int) (at - t * stripeBytes);
+            int bytes = Math.min(length - done, framing.segmentLength(t) - within);
+            System.arraycopy(stripe, within, block, done, bytes);
+            done += bytes;
+        }
+        moveDigest.update(block, 0, length);
+        try {
+            moveDigest.digest(digest, 0, digest.length);
+        } catch (DigestException e) {
+            throw new IllegalStateException("SHA-256 failed", e);
+        }
+        return moves.matches(move, digest);
     }
 
     private void closeSource() {

@@ -359,4 +359,36 @@ class DifferentialStreamCommitTest {
         assertEquals(1, store.checkpoints(JOB).size(), "the first segment was compacted away, seed " + seed);
         assertArrayEquals(changed, store(hosts, Chunking.fixed(), 2, 3).recover(JOB).orElseThrow().toByteArray());
     }
+
+    /**
+     * Damage the piece CRCs cannot see on the segment a stream commit's compaction reads back: on up to {@code k}
+     * fragments, the blocks are read again from fragments verified by their SHA-256 and the commit stores the right
+     * bytes; on more, it fails typed and the previous checkpoint stays — never a block whose bytes are not those its
+     * digest names.
+     */
+    @Test
+    void damageThePieceChecksCannotSeeIsCaughtWhenReadingBack() throws Exception {
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int damaged = 1; damaged <= 5; damaged++) {
+            List<Stores.Counting> repositories = counting(5);
+            CheckpointStore store = store(repositories, Chunking.fixed(BLOCK), 1.0, random.nextLong());
+            byte[] state = Stores.data(random.nextLong(), 32 * BLOCK);
+            FragmentIndex first = store.commit(JOB, state);
+            for (int f = 0; f < damaged; f++) {
+                Stores.disguise(repositories, store, first, f, random);
+            }
+            byte[] changed = state.clone();
+            changed[random.nextInt(changed.length)] ^= 1;
+            String at = damaged + " fragments damaged, seed " + seed;
+            if (damaged <= first.n() - first.m()) {
+                store.commit(JOB, new ByteArrayInputStream(changed));
+                assertArrayEquals(changed, store.recover(JOB).orElseThrow().toByteArray(), at);
+                assertEquals(1, store.checkpoints(JOB).size(), "compacted, " + at);
+            } else {
+                assertThrows(CommitFailedException.class, () -> store.commit(JOB, new ByteArrayInputStream(changed)),
+                        at);
+                assertEquals(first.checkpointId(), store.checkpoints(JOB).get(0).checkpointId(), at);
+            }
+        }
+    }
 }
