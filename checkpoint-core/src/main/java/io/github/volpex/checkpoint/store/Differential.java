@@ -153,7 +153,8 @@ final class Differential {
      * fragment the cached index records there), unless the index was read under this very listing. A segment that
      * only lost fragments is not whole under any revision, so its index is not read again. A segment that is not
      * listed or whose index cannot be read is not whole. The cache then keeps the indices of this base's segments
-     * only.
+     * only; {@code segmentIndices} receives, for each segment found, the index the check used (a commit from a
+     * stream reads back through it the segments its compaction drops).
      */
     private boolean[] whole(String jobId, JobState state, JobView view, FragmentIndex index, Manifest manifest,
                             FragmentIndex[] segmentIndices) {

@@ -83,8 +83,12 @@ final class StreamedPlan extends InputStream {
 
     @Override
     public int read() throws IOException {
-        byte[] one = new byte[1];
-        return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        while (outAt == outEnd) {
+            if (!produce()) {
+                return -1;
+            }
+        }
+        return out[outAt++] & 0xFF;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.github.volpex.checkpoint.store;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /** The ways a differential test changes a state between commits. */
@@ -13,55 +12,48 @@ final class DifferentialChanges {
     }
 
     /**
-     * The state after {@code change}, in units of {@code block} bytes: it grows to at most 64 blocks and shrinks to
-     * no fewer than 4.
+     * The state after {@code change}, in units of {@code block} bytes: growth and insertions stop at 64 blocks,
+     * shrinking and deletions at 4. Each edit but the first three is one splice: {@code removed} bytes at
+     * {@code at} replaced by {@code added} random ones.
      */
     static byte[] change(byte[] state, Change change, SplittableRandom random, int block) {
         int length = state.length;
-        return switch (change) {
-            case NONE -> state.clone();
-            case SCATTERED -> {
-                byte[] next = state.clone();
-                for (int i = 0, count = 1 + random.nextInt(5); i < count && length > 0; i++) {
-                    next[random.nextInt(length)] ^= (byte) (1 + random.nextInt(255));
-                }
-                yield next;
+        int room = Math.max(0, 64 * block - length);
+        int spare = Math.max(0, length - 4 * block);
+        if (change == Change.SCATTERED) {
+            byte[] next = state.clone();
+            for (int i = 1 + random.nextInt(5); i > 0 && length > 0; i--) {
+                next[random.nextInt(length)] ^= (byte) (1 + random.nextInt(255));
             }
-            case ALL -> fresh(random, length);
-            case GROW -> {
-                byte[] next = Arrays.copyOf(state, Math.max(length, Math.min(64 * block,
-                        length + block + random.nextInt(3 * block))));
-                byte[] tail = fresh(random, next.length - length);
-                System.arraycopy(tail, 0, next, length, tail.length);
-                yield next;
+            return next;
+        }
+        int at;
+        int removed = 0;
+        int added = 0;
+        switch (change) {
+            case ALL -> {
+                at = 0;
+                removed = length;
+                added = length;
             }
-            case SHRINK -> Arrays.copyOf(state, Math.max(4 * block, length - block - random.nextInt(3 * block)));
-            case INSERT -> {
-                int at = random.nextInt(length + 1);
-                byte[] inserted = fresh(random, 1 + random.nextInt(block));
-                byte[] next = new byte[length + inserted.length];
-                System.arraycopy(state, 0, next, 0, at);
-                System.arraycopy(inserted, 0, next, at, inserted.length);
-                System.arraycopy(state, at, next, at + inserted.length, length - at);
-                yield next;
+            case GROW, INSERT -> {
+                at = change == Change.GROW ? length : random.nextInt(length + 1);
+                added = Math.min(room, 1 + random.nextInt(change == Change.GROW ? 4 * block : block));
             }
-            case DELETE -> {
-                int cut = Math.min(length - 4 * block, 1 + random.nextInt(block));
-                if (cut <= 0) {
-                    yield state.clone();
-                }
-                int at = random.nextInt(length - cut + 1);
-                byte[] next = new byte[length - cut];
-                System.arraycopy(state, 0, next, 0, at);
-                System.arraycopy(state, at + cut, next, at, length - at - cut);
-                yield next;
+            case SHRINK, DELETE -> {
+                removed = Math.min(spare, 1 + random.nextInt(change == Change.SHRINK ? 4 * block : block));
+                at = change == Change.SHRINK ? length - removed : random.nextInt(length - removed + 1);
             }
-        };
-    }
-
-    private static byte[] fresh(SplittableRandom random, int length) {
-        byte[] bytes = new byte[length];
-        random.nextBytes(bytes);
-        return bytes;
+            default -> {
+                return state.clone();
+            }
+        }
+        byte[] next = new byte[length - removed + added];
+        System.arraycopy(state, 0, next, 0, at);
+        byte[] fresh = new byte[added];
+        random.nextBytes(fresh);
+        System.arraycopy(fresh, 0, next, at, added);
+        System.arraycopy(state, at + removed, next, at + added, length - at - removed);
+        return next;
     }
 }

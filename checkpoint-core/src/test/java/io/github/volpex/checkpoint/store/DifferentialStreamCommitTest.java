@@ -167,26 +167,14 @@ class DifferentialStreamCommitTest {
 
     /** A stream that gives {@code failAfter} bytes of {@code state}, then fails. */
     private static InputStream failing(byte[] state, int failAfter) {
-        return new InputStream() {
-            private int at;
-
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-            }
-
+        ByteArrayInputStream head = new ByteArrayInputStream(state, 0, failAfter);
+        return new java.io.FilterInputStream(head) {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
-                if (at >= failAfter) {
-                    throw new IOException("the serializer failed after " + at + " bytes");
+                int n = head.read(b, off, len);
+                if (n < 0 || len == 0) {
+                    throw new IOException("the serializer failed after " + failAfter + " bytes");
                 }
-                int n = Math.min(len, Math.min(failAfter, state.length) - at);
-                if (n <= 0) {
-                    return -1;
-                }
-                System.arraycopy(state, at, b, off, n);
-                at += n;
                 return n;
             }
         };
@@ -289,7 +277,8 @@ class DifferentialStreamCommitTest {
         @Override
         public int read() {
             byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+            int n = read(one, 0, 1);
+            return n < 1 ? -1 : one[0] & 0xFF;
         }
 
         @Override

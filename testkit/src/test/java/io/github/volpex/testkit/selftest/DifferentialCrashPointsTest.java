@@ -22,6 +22,7 @@ import io.github.volpex.testsupport.SearchDepth;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -69,7 +70,11 @@ import org.junit.jupiter.api.Test;
  * three commits accepted at once on an executor whose tasks wait (so the second is superseded by the third, whose
  * stage must fail typed as superseded whatever crashes), persisted, then a synchronous commit and a collection; and
  * the same on a pool of two threads, where the threads order the calls, every stage must be decided once the dead
- * process is closed, and a stage that completed successfully must find {@code k + 1} commit markers stored. Every
+ * process is closed, and a stage that completed successfully must find {@code k + 1} commit markers stored; and the
+ * synchronous histories with every other commit read from a stream (whose compaction reads the live blocks of the
+ * segments it drops back from the repositories, a crash point at each of those reads too) and, before the fourth
+ * commit, one from a stream that fails midway, which must fail with the stream's own exception and count for
+ * nothing. Every
  * store reads a clock that steps back and forth by up to five seconds at every reading, within a lease of an hour: no
  * clock orders checkpoints, so neither may lose or reorder one.
  *
@@ -444,23 +449,14 @@ class DifferentialCrashPointsTest {
      */
     private static void failingStream(CheckpointStore store, byte[] state, SplittableRandom random) {
         int failAfter = random.nextInt(state.length + 1);
-        InputStream failing = new InputStream() {
-            private int at;
-
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-            }
-
+        InputStream failing = new SequenceInputStream(new ByteArrayInputStream(state, 0, failAfter),
+                InputStream.nullInputStream()) {
             @Override
             public int read(byte[] b, int off, int len) throws IOException {
-                if (at >= failAfter) {
-                    throw new IOException("the stream failed after " + at + " bytes");
+                int n = super.read(b, off, len);
+                if (n < 0) {
+                    throw new IOException("the stream failed after " + failAfter + " bytes");
                 }
-                int n = Math.min(len, failAfter - at);
-                System.arraycopy(state, at, b, off, n);
-                at += n;
                 return n;
             }
         };
