@@ -319,10 +319,11 @@ public final class CheckpointStore implements AutoCloseable {
      * {@link Builder#maxSpaceAmplification} holds after the commit as after an array commit, and the segments dropped
      * are freed only once the new checkpoint is durable. Memory held: a window of two of the chunking's largest
      * blocks (at least 64 KiB) and one segment of encoding with its pieces ({@link Builder#segmentBytes}), one decoded
-     * segment and {@code m} pieces while reading back (with a repository that streams {@link
+     * segment, {@code m} pieces and one block while reading back (with a repository that streams {@link
      * io.github.volpex.checkpoint.repository.FragmentRepository#open}; one that does not hands out whole fragments),
-     * and the block list of the new manifest (48 bytes per block of the state) with a map entry per block new to the
-     * commit — never the state itself. The state must fit in an array ({@link #MAX_ARRAY_BYTES} bytes), since a
+     * and the tables an array commit holds too: the block list of the new manifest (48 bytes per block of the
+     * state), a map entry per block new to the commit, and the base's manifest with a map entry per block of it —
+     * never the state itself. The state must fit in an array ({@link #MAX_ARRAY_BYTES} bytes), since a
      * recovery assembles a differential state in memory: a longer stream fails the commit with an
      * {@link IllegalArgumentException} once it passes that length (commit such states to a store without
      * {@code differential}, whose commits and {@link #recoverTo} stream).
