@@ -5,7 +5,9 @@ import io.github.volpex.checkpoint.store.Chunking;
 import io.github.volpex.checkpoint.store.FragmentIndex;
 import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,7 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * changed blocks × n/m plus the index copies (what a perfect differential commit could not avoid). A commit that
  * would keep more block bytes stored than the space bound allows (twice the live ones by default) compacts, which
  * shows as rounds that write more; the totals give the amortised figure, and the stored bytes against the state's
- * the space amplification. Then a commit of an unchanged state, against the state's size. Bytes are counted, not
+ * the space amplification. A third store commits the same states from a stream ({@code commit(String,
+ * InputStream)}): its bytes written against the array commits', and the bytes it read back (the live blocks of the
+ * segments its compactions dropped, which a stream cannot give twice). Then a commit of an unchanged state, against
+ * the state's size. Bytes are counted, not
  * timed, so one run is exact.
  * Given space bounds after the size ({@link CheckpointStore.Builder#maxSpaceAmplification}), it runs the same rounds
  * once per bound instead and prints one row for each: the bytes written against the bound of the changed blocks and
@@ -44,10 +49,12 @@ public final class DifferentialBytesReport {
     private static final class Counting implements FragmentRepository {
         private final FragmentRepository delegate;
         private final AtomicLong bytes;
+        private final AtomicLong read;
 
-        Counting(FragmentRepository delegate, AtomicLong bytes) {
+        Counting(FragmentRepository delegate, AtomicLong bytes, AtomicLong read) {
             this.delegate = delegate;
             this.bytes = bytes;
+            this.read = read;
         }
 
         @Override
@@ -63,7 +70,9 @@ public final class DifferentialBytesReport {
 
         @Override
         public Optional<byte[]> get(String key) throws IOException {
-            return delegate.get(key);
+            Optional<byte[]> content = delegate.get(key);
+            content.ifPresent(c -> read.addAndGet(c.length));
+            return content;
         }
 
         @Override
@@ -82,9 +91,14 @@ public final class DifferentialBytesReport {
     }
 
     private static CheckpointStore store(AtomicLong bytes, Chunking chunking, double maxSpaceAmplification) {
+        return store(bytes, new AtomicLong(), chunking, maxSpaceAmplification);
+    }
+
+    private static CheckpointStore store(AtomicLong bytes, AtomicLong read, Chunking chunking,
+                                         double maxSpaceAmplification) {
         List<FragmentRepository> repositories = new ArrayList<>();
         for (int i = 0; i < 9; i++) {
-            repositories.add(new Counting(FragmentRepository.inMemory("memory-" + i), bytes));
+            repositories.add(new Counting(FragmentRepository.inMemory("memory-" + i), bytes, read));
         }
         CheckpointStore.Builder builder = CheckpointStore.perennial(IdaCodec.systematic(6, 3), repositories);
         return (chunking == null ? builder
@@ -170,15 +184,23 @@ public final class DifferentialBytesReport {
         AtomicLong diffBytes = new AtomicLong();
         CheckpointStore full = store(fullBytes, null);
         CheckpointStore differential = store(diffBytes, Chunking.fixed(blockBytes));
+        AtomicLong streamBytes = new AtomicLong();
+        AtomicLong streamRead = new AtomicLong();
+        CheckpointStore streamed = store(streamBytes, streamRead, Chunking.fixed(blockBytes),
+                CheckpointStore.DEFAULT_MAX_SPACE_AMPLIFICATION);
         full.commit(JOB, state);
         differential.commit(JOB, state);
+        commitStream(streamed, state);
         System.out.println("| round | changed blocks | full commit, bytes written | differential commit, bytes "
-                + "written | differential / full | bound: changed × n/m + index copies | differential / bound |");
-        System.out.println("|---|---|---|---|---|---|---|");
+                + "written | differential / full | bound: changed × n/m + index copies | differential / bound "
+                + "| from a stream, bytes written | stream / array | from a stream, bytes read back |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
         double worst = 0;
         long totalFull = 0;
         long totalDiff = 0;
         long totalBound = 0;
+        long totalStream = 0;
+        long totalStreamRead = 0;
         for (int round = 1; round <= ROUNDS; round++) {
             int[] order = changeTenPercent(state, random, blockBytes);
             long fullBefore = fullBytes.get();
@@ -192,22 +214,46 @@ public final class DifferentialBytesReport {
             totalFull += fullWritten;
             totalDiff += written;
             totalBound += bound;
-            System.out.printf("| %d | %d of %d | %,d | %,d | %.4f | %,d | %.4f |%n", round, order.length, blocks,
-                    fullWritten, written, (double) written / fullWritten, bound, (double) written / bound);
+            long streamBefore = streamBytes.get();
+            long readBefore = streamRead.get();
+            commitStream(streamed, state);
+            long streamWritten = streamBytes.get() - streamBefore;
+            long readBack = streamRead.get() - readBefore;
+            totalStream += streamWritten;
+            totalStreamRead += readBack;
+            System.out.printf("| %d | %d of %d | %,d | %,d | %.4f | %,d | %.4f | %,d | %.4f | %,d |%n", round,
+                    order.length, blocks, fullWritten, written, (double) written / fullWritten, bound,
+                    (double) written / bound, streamWritten, (double) streamWritten / written, readBack);
         }
         long before = diffBytes.get();
         differential.commit(JOB, state);
         long unchanged = diffBytes.get() - before;
-        System.out.printf("| all %d | | %,d | %,d | %.4f | %,d | %.4f |%n", ROUNDS, totalFull, totalDiff,
-                (double) totalDiff / totalFull, totalBound, (double) totalDiff / totalBound);
+        long streamBefore = streamBytes.get();
+        commitStream(streamed, state);
+        long unchangedStream = streamBytes.get() - streamBefore;
+        System.out.printf("| all %d | | %,d | %,d | %.4f | %,d | %.4f | %,d | %.4f | %,d |%n", ROUNDS, totalFull,
+                totalDiff, (double) totalDiff / totalFull, totalBound, (double) totalDiff / totalBound, totalStream,
+                (double) totalStream / totalDiff, totalStreamRead);
         System.out.printf("%nworst round, differential / bound: %.4f%n", worst);
         long stored = differential.checkpoints(JOB).stream().mapToLong(FragmentIndex::checkpointBytes).sum();
         System.out.printf("stored segment bytes after the last round: %,d, %.4f × the state%n", stored,
                 (double) stored / state.length);
         System.out.printf("unchanged state: %,d bytes written, %.4f %% of the %,d-byte state%n", unchanged,
                 100.0 * unchanged / state.length, state.length);
-        if (!Arrays.equals(state, differential.recover(JOB).orElseThrow().toByteArray())) {
-            throw new IllegalStateException("the differential store did not recover the last state");
+        System.out.printf("unchanged state from a stream: %,d bytes written, %.4f %% of the state%n", unchangedStream,
+                100.0 * unchangedStream / state.length);
+        if (!Arrays.equals(state, differential.recover(JOB).orElseThrow().toByteArray())
+                || !Arrays.equals(state, streamed.recover(JOB).orElseThrow().toByteArray())) {
+            throw new IllegalStateException("a differential store did not recover the last state");
+        }
+    }
+
+    /** Commits {@code state} from a stream, as a serializer that never holds it whole would. */
+    private static void commitStream(CheckpointStore store, byte[] state) {
+        try {
+            store.commit(JOB, new ByteArrayInputStream(state));
+        } catch (IOException e) {
+            throw new UncheckedIOException("a byte array stream cannot fail", e);
         }
     }
 }

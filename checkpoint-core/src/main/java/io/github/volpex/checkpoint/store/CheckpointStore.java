@@ -83,7 +83,8 @@ import java.util.random.RandomGenerator;
  * <h2>Differential checkpoints</h2>
  * A store built with {@link Builder#differential} cuts each state into blocks named by their SHA-256 and commits only
  * the blocks the job's newest committed checkpoint does not refer to, as one segment that follows the protocol above;
- * its block manifest lists the older checkpoints whose segments hold the rest. Deleting what is older than a new
+ * its block manifest lists the older checkpoints whose segments hold the rest (a commit from an {@link InputStream}
+ * too, in the memory of a segment buffer and the block list, not of the state). Deleting what is older than a new
  * checkpoint spares those, so the guarantee below holds for differential checkpoints as stated, with "rebuilt"
  * meaning from the checkpoint's own fragments and those of the segments it lists. A commit refers to an older
  * segment only if its listing shows all {@code n} of that segment's fragments where its index records them, and
@@ -307,11 +308,34 @@ public final class CheckpointStore implements AutoCloseable {
      * asynchronous one, as {@link #commit(String, byte[])} does. Unlike a commit from an array, one whose writes fail
      * so widely that fewer than {@code m} fragments remain cannot start over (the stream is consumed) and fails.
      *
+     * <p><b>Differential stores.</b> On a store built with {@link Builder#differential} the commit is differential
+     * and writes exactly the payload a commit of the same bytes from an array writes — the same blocks stored, the
+     * same compaction, the same layout — with the same guarantee. The stream is cut into blocks as it is read; each
+     * block is hashed, and one that the job's newest committed checkpoint does not hold is passed on to the encoder
+     * at once. Once the stream has ended, when the live bytes of every older segment are known, the commit decides
+     * the compaction as an array commit does; the live blocks of the segments it stops referring to are read back
+     * from the repositories ({@code m} fragments, stripe by stripe, each block checked against the SHA-256 the
+     * previous manifest records) and stored in the new segment before its manifest, so the space bound of
+     * {@link Builder#maxSpaceAmplification} holds after the commit as after an array commit, and the segments dropped
+     * are freed only once the new checkpoint is durable. Memory held: a window of two of the chunking's largest
+     * blocks (at least 64 KiB) and one segment of encoding with its pieces ({@link Builder#segmentBytes}), one decoded
+     * segment, {@code m} pieces and one block while reading back (with a repository that streams {@link
+     * io.github.volpex.checkpoint.repository.FragmentRepository#open}; one that does not hands out whole fragments),
+     * and the tables an array commit holds too: the block list of the new manifest (48 bytes per block of the
+     * state), a map entry per block new to the commit, and the base's manifest with a map entry per block of it —
+     * never the state itself. The state must fit in an array ({@link #MAX_ARRAY_BYTES} bytes), since a
+     * recovery assembles a differential state in memory: a longer stream fails the commit with an
+     * {@link IllegalArgumentException} once it passes that length (commit such states to a store without
+     * {@code differential}, whose commits and {@link #recoverTo} stream).
+     *
      * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
      * @param checkpoint the checkpoint's bytes
      * @return the new checkpoint's index
-     * @throws IOException              if reading {@code checkpoint} fails; nothing is committed
-     * @throws CommitFailedException    if the commit did not complete; the previous checkpoint is then intact
+     * @throws IOException              if reading {@code checkpoint} fails; nothing is committed, and the fragments
+     *                                  this commit wrote are deleted (best effort: the next commit deletes the rest)
+     * @throws CommitFailedException    if the commit did not complete — on a differential store also when the live
+     *                                  blocks of a segment that compaction drops could not be read back, or did not
+     *                                  match their digests; the previous checkpoint is then intact
      * @throws StaleWriterException     if a newer writer of the job exists; nothing is written
      * @throws EpochUnavailableException if this is the store's first commit of the job and no epoch can be taken (the
      *                                   epoch source failed, or it needs a listing that every repository answers and
@@ -321,7 +345,8 @@ public final class CheckpointStore implements AutoCloseable {
      * @throws CommitAbandonedException if the store was closed while this commit waited for its turn or ran, and
      *                                  {@link #close(Duration)} gave up waiting for it
      * @throws NullPointerException     if an argument is null
-     * @throws IllegalArgumentException if {@code jobId} is not valid
+     * @throws IllegalArgumentException if {@code jobId} is not valid, or the store is differential and the stream is
+     *                                  longer than {@link #MAX_ARRAY_BYTES} bytes; nothing is committed
      */
     public FragmentIndex commit(String jobId, InputStream checkpoint) throws IOException {
         Objects.requireNonNull(checkpoint, "checkpoint");
@@ -355,7 +380,11 @@ public final class CheckpointStore implements AutoCloseable {
      * <p><b>Memory.</b> Per job, the store holds at most two snapshots — the one persisting and the one waiting — each
      * the size of its checkpoint, plus the persisting commit's working memory (one segment and its {@code n} pieces,
      * as for {@link #commit(String, InputStream)}); a call holds one more copy while it takes its snapshot, released if
-     * it is superseded.
+     * it is superseded. There is no asynchronous commit from an {@link InputStream}: its snapshot would be the whole
+     * stream read on the caller's thread into buffers the store owns — the state's size, twice per job — which is
+     * what a caller who streams a state avoids, and reading it is most of what the caller would wait for. A state
+     * that fits in memory is committed in the background from its array; one that does not is committed from its
+     * stream synchronously, or from a thread of the caller's.
      *
      * <p><b>Threads.</b> Dependent actions registered on the stage run on the thread that completes it, an executor
      * thread, after the store has released the job: they may call the store, a commit of the same job included, but
@@ -1000,9 +1029,12 @@ public final class CheckpointStore implements AutoCloseable {
          * deleting what is older than a durable, verified checkpoint spares the segments its manifest lists, so a
          * block a retained checkpoint refers to is never deleted. When the block bytes stored would exceed twice the
          * live ones, a commit compacts: it stores again the live blocks of the segments with the smallest share of
-         * live bytes, until they do not, and those segments are freed. A commit from an
-         * {@link InputStream} writes a full checkpoint, since it cannot be read twice; the next differential commit
-         * then stores every block again. By default commits are full. {@link CheckpointStore#checkpoints} lists the
+         * live bytes, until they do not, and those segments are freed. A commit from an {@link InputStream} is
+         * differential too and writes what a commit of the same bytes from an array writes; it holds no more than a
+         * segment buffer and a window of blocks besides the block list, decides the compaction once the stream has
+         * ended and reads the live blocks it moves back from their segments
+         * ({@link CheckpointStore#commit(String, InputStream)} says what it holds and its limits). By default
+         * commits are full. {@link CheckpointStore#checkpoints} lists the
          * older checkpoints kept for their segments too; rebuilding one of those knowingly may fail once segments
          * that it, but not the newest, listed have been freed.
          *

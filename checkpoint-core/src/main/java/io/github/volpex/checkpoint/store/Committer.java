@@ -57,16 +57,17 @@ final class Committer {
         long epoch = epoch(jobId, state, view, sequence, failures);
         Set<String> excluded = new HashSet<>();
         // A differential commit refers to blocks of the newest committed checkpoint only (the reference rule).
-        Differential.Plan plan = differential.enabled() && array != null
-                ? differential.plan(array, differential.base(jobId, state, view)) : null;
+        Differential.Base base = differential.enabled() ? differential.base(jobId, state, view) : null;
+        Differential.Plan plan = differential.enabled() && array != null ? differential.plan(array, base) : null;
+        StreamedPlan streamed = differential.enabled() && array == null ? differential.stream(in, base) : null;
         long sizeHint = plan != null ? plan.payloadBytes() : array != null ? array.length
                 : state.lastCommitted != null ? state.lastCommitted.checkpointBytes() : 0;
-        Set<CheckpointId> retained = plan != null ? plan.segments() : Set.of();
         while (true) {
             progress.step(sequence);
             CheckpointId id = new CheckpointId(epoch, sequence, context.nextCommitId());
-            Attempt attempt = new Attempt(jobId, id, view.unreachable, excluded, failures, progress, plan != null);
-            InputStream input = plan != null ? plan.payload(array)
+            Attempt attempt = new Attempt(jobId, id, view.unreachable, excluded, failures, progress,
+                    differential.enabled());
+            InputStream input = plan != null ? plan.payload(array) : streamed != null ? streamed
                     : array != null ? new ByteArrayInputStream(array) : in;
             FragmentIndex index;
             try {
@@ -78,12 +79,28 @@ final class Committer {
                     continue;
                 }
                 throw new CommitFailedException(jobId, sequence, 0, false, e.getMessage(), failures);
+            } catch (IOException | IllegalArgumentException e) {
+                // The stream failed or outgrew what a differential checkpoint can hold: nothing is committed.
+                attempt.abandon();
+                throw e;
+            } catch (CheckpointUnavailableException e) {
+                // A segment that compaction dropped could not be read back: nothing is committed.
+                attempt.abandon();
+                failures.addAll(e.failures());
+                throw new CommitFailedException(jobId, sequence, 0, false, "the live blocks of a segment this commit "
+                        + "stops referring to could not be read back: " + e.getMessage(), failures);
+            } finally {
+                if (streamed != null) {
+                    streamed.close();
+                }
             }
             FragmentIndex committed = attempt.publish(index);
             state.lastCommitted = committed;
-            if (plan != null) {
-                state.learnt(committed, plan.manifest);
+            Manifest manifest = plan != null ? plan.manifest : streamed != null ? streamed.manifest() : null;
+            if (manifest != null) {
+                state.learnt(committed, manifest);
             }
+            Set<CheckpointId> retained = manifest != null ? Differential.segments(manifest) : Set.of();
             return new Durable(committed, () -> {
                 attempt.markOthers(committed);
                 // Committed and verified: what is older is no longer needed, but for the segments it refers to.

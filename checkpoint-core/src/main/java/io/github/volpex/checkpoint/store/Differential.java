@@ -66,7 +66,7 @@ final class Differential {
      * each of its segments (0 its own, then those its manifest lists), whether all {@code n} of its fragments were
      * listed where its index records them (see {@link #whole}).
      */
-    record Base(FragmentIndex index, Manifest manifest, boolean[] whole) {
+    record Base(FragmentIndex index, Manifest manifest, boolean[] whole, FragmentIndex[] segmentIndices) {
     }
 
     /** What a differential commit writes: its manifest, and the runs of the state that are its own blocks. */
@@ -99,11 +99,6 @@ final class Differential {
             parts.add(new ByteArrayInputStream(manifestBytes));
             parts.add(new ByteArrayInputStream(ByteBuffer.allocate(4).putInt(manifestBytes.length).array()));
             return new SequenceInputStream(Collections.enumeration(parts));
-        }
-
-        /** The checkpoints whose segments the manifest lists: what collection must keep. */
-        Set<CheckpointId> segments() {
-            return Differential.segments(manifest);
         }
     }
 
@@ -140,7 +135,9 @@ final class Differential {
             }
             state.learnt(index, manifest);
         }
-        return new Base(index, manifest, whole(jobId, state, view, index, manifest));
+        FragmentIndex[] indices = new FragmentIndex[manifest.segments.size() + 1];
+        boolean[] whole = whole(jobId, state, view, index, manifest, indices);
+        return new Base(index, manifest, whole, indices);
     }
 
     /**
@@ -156,9 +153,11 @@ final class Differential {
      * fragment the cached index records there), unless the index was read under this very listing. A segment that
      * only lost fragments is not whole under any revision, so its index is not read again. A segment that is not
      * listed or whose index cannot be read is not whole. The cache then keeps the indices of this base's segments
-     * only.
+     * only; {@code segmentIndices} receives, for each segment found, the index the check used (a commit from a
+     * stream reads back through it the segments its compaction drops).
      */
-    private boolean[] whole(String jobId, JobState state, JobView view, FragmentIndex index, Manifest manifest) {
+    private boolean[] whole(String jobId, JobState state, JobView view, FragmentIndex index, Manifest manifest,
+                            FragmentIndex[] segmentIndices) {
         boolean[] whole = new boolean[manifest.segments.size() + 1];
         Map<CheckpointId, FragmentIndex> indices = new HashMap<>();
         Map<CheckpointId, Map<String, Set<Integer>>> listings = new HashMap<>();
@@ -189,6 +188,7 @@ final class Differential {
                     listings.put(id, readUnder);
                 }
                 whole[s] = listedWhole(known, trace);
+                segmentIndices[s] = known;
             }
         }
         state.segmentIndices.clear();
@@ -232,79 +232,289 @@ final class Differential {
 
     /**
      * Cuts {@code state} into blocks and decides, block by block, whether to refer to the base's copy or to store it
-     * in the new segment; the segments it stops referring to are chosen by {@link #keptSegments} (compaction).
+     * in the new segment; the segments it stops referring to are chosen by {@link #keptSegments} (compaction), and
+     * their live blocks are stored again from {@code state}.
      */
     Plan plan(byte[] state, Base base) {
         Chunker chunker = chunking.chunker();
-        int capacity = Math.min(Integer.MAX_VALUE / Sha256.LENGTH_BYTES,
-                state.length / Math.max(1, chunking.minBytes()) + 2);
-        int[] from = new int[Math.min(capacity, 1024)];
-        int[] length = new int[from.length];
-        byte[] hashes = new byte[from.length * Sha256.LENGTH_BYTES];
-        int blocks = 0;
-        MessageDigest whole = Sha256.newDigest();
-        MessageDigest block = Sha256.newDigest();
+        Blocks blocks = new Blocks(base, state.length / Math.max(1, chunking.minBytes()) + 2);
+        Runs runs = new Runs();
+        long[] position = new long[Math.min(1024, state.length / Math.max(1, chunking.minBytes()) + 2)];
         for (int start = 0; start < state.length; ) {
             int end = chunker.end(state, start, state.length);
-            if (blocks == from.length) {
-                int grown = (int) Math.min(capacity, (long) from.length * 2);
-                from = Arrays.copyOf(from, grown);
-                length = Arrays.copyOf(length, grown);
-                hashes = Arrays.copyOf(hashes, grown * Sha256.LENGTH_BYTES);
+            if (blocks.count == position.length) {
+                position = Arrays.copyOf(position, (int) Math.min(Integer.MAX_VALUE - 16, position.length * 2L));
             }
-            from[blocks] = start;
-            length[blocks] = end - start;
-            block.update(state, start, end - start);
-            try {
-                block.digest(hashes, blocks * Sha256.LENGTH_BYTES, Sha256.LENGTH_BYTES);
-            } catch (DigestException e) {
-                throw new IllegalStateException("SHA-256 failed", e);
+            position[blocks.count] = start;
+            if (blocks.add(state, start, end - start)) {
+                runs.add(start, end - start);
             }
-            blocks++;
             start = end;
         }
-        whole.update(state);
-        Sha256 stateSha = Sha256.wrap(whole.digest());
+        Blocks.Moves moves = blocks.compact(maxSpaceAmplification);
+        for (int b = 0; b < moves.count(); b++) {
+            runs.add((int) position[moves.firstBlock(b)], moves.length(b));
+        }
+        return new Plan(blocks.manifest(), runs.from, runs.length, runs.count);
+    }
 
-        // The base's segments: 0 is the base checkpoint's own, then those its manifest lists.
-        List<Manifest.Segment> baseSegments = new ArrayList<>();
-        int[] baseRef = new int[blocks];
-        Arrays.fill(baseRef, -1);
-        if (base != null) {
-            Manifest bm = base.manifest();
+    /**
+     * The payload of a differential commit of the state read from {@code in}, produced as the commit reads it (see
+     * {@link StreamedPlan}): the same table of blocks, compaction and manifest as {@link #plan}, with the live blocks
+     * of the segments compaction drops read back from the repositories, since the stream cannot be read again.
+     */
+    StreamedPlan stream(InputStream in, Base base) {
+        return new StreamedPlan(context, reads, base, new Blocks(base, Long.MAX_VALUE), chunking,
+                maxSpaceAmplification, in);
+    }
+
+    /** Runs of an array to store one after another, adjacent ones merged. */
+    private static final class Runs {
+        int[] from = new int[16];
+        int[] length = new int[16];
+        int count;
+
+        void add(int at, int bytes) {
+            if (count > 0 && from[count - 1] + length[count - 1] == at) {
+                length[count - 1] += bytes;
+                return;
+            }
+            if (count == from.length) {
+                from = Arrays.copyOf(from, count * 2);
+                length = Arrays.copyOf(length, count * 2);
+            }
+            from[count] = at;
+            length[count] = bytes;
+            count++;
+        }
+    }
+
+    /**
+     * The one table of a differential commit, whether it reads its state from an array or from a stream: the blocks
+     * of the state as they are cut, in order — each referred to in a segment of the base or given its place in the
+     * new segment — and the live bytes of each base segment. A block is looked up in the base's segments that are
+     * whole only (see {@link #whole}); a block of another one is new to the commit. Once the state has ended,
+     * {@link #compact} decides which base segments stay referred to and gives the live blocks of the others their
+     * places in the new segment, after the new blocks; {@link #manifest} then describes the checkpoint.
+     */
+    final class Blocks {
+        private final Manifest bm;
+        private final List<Manifest.Segment> baseSegments = new ArrayList<>();
+        private final boolean[] whole;
+        private final Map<Manifest.BlockHash, Integer> known;
+        private final long[] live;
+        private final boolean[] counted;
+        private final Map<Manifest.BlockHash, Long> ownAt = new HashMap<>();
+        private final int capacity;
+        private final MessageDigest state = Sha256.newDigest();
+        private final MessageDigest block = Sha256.newDigest();
+        /** The blocks cut so far. */
+        int count;
+        private int[] length;
+        private byte[] hashes;
+        /** The base block a block refers to, or -1 when it is in the new segment. */
+        private int[] baseRef;
+        /** A block's offset in the new segment when {@code baseRef} is -1. */
+        private long[] offset;
+        private long stateBytes;
+        /** The block bytes of the new segment so far. */
+        private long ownBytes;
+        private boolean[] kept;
+
+        /** A table for a state of at most {@code capacity} blocks (a bound, not an allocation). */
+        Blocks(Base base, long capacity) {
+            this.capacity = (int) Math.min(capacity, (CheckpointStore.MAX_ARRAY_BYTES - 64L) / Sha256.LENGTH_BYTES);
+            int initial = Math.min(this.capacity, 1024);
+            length = new int[initial];
+            hashes = new byte[initial * Sha256.LENGTH_BYTES];
+            baseRef = new int[initial];
+            offset = new long[initial];
+            bm = base == null ? null : base.manifest();
+            if (base == null) {
+                whole = new boolean[0];
+                known = Map.of();
+                live = new long[0];
+                counted = new boolean[0];
+                return;
+            }
             baseSegments.add(new Manifest.Segment(base.index().checkpointId(), base.index().checkpointBytes(),
                     base.index().checkpointSha256(), bm.ownBlockBytes));
             baseSegments.addAll(bm.segments);
-            Map<Manifest.BlockHash, Integer> known = new HashMap<>(bm.blocks * 2);
+            whole = base.whole();
+            known = new HashMap<>(bm.blocks * 2);
             for (int i = 0; i < bm.blocks; i++) {
-                known.putIfAbsent(bm.hash(i), i);
-            }
-            long[] live = new long[baseSegments.size()];
-            boolean[] counted = new boolean[bm.blocks];
-            Set<Manifest.BlockHash> fresh = new HashSet<>();
-            long freshBytes = 0;
-            for (int i = 0; i < blocks; i++) {
-                Manifest.BlockHash hash = Manifest.BlockHash.of(hashes, i * Sha256.LENGTH_BYTES);
-                Integer j = known.get(hash);
-                if (j != null) {
-                    baseRef[i] = j;
-                    if (!counted[j]) {
-                        counted[j] = true;
-                        live[bm.segmentOf[j]] += bm.length[j];
-                    }
-                } else if (fresh.add(hash)) {
-                    freshBytes += length[i];
+                if (whole[bm.segmentOf[i]]) {
+                    known.putIfAbsent(bm.hash(i), i);
                 }
             }
-            boolean[] kept = keptSegments(baseSegments, live, base.whole(), freshBytes, maxSpaceAmplification);
-            for (int i = 0; i < blocks; i++) {
-                if (baseRef[i] >= 0 && !kept[bm.segmentOf[baseRef[i]]]) {
-                    baseRef[i] = -1;
-                }
-            }
-            return build(state, stateSha, blocks, from, length, hashes, baseRef, bm, baseSegments, kept);
+            live = new long[baseSegments.size()];
+            counted = new boolean[bm.blocks];
         }
-        return build(state, stateSha, blocks, from, length, hashes, baseRef, null, baseSegments, new boolean[0]);
+
+        /**
+         * Adds the next block of the state, {@code data[from, from + bytes)}: hashes it, and refers to the base's
+         * copy or gives it a place in the new segment. Returns whether its bytes are to be stored now, after the new
+         * blocks before it: false when the base holds it, or the new segment does already.
+         *
+         * @throws IllegalArgumentException if the state would outgrow {@link CheckpointStore#MAX_ARRAY_BYTES} or the
+         *                                  table's capacity
+         */
+        boolean add(byte[] data, int from, int bytes) {
+            if (stateBytes + bytes > CheckpointStore.MAX_ARRAY_BYTES || count == capacity) {
+                throw new IllegalArgumentException("checkpoint: the state of a differential checkpoint must be at "
+                        + "most " + CheckpointStore.MAX_ARRAY_BYTES + " bytes (a recovery assembles it in an array), "
+                        + "the stream gave more");
+            }
+            if (count == length.length) {
+                int grown = (int) Math.min(capacity, count * 2L);
+                length = Arrays.copyOf(length, grown);
+                hashes = Arrays.copyOf(hashes, grown * Sha256.LENGTH_BYTES);
+                baseRef = Arrays.copyOf(baseRef, grown);
+                offset = Arrays.copyOf(offset, grown);
+            }
+            int i = count++;
+            stateBytes += bytes;
+            state.update(data, from, bytes);
+            block.update(data, from, bytes);
+            try {
+                block.digest(hashes, i * Sha256.LENGTH_BYTES, Sha256.LENGTH_BYTES);
+            } catch (DigestException e) {
+                throw new IllegalStateException("SHA-256 failed", e);
+            }
+            length[i] = bytes;
+            Manifest.BlockHash hash = Manifest.BlockHash.of(hashes, i * Sha256.LENGTH_BYTES);
+            Integer j = known.get(hash);
+            if (j != null) {
+                baseRef[i] = j;
+                if (!counted[j]) {
+                    counted[j] = true;
+                    live[bm.segmentOf[j]] += bm.length[j];
+                }
+                return false;
+            }
+            baseRef[i] = -1;
+            Long at = ownAt.putIfAbsent(hash, ownBytes);
+            if (at != null) {
+                offset[i] = at;
+                return false;
+            }
+            offset[i] = ownBytes;
+            ownBytes += bytes;
+            return true;
+        }
+
+        /**
+         * The base blocks whose segments a compaction drops, each once, in order of segment and offset there — the
+         * order in which a stream commit reads them back — with their places in the new segment, one after another
+         * after the new blocks.
+         */
+        final class Moves {
+            private final int[] base;
+            private final int[] first;
+
+            private Moves(int[] base, int[] first) {
+                this.base = base;
+                this.first = first;
+            }
+
+            int count() {
+                return base.length;
+            }
+
+            /** The block of the state that first refers to the {@code b}-th move. */
+            int firstBlock(int b) {
+                return first[b];
+            }
+
+            int length(int b) {
+                return bm.length[base[b]];
+            }
+
+            /** Which of the base's segments holds it: 0 the base's own, then those its manifest lists. */
+            int segment(int b) {
+                return bm.segmentOf[base[b]];
+            }
+
+            /** Its offset in that segment's payload. */
+            long offset(int b) {
+                return bm.offset[base[b]];
+            }
+
+            /** Whether {@code digest} is the SHA-256 the base's manifest records for it. */
+            boolean matches(int b, byte[] digest) {
+                int from = base[b] * Sha256.LENGTH_BYTES;
+                return Arrays.equals(digest, 0, Sha256.LENGTH_BYTES, bm.hashes, from, from + Sha256.LENGTH_BYTES);
+            }
+        }
+
+        /**
+         * Decides which base segments stay referred to ({@link #keptSegments}, with every byte of the state known)
+         * and gives each block of a dropped segment its place in the new segment, after the new blocks.
+         */
+        Moves compact(double amplification) {
+            if (bm == null) {
+                kept = new boolean[0];
+                return new Moves(new int[0], new int[0]);
+            }
+            kept = keptSegments(baseSegments, live, whole, ownBytes, amplification);
+            int[] first = new int[bm.blocks];
+            Arrays.fill(first, -1);
+            int moved = 0;
+            for (int i = 0; i < count; i++) {
+                int j = baseRef[i];
+                if (j >= 0 && !kept[bm.segmentOf[j]] && first[j] < 0) {
+                    first[j] = i;
+                    moved++;
+                }
+            }
+            Integer[] order = new Integer[moved];
+            for (int j = 0, b = 0; j < bm.blocks; j++) {
+                if (first[j] >= 0) {
+                    order[b++] = j;
+                }
+            }
+            Arrays.sort(order, Comparator.comparingInt((Integer j) -> bm.segmentOf[j])
+                    .thenComparingLong(j -> bm.offset[j]));
+            int[] base = new int[moved];
+            int[] firstBlock = new int[moved];
+            long[] placed = new long[bm.blocks];
+            for (int b = 0; b < moved; b++) {
+                base[b] = order[b];
+                firstBlock[b] = first[order[b]];
+                placed[order[b]] = ownBytes;
+                ownBytes += bm.length[order[b]];
+            }
+            for (int i = 0; i < count; i++) {
+                int j = baseRef[i];
+                if (j >= 0 && !kept[bm.segmentOf[j]]) {
+                    baseRef[i] = -1;
+                    offset[i] = placed[j];
+                }
+            }
+            return new Moves(base, firstBlock);
+        }
+
+        /** The checkpoint's block manifest; after {@link #compact}. */
+        Manifest manifest() {
+            int[] ordinal = new int[baseSegments.size()];
+            List<Manifest.Segment> segments = new ArrayList<>();
+            for (int s = 0; s < baseSegments.size(); s++) {
+                if (kept[s]) {
+                    segments.add(baseSegments.get(s));
+                    ordinal[s] = segments.size();
+                }
+            }
+            int[] segmentOf = new int[count];
+            long[] at = new long[count];
+            for (int i = 0; i < count; i++) {
+                int j = baseRef[i];
+                segmentOf[i] = j >= 0 ? ordinal[bm.segmentOf[j]] : 0;
+                at[i] = j >= 0 ? bm.offset[j] : offset[i];
+            }
+            return new Manifest(chunking.code(), chunking.blockBytes(), stateBytes, Sha256.wrap(state.digest()),
+                    ownBytes, segments, count, segmentOf, at, Arrays.copyOf(length, count),
+                    Arrays.copyOf(hashes, count * Sha256.LENGTH_BYTES));
+        }
     }
 
     /**
@@ -356,52 +566,6 @@ final class Differential {
         return keep;
     }
 
-    private Plan build(byte[] state, Sha256 stateSha, int blocks, int[] from, int[] length, byte[] hashes,
-                       int[] baseRef, Manifest bm, List<Manifest.Segment> baseSegments, boolean[] kept) {
-        int[] ordinal = new int[baseSegments.size()];
-        List<Manifest.Segment> segments = new ArrayList<>();
-        for (int s = 0; s < baseSegments.size(); s++) {
-            if (kept[s]) {
-                segments.add(baseSegments.get(s));
-                ordinal[s] = segments.size();
-            }
-        }
-        int[] segmentOf = new int[blocks];
-        long[] offset = new long[blocks];
-        int[] runFrom = new int[Math.max(1, blocks)];
-        int[] runLength = new int[runFrom.length];
-        int runs = 0;
-        long own = 0;
-        Map<Manifest.BlockHash, Long> stored = new HashMap<>();
-        for (int i = 0; i < blocks; i++) {
-            if (baseRef[i] >= 0) {
-                int j = baseRef[i];
-                segmentOf[i] = ordinal[bm.segmentOf[j]];
-                offset[i] = bm.offset[j];
-                continue;
-            }
-            Manifest.BlockHash hash = Manifest.BlockHash.of(hashes, i * Sha256.LENGTH_BYTES);
-            Long at = stored.get(hash);
-            if (at == null) {
-                at = own;
-                stored.put(hash, at);
-                if (runs > 0 && runFrom[runs - 1] + runLength[runs - 1] == from[i]) {
-                    runLength[runs - 1] += length[i];
-                } else {
-                    runFrom[runs] = from[i];
-                    runLength[runs] = length[i];
-                    runs++;
-                }
-                own += length[i];
-            }
-            segmentOf[i] = 0;
-            offset[i] = at;
-        }
-        Manifest manifest = new Manifest(chunking.code(), chunking.blockBytes(), state.length, stateSha, own,
-                segments, blocks, segmentOf, offset, Arrays.copyOf(length, blocks),
-                Arrays.copyOf(hashes, blocks * Sha256.LENGTH_BYTES));
-        return new Plan(manifest, runFrom, runLength, runs);
-    }
 
     /**
      * Rebuilds the state of the differential checkpoint {@code index}. Its own payload is rebuilt and checked

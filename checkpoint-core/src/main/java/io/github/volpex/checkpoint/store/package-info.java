@@ -200,13 +200,36 @@
  *       CRC-32C and SHA-256) and counts it among the segment's {@code n − m} tolerated losses, and
  *       {@link io.github.volpex.checkpoint.store.CheckpointStore#repair}, which reads every fragment, replaces
  *       it.</li>
+ *   <li><b>Commits from a stream.</b> A commit from an {@link java.io.InputStream} cuts the state into blocks as it
+ *       reads it, with a window of two of the chunking's largest blocks (at least 64 KiB): a cut depends only on the
+ *       bytes from a block's start up to its largest size, so the blocks are those of the same bytes in an array.
+ *       One table of blocks ({@code Differential.Blocks}) serves both kinds of commit: each block is hashed and
+ *       looked up among the blocks of the base's whole segments, a block new to the commit is given the next place
+ *       in the new segment, and the live bytes of each base segment are counted. The new blocks go to the encoder
+ *       as they are found, so the stream is read once and the state is never held. Only at the stream's end are the
+ *       live bytes known, so compaction is decided then, by the same rule as for an array (below); the live blocks
+ *       of the segments it drops — which an array commit copies from the array — are read back from those segments
+ *       ({@code m} fragments read in lockstep, stripe by stripe, the pieces checked against their CRC-32C, each
+ *       block against the SHA-256 the base's manifest records) and placed after the new blocks, in order of segment
+ *       and offset; an array commit places them the same way, so both write the same payload for the same state
+ *       (the benchmarks' {@code DifferentialBytesReport} and the tests compare them byte for byte). The read-back
+ *       happens before the commit point, under the commit's new identity, and deletes nothing: a crash or a failed
+ *       read there ({@link io.github.volpex.checkpoint.store.CommitFailedException}) leaves the base and every
+ *       segment it lists as they were, and a stream that throws leaves nothing committed and its own fragments
+ *       deleted. The segments dropped stay stored until the new checkpoint is durable, as for an array commit. A
+ *       block read back that does not match its digest fails the commit rather than being stored (repair, which
+ *       checks every fragment's SHA-256, replaces the damaged fragment); an array commit copies from the array and
+ *       has no such failure. Memory: the window, one segment of encoding and its pieces, one decoded segment and
+ *       {@code m} pieces while reading back, and the block list of the manifest — not the state. The state must fit
+ *       in an array, since recovery assembles it in memory (below): a longer stream fails the commit.</li>
  *   <li><b>Compaction</b> happens inside a commit, so it needs no protocol of its own. A commit counts the live bytes
  *       of each segment it could refer to; it keeps the 64 with the most, and then, while the block bytes stored
  *       (the kept segments' and its own) exceed twice the live bytes (the space bound,
  *       {@code Builder.maxSpaceAmplification}, 2 by default), it stops referring to the kept segment with the
- *       smallest share of live bytes and stores that segment's live blocks again, from the state being committed, in
- *       its own segment — the cleaner of a log-structured file system, which empties the least-used segments first
- *       (Rosenblum and Ousterhout, SOSP '91). The segment it stops referring to is then freed as any unreferenced one.
+ *       smallest share of live bytes and stores that segment's live blocks again in its own segment (from the
+ *       state's array, or read back from the segment by a commit from a stream) — the cleaner of a log-structured
+ *       file system, which empties the least-used segments first (Rosenblum and Ousterhout, SOSP '91). The segment
+ *       it stops referring to is then freed as any unreferenced one.
  *       Each such step lowers the stored bytes and keeps the live ones, so after a differential commit the block
  *       bytes its checkpoint keeps stored are at most the bound times its live blocks' bytes (the manifests aside:
  *       48 bytes per block), and a recovery reads at most 65 segments. Measured at 10% of the blocks changed per
@@ -216,7 +239,8 @@
  *       default keeps 2 because the bound also bounds what a recovery reads (whole fragments of every segment it
  *       needs) and what the repositories hold.</li>
  *   <li><b>Crash safety.</b> Before its commit point a differential commit writes only its own segment's fragments
- *       and index copies, under its own new identity; it deletes nothing. A crash there leaves the base and every
+ *       and index copies, under its own new identity (reading older segments back when it commits a stream); it
+ *       deletes nothing but what it wrote itself, when it gives up. A crash there leaves the base and every
  *       segment it lists untouched and committed. After the commit point and once durable ({@code k + 1} markers),
  *       it deletes only checkpoints older than itself that its own manifest does not list — so neither its base's
  *       segments it still needs nor itself — with the deletion order of full checkpoints (markers first). A
@@ -227,8 +251,9 @@
  *   <li><b>Memory.</b> Per job the store keeps the manifest of its last commit (about 48 bytes per block: 3 MiB for
  *       a 1 GiB state in 16 KiB blocks) and the indices of the segments its base listed (at most 65, each the list
  *       of its n fragment locations: what the durability check uses instead of reading their index copies). A
- *       commit holds the state, the block list of the new manifest and one
- *       segment of encoding, the new blocks being streamed from the state's array; recovery holds the state, the
+ *       commit from an array holds the state, the block list of the new manifest and one segment of encoding, the
+ *       new blocks being streamed from the state's array; a commit from a stream holds the block list and the
+ *       buffers above, not the state; recovery holds the state, the
  *       own payload, and the {@code m} fragments of one other segment at a time.
  *       {@link io.github.volpex.checkpoint.store.CheckpointStore#recoverTo} assembles a differential state in memory
  *       too: its blocks come from up to 65 segments in the state's order, and the repositories offer whole objects

@@ -341,16 +341,18 @@ class DifferentialCommitTest {
     }
 
     @Test
-    void aStreamCommitIsFullAndTheNextDifferentialOneStoresEverything() throws Exception {
+    void aStreamCommitIsDifferentialAndStoresOnlyTheChangedBlocks() throws Exception {
         CheckpointStore store = store(Chunking.fixed());
         byte[] state = Stores.data(seed, STATE);
         commit(store, state, STATE);
-        FragmentIndex full = store.commit(JOB, new ByteArrayInputStream(state));
-        assertFalse(full.isDifferential());
-        assertEquals(STATE, full.checkpointBytes());
-        assertEquals(1, store.checkpoints(JOB).size(), "a full checkpoint refers to no segment");
+        state[7 * BLOCK + 1] ^= 1;
+        FragmentIndex streamed = store.commit(JOB, new ByteArrayInputStream(state));
+        assertTrue(streamed.isDifferential());
+        assertEquals(BLOCK, Manifest.ofPayload(payload(store, streamed)).ownBlockBytes);
+        assertEquals(2, store.checkpoints(JOB).size(), "the first segment is still referred to");
         assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray());
-        commit(store, state, STATE);
+        state[9 * BLOCK] ^= 1;
+        commit(store, state, BLOCK);
     }
 
     @Test
@@ -484,25 +486,8 @@ class DifferentialCommitTest {
         }
     }
 
-    /** Changes one byte in every piece of fragment {@code f} of {@code index} and recomputes each piece's CRC. */
     private void disguise(CheckpointStore store, FragmentIndex index, int f, SplittableRandom random)
             throws IOException {
-        FragmentLocation location = index.fragments().get(f);
-        FragmentRepository holder = repositories.stream().filter(r -> r.id().equals(location.repositoryId()))
-                .findFirst().orElseThrow();
-        byte[] fragment = holder.get(index.fragmentKey(f)).orElseThrow();
-        Dispersal d = store.context().dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
-        int at = 0;
-        for (long s = 0; s < framing.segments(); s++) {
-            int length = d.pieceLength(framing.segmentLength(s));
-            fragment[at + random.nextInt(length)] ^= (byte) (1 + random.nextInt(255));
-            byte[] crc = new byte[Framing.CRC_BYTES];
-            Framing.putCrc(Framing.crc(java.util.Arrays.copyOfRange(fragment, at, at + length), length), crc);
-            System.arraycopy(crc, 0, fragment, at + length, Framing.CRC_BYTES);
-            at += length + Framing.CRC_BYTES;
-        }
-        assertEquals(fragment.length, at);
-        holder.put(index.fragmentKey(f), fragment);
+        Stores.disguise(repositories, store, index, f, random);
     }
 }

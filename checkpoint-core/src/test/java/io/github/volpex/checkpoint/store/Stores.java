@@ -135,6 +135,33 @@ final class Stores {
         return all;
     }
 
+    /**
+     * Damage that piece CRCs cannot see: changes one byte in every piece of fragment {@code f} of {@code index} and
+     * recomputes each piece's CRC-32C; only the fragment's SHA-256 tells.
+     */
+    static void disguise(List<? extends FragmentRepository> repositories, CheckpointStore store, FragmentIndex index,
+                         int f, SplittableRandom random) throws java.io.IOException {
+        FragmentLocation location = index.fragments().get(f);
+        FragmentRepository holder = repositories.stream().filter(r -> r.id().equals(location.repositoryId()))
+                .findFirst().orElseThrow();
+        byte[] fragment = holder.get(index.fragmentKey(f)).orElseThrow();
+        Dispersal d = store.context().dispersalFor(index);
+        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
+        int at = 0;
+        for (long s = 0; s < framing.segments(); s++) {
+            int length = d.pieceLength(framing.segmentLength(s));
+            fragment[at + random.nextInt(length)] ^= (byte) (1 + random.nextInt(255));
+            byte[] crc = new byte[Framing.CRC_BYTES];
+            Framing.putCrc(Framing.crc(java.util.Arrays.copyOfRange(fragment, at, at + length), length), crc);
+            System.arraycopy(crc, 0, fragment, at + length, Framing.CRC_BYTES);
+            at += length + Framing.CRC_BYTES;
+        }
+        if (fragment.length != at) {
+            throw new IllegalStateException("fragment " + f + " has " + fragment.length + " bytes, framed " + at);
+        }
+        holder.put(index.fragmentKey(f), fragment);
+    }
+
     /** Flips one byte of a stored object. */
     static void corrupt(FragmentRepository repository, String key, int position) throws Exception {
         byte[] bytes = repository.get(key).orElseThrow();

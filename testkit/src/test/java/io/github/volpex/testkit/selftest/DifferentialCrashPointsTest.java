@@ -19,7 +19,10 @@ import io.github.volpex.testkit.FaultyRepository;
 import io.github.volpex.testkit.SimulatedCrash;
 import io.github.volpex.testsupport.Scale;
 import io.github.volpex.testsupport.SearchDepth;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,7 +70,11 @@ import org.junit.jupiter.api.Test;
  * three commits accepted at once on an executor whose tasks wait (so the second is superseded by the third, whose
  * stage must fail typed as superseded whatever crashes), persisted, then a synchronous commit and a collection; and
  * the same on a pool of two threads, where the threads order the calls, every stage must be decided once the dead
- * process is closed, and a stage that completed successfully must find {@code k + 1} commit markers stored. Every
+ * process is closed, and a stage that completed successfully must find {@code k + 1} commit markers stored; and the
+ * synchronous histories with every other commit read from a stream (whose compaction reads the live blocks of the
+ * segments it drops back from the repositories, a crash point at each of those reads too) and, before the fourth
+ * commit, one from a stream that fails midway, which must fail with the stream's own exception and count for
+ * nothing. Every
  * store reads a clock that steps back and forth by up to five seconds at every reading, within a lease of an hour: no
  * clock orders checkpoints, so neither may lose or reorder one.
  *
@@ -87,11 +94,14 @@ class DifferentialCrashPointsTest {
 
     /** The stores and histories checked. */
     enum Variant {
-        PERENNIAL_FIXED(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), false, false),
-        EPHEMERAL_CONTENT_DEFINED(4, null, Chunking.contentDefined(BLOCK), false, false),
-        PERENNIAL_FIXED_ASYNCHRONOUS(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), true, false),
-        PERENNIAL_CONTENT_DEFINED_ASYNCHRONOUS(5, IdaCodec.rabin(3, 2), Chunking.contentDefined(BLOCK), true, false),
-        PERENNIAL_FIXED_ASYNCHRONOUS_ON_A_POOL(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), true, true);
+        PERENNIAL_FIXED(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), false, false, false),
+        EPHEMERAL_CONTENT_DEFINED(4, null, Chunking.contentDefined(BLOCK), false, false, false),
+        PERENNIAL_FIXED_ASYNCHRONOUS(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), true, false, false),
+        PERENNIAL_CONTENT_DEFINED_ASYNCHRONOUS(5, IdaCodec.rabin(3, 2), Chunking.contentDefined(BLOCK), true, false,
+                false),
+        PERENNIAL_FIXED_ASYNCHRONOUS_ON_A_POOL(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), true, true, false),
+        PERENNIAL_FIXED_STREAMS(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), false, false, true),
+        EPHEMERAL_CONTENT_DEFINED_STREAMS(4, null, Chunking.contentDefined(BLOCK), false, false, true);
 
         final int repositories;
         final IdaCodec codec;
@@ -99,8 +109,12 @@ class DifferentialCrashPointsTest {
         final boolean asynchronous;
         /** Whether persists and repository calls run on a pool of two threads, in an order the threads decide. */
         final boolean pooled;
+        /** Whether every other commit reads its state from a stream, and one stream fails midway. */
+        final boolean streams;
 
-        Variant(int repositories, IdaCodec codec, Chunking chunking, boolean asynchronous, boolean pooled) {
+        Variant(int repositories, IdaCodec codec, Chunking chunking, boolean asynchronous, boolean pooled,
+                boolean streams) {
+            this.streams = streams;
             this.repositories = repositories;
             this.codec = codec;
             this.chunking = chunking;
@@ -135,6 +149,16 @@ class DifferentialCrashPointsTest {
     @Test
     void a_crash_at_any_call_of_asynchronous_differential_commits_on_a_pool() {
         everyCrashPoint(Variant.PERENNIAL_FIXED_ASYNCHRONOUS_ON_A_POOL);
+    }
+
+    @Test
+    void a_crash_at_any_call_of_stream_and_array_commits_interleaved() {
+        everyCrashPoint(Variant.PERENNIAL_FIXED_STREAMS);
+    }
+
+    @Test
+    void a_crash_at_any_call_of_content_defined_stream_commits() {
+        everyCrashPoint(Variant.EPHEMERAL_CONTENT_DEFINED_STREAMS);
     }
 
     private static void everyCrashPoint(Variant variant) {
@@ -252,14 +276,17 @@ class DifferentialCrashPointsTest {
                     }
                 }
                 state = change(state, Change.SHRINK, random);
-                commit(store, truth, state);
+                commit(variant, store, truth, state);
                 store.collectGarbage(JOB);
                 persist(deferred, stages);
             } else {
                 Change[] changes = Change.values();
                 for (int i = 0; i < 9; i++) {
                     state = change(state, changes[(i + 1) % changes.length], random);
-                    commit(store, truth, state);
+                    if (variant.streams && i == 2) {
+                        failingStream(store, change(state, Change.SCATTERED, random), random);
+                    }
+                    commit(variant, store, truth, state);
                     if (i % 3 == 2) {
                         store.collectGarbage(JOB);
                     }
@@ -315,7 +342,7 @@ class DifferentialCrashPointsTest {
         try {
             for (Change change : List.of(Change.SCATTERED, Change.INSERT)) {
                 next = change(next, change, random);
-                commit(restarted, truth, next);
+                commit(variant, restarted, truth, next);
             }
             restarted.collectGarbage(JOB);
         } catch (SimulatedCrash | CheckpointStoreException e) {
@@ -401,10 +428,44 @@ class DifferentialCrashPointsTest {
         }
     }
 
-    private static void commit(CheckpointStore store, Truth truth, byte[] state) {
+    /** Commits {@code state}: from a stream every other time when the variant streams, else from the array. */
+    private static void commit(Variant variant, CheckpointStore store, Truth truth, byte[] state) {
         int index = truth.accept(state);
-        store.commit(JOB, state);
+        if (variant.streams && index % 2 == 1) {
+            try {
+                store.commit(JOB, new ByteArrayInputStream(state));
+            } catch (IOException e) {
+                throw new UncheckedIOException("a byte array stream cannot fail", e);
+            }
+        } else {
+            store.commit(JOB, state);
+        }
         truth.durable = index;
+    }
+
+    /**
+     * A commit from a stream that fails after a random part of {@code state}: it must throw the stream's failure (or
+     * the process dies during it), and nothing may count — the history goes on with the state before it.
+     */
+    private static void failingStream(CheckpointStore store, byte[] state, SplittableRandom random) {
+        int failAfter = random.nextInt(state.length + 1);
+        InputStream failing = new SequenceInputStream(new ByteArrayInputStream(state, 0, failAfter),
+                InputStream.nullInputStream()) {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                int n = super.read(b, off, len);
+                if (n < 0) {
+                    throw new IOException("the stream failed after " + failAfter + " bytes");
+                }
+                return n;
+            }
+        };
+        try {
+            store.commit(JOB, failing);
+            fail("a commit from a stream that failed returned");
+        } catch (IOException expected) {
+            assertTrue(expected.getMessage().startsWith("the stream failed after"), expected.getMessage());
+        }
     }
 
     private static CheckpointStore.Builder builder(Variant variant, List<FaultyRepository> repositories,

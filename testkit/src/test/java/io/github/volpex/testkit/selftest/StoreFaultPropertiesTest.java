@@ -1,6 +1,7 @@
 package io.github.volpex.testkit.selftest;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -27,7 +28,10 @@ import io.github.volpex.testkit.RandomFaults;
 import io.github.volpex.testkit.RepositoryCall;
 import io.github.volpex.testkit.SimulatedCrash;
 import io.github.volpex.testsupport.Scale;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,7 +90,10 @@ import net.jqwik.api.RandomDistribution;
  * <p>The same histories run on differential stores ({@link CheckpointStore.Builder#differential}), fixed-size and
  * content-defined, committing a state that changes by a random pattern at every commit — not at all, a few scattered
  * bytes, all of it, growing, shrinking, an insertion or a deletion in the middle — so that checkpoints refer to blocks
- * in the segments of older ones, and collection and compaction run interleaved with the crashes and faults. There a
+ * in the segments of older ones, and collection and compaction run interleaved with the crashes and faults; half of
+ * their synchronous commits read the state from a stream (compaction then reads moved blocks back from the
+ * repositories, under the same faults), and one in eight from a stream that fails midway, which must throw the
+ * stream's exception and count for nothing. There a
  * checkpoint counts as rebuildable when a fault-free reader rebuilds its state from its own segment and every segment
  * it lists, and no store call may turn the last committed checkpoint from rebuildable into not rebuildable from the
  * repositories that answer (deleting a block it refers to) unless a checkpoint that reached its commit point after it
@@ -627,8 +634,34 @@ class StoreFaultPropertiesTest {
                 // A synchronous commit waits for the persists accepted before it: they run first.
                 storeCall("persist", this::drain);
             }
-            storeCall("commit", () -> {
-                FragmentIndex index = store.commit(JOB, data);
+            // On differential stores a synchronous commit reads its state from a stream half the time, and now and
+            // then from one that fails midway, which must commit nothing.
+            int source = chunking == null ? 0 : random.nextInt(8);
+            if (source == 7) {
+                int failAfter = random.nextInt(data.length + 1);
+                storeCall("commit from a stream failing after " + failAfter + " bytes", () -> {
+                    try {
+                        store.commit(JOB, new SequenceInputStream(new ByteArrayInputStream(data, 0, failAfter),
+                                new InputStream() {
+                                    @Override
+                                    public int read() throws IOException {
+                                        throw new IOException("the stream failed");
+                                    }
+                                }));
+                        throw new AssertionError("a commit from a stream that failed returned");
+                    } catch (IOException expected) {
+                        assertEquals("the stream failed", expected.getMessage());
+                    }
+                });
+                return;
+            }
+            storeCall(source >= 3 ? "commit from a stream" : "commit", () -> {
+                FragmentIndex index;
+                try {
+                    index = source >= 3 ? store.commit(JOB, new ByteArrayInputStream(data)) : store.commit(JOB, data);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("a byte array stream cannot fail", e);
+                }
                 synchronized (model) {
                     lastCommitted = index;
                     lastReturned = ++model.time;
