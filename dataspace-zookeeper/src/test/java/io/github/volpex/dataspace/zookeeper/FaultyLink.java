@@ -11,6 +11,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -20,12 +22,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * when {@linkplain #loseNextTransactionReply() armed}, it forwards the next write {@code multi} (op code 14) to the
  * server and closes the connection as soon as the server answers anything. The server has the transaction; the client
  * sees a connection loss and must find out for itself whether it applied. The client reconnects through the proxy.
+ * When {@linkplain #holdNextTransaction(byte[]) told to hold}, it keeps the next write {@code multi} that holds given
+ * bytes (and so everything after it on that connection) until {@linkplain #releaseHeld() released}: the client's
+ * group commit then has a batch in flight for as long as a test needs, and the transactions that come meanwhile queue
+ * behind it.
  *
  * <p>One thread per direction per connection, daemon, all stopped by {@link #close()}.
  */
 final class FaultyLink implements AutoCloseable {
 
     private static final int OP_MULTI = 14;
+    private static final int HOLD_SECONDS = 30;
 
     private final InetSocketAddress server;
     private final ServerSocket listener;
@@ -33,6 +40,10 @@ final class FaultyLink implements AutoCloseable {
     private final List<Socket> sockets = new CopyOnWriteArrayList<>();
     private final AtomicBoolean armed = new AtomicBoolean();
     private final AtomicInteger lost = new AtomicInteger();
+    private final AtomicBoolean holdArmed = new AtomicBoolean();
+    private final AtomicBoolean holding = new AtomicBoolean();
+    private volatile CountDownLatch release = new CountDownLatch(0);
+    private volatile byte[] holdMarker = new byte[0];
     private volatile boolean closed;
 
     private FaultyLink(InetSocketAddress server) throws IOException {
@@ -66,6 +77,27 @@ final class FaultyLink implements AutoCloseable {
 
     boolean armed() {
         return armed.get();
+    }
+
+    /**
+     * Arms the hold: the next write multi that contains {@code marker} (such as a path's bytes) waits in the proxy,
+     * before it is forwarded, until {@link #releaseHeld()} (or {@value #HOLD_SECONDS} s at most, or the proxy's close).
+     */
+    void holdNextTransaction(byte[] marker) {
+        holdMarker = marker.clone();
+        release = new CountDownLatch(1);
+        holdArmed.set(true);
+    }
+
+    /** Whether a write multi is held now. */
+    boolean holding() {
+        return holding.get();
+    }
+
+    /** Disarms the hold and forwards the write multi held, if any. */
+    void releaseHeld() {
+        holdArmed.set(false);
+        release.countDown();
     }
 
     /** Returns how many replies were lost so far. */
@@ -119,6 +151,10 @@ final class FaultyLink implements AutoCloseable {
                         && ((packet[4] & 0xff) << 24 | (packet[5] & 0xff) << 16 | (packet[6] & 0xff) << 8
                         | (packet[7] & 0xff)) == OP_MULTI;
                 connectRequest = false;
+                if (transaction && holdArmed.get() && contains(packet, holdMarker)
+                        && holdArmed.compareAndSet(true, false)) {
+                    hold();
+                }
                 if (transaction && armed.compareAndSet(true, false)) {
                     cut.set(true);
                 }
@@ -157,6 +193,26 @@ final class FaultyLink implements AutoCloseable {
         }
     }
 
+    private static boolean contains(byte[] packet, byte[] marker) {
+        for (int at = 0; at + marker.length <= packet.length; at++) {
+            if (java.util.Arrays.equals(packet, at, at + marker.length, marker, 0, marker.length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void hold() {
+        holding.set(true);
+        try {
+            release.await(HOLD_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        } finally {
+            holding.set(false);
+        }
+    }
+
     private static void start(Runnable task, String name) {
         Thread thread = new Thread(task, name);
         thread.setDaemon(true);
@@ -182,6 +238,7 @@ final class FaultyLink implements AutoCloseable {
     @Override
     public void close() throws IOException {
         closed = true;
+        releaseHeld();
         listener.close();
         for (Socket socket : sockets) {
             closeQuietly(socket);

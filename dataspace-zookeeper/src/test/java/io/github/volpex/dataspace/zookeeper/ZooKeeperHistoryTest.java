@@ -8,6 +8,7 @@ import io.github.volpex.dataspace.DataspaceServer;
 import io.github.volpex.dataspace.DataspaceStatistics;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.testkit.ConcurrentReplicatedRun;
+import io.github.volpex.testkit.DataspaceHistory;
 import io.github.volpex.testkit.LinearizabilityChecker;
 import io.github.volpex.testkit.ProgramStep;
 import io.github.volpex.testkit.ReplicatedPrograms;
@@ -17,10 +18,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -45,6 +49,11 @@ import org.apache.zookeeper.ZooKeeper;
  * invariants are checked after each run. Two more examples put the replicas on shared clients, whose requests share
  * transactions (the group commit): two clients of every server, and three clients of one server each, followers kept
  * behind and replies of batches lost.
+ *
+ * <p>What the runs claim to try, every run tries, whatever the machine's speed: each run's first faults are one of
+ * every kind (a session expiry and a leader kill, in an order drawn from the seed; an expiry on clients of one server
+ * each), and the run does not end before they have been injected ({@link Chaos}); on shared clients, a burst of puts
+ * held at a proxy meets in a batch ({@link Burst}). Each run checks both and names its seed when it fails.
  *
  * <p>{@value #DEFAULT_RUNS} runs in an ordinary build ({@value #PINNED_RUNS} on clients of one server each), times the
  * search factor (the Maven profile {@code linearizability} runs 100 and 75, {@code -Pdeep-search} 400 and 300). Each
@@ -102,12 +111,9 @@ class ZooKeeperHistoryTest {
                 counts.calls, counts.tags, counts.states, counts.clients, counts.leaderKills, counts.expiries,
                 counts.restarts, counts.lateJoiners, counts.timeouts, counts.cancels, counts.evictions);
         Files.writeString(Path.of("target", "zookeeper-history.txt"), summary);
-        // Short runs on an idle machine may meet a fault or two each: CI's four runs once tried no leader kill. A
-        // deeper search must try both kinds.
-        if (counts.runs > DEFAULT_RUNS) {
-            assertTrue(counts.leaderKills > 0 && counts.expiries > 0, "the runs did not try every kind of fault: "
-                    + summary);
-        }
+        // Each run checks its own scheduled faults (naming its seed); this is the sum.
+        assertTrue(counts.leaderKills >= counts.runs && counts.expiries >= counts.runs, "a run did not try every "
+                + "kind of fault: " + summary);
     }
 
     /**
@@ -124,12 +130,10 @@ class ZooKeeperHistoryTest {
                 + "restarts, %d cancels%n", counts.runs, counts.calls, counts.batchedTransactions, counts.batches,
                 counts.leaderKills, counts.expiries, counts.restarts, counts.cancels);
         Files.writeString(Path.of("target", "zookeeper-shared-history.txt"), summary);
-        // Whether requests meet in a batch depends on timing: a few short runs on an idle machine may send each alone
-        // (GroupCommitTest makes batches deterministically). A deeper search must meet batches.
-        if (counts.runs > DEFAULT_RUNS) {
-            assertTrue(counts.batchedTransactions > counts.batches, "no two requests shared a transaction: "
-                    + summary);
-        }
+        // Each run checks its own batch and scheduled faults (naming its seed); this is the sum.
+        assertTrue(counts.batchedTransactions > counts.batches, "no two requests shared a transaction: " + summary);
+        assertTrue(counts.leaderKills >= counts.runs && counts.expiries >= counts.runs, "a run did not try every "
+                + "kind of fault: " + summary);
     }
 
     /**
@@ -153,11 +157,9 @@ class ZooKeeperHistoryTest {
                 counts.lostReplies, counts.recoveredCommits, counts.leaderKills, counts.expiries, counts.restarts,
                 counts.cancels);
         Files.writeString(Path.of("target", "zookeeper-lagging-history.txt"), summary);
-        // As for the shared clients: three runs on an idle machine once sent 137 transactions in 137 batches.
-        if (counts.runs > PINNED_RUNS) {
-            assertTrue(counts.batchedTransactions > counts.batches, "no two requests shared a transaction: "
-                    + summary);
-        }
+        // Each run checks its own batch and scheduled expiry (naming its seed); this is the sum.
+        assertTrue(counts.batchedTransactions > counts.batches, "no two requests shared a transaction: " + summary);
+        assertTrue(counts.expiries >= counts.runs, "a run expired no session: " + summary);
     }
 
     /**
@@ -174,20 +176,38 @@ class ZooKeeperHistoryTest {
         String namespace = ensemble.freshNamespace();
         ConcurrentReplicatedRun run;
         Chaos chaos;
-        try (SessionPerReplica dataspace = new SessionPerReplica(namespace, programs.size() + 1, options,
-                random.nextLong(), sharedClients)) {
+        long batches = 0;
+        long transactions = 0;
+        int burstRounds = 0;
+        List<String> burstQueues = List.of();
+        int processCount = programs.size() + 1 + (sharedClients == 0 ? 0 : Burst.PROCESSES);
+        try (SessionPerReplica dataspace = new SessionPerReplica(namespace, processCount, options, random.nextLong(),
+                sharedClients, programs)) {
             run = ConcurrentReplicatedRun.of(dataspace, programs, random.nextLong()).maxReplicasPerProcess(3);
             chaos = new Chaos(dataspace, random.nextLong());
+            dataspace.chaos = chaos;
+            Burst burst = sharedClients == 0 ? null
+                    : new Burst(dataspace, run.history(), programs.size() + 1, random.nextLong());
             chaos.start();
             try {
-                run.execute();
+                if (burst != null) {
+                    burst.start();
+                }
+                try {
+                    run.execute();
+                } finally {
+                    if (burst != null) {
+                        burstRounds = burst.join();
+                        burstQueues = burst.queuedAtRelease;
+                    }
+                }
             } finally {
                 chaos.stop();
             }
             counts.clients += dataspace.clientsOpened.get();
             for (ZkDataspace client : dataspace.clients) {
-                counts.batches += client.commits().batches();
-                counts.batchedTransactions += client.commits().transactions();
+                batches += client.commits().batches();
+                transactions += client.commits().transactions();
                 counts.recoveredCommits += client.counters().recoveredCommits();
             }
             for (FaultyLink link : dataspace.links) {
@@ -196,8 +216,20 @@ class ZooKeeperHistoryTest {
         }
         LinearizabilityChecker.Result result = LinearizabilityChecker.create().check(run.history());
         assertTrue(result.isLinearizable(), () -> "seed " + seed + ": " + result);
+        String faults = chaos.leaderKills.get() + " leader kills and " + chaos.expiries.get() + " session expiries";
+        String kind = sharedClients == 0 ? "own" : sharedClients == PINNED ? "pinned" : "shared";
+        System.out.printf("history seed %d (%s clients): %d calls, %s (scheduled %s), %d transactions in %d batches, "
+                + "%d burst rounds %s%n", seed, kind, run.history().size(), faults, chaos.schedule, transactions,
+                batches, burstRounds, burstQueues);
+        assertTrue(chaos.scheduleDone(), () -> "seed " + seed + ": the run ended before its scheduled faults "
+                + chaos.schedule + " were all injected; it tried " + faults);
+        if (sharedClients != 0) {
+            String sent = transactions + " transactions in " + batches + " batches; burst rounds: " + burstQueues;
+            assertTrue(transactions > batches, () -> "seed " + seed + ": no two requests shared a transaction: "
+                    + sent);
+        }
         try (ZooKeeperDataspace observer = ZooKeeperDataspace.builder(ensemble.connectString(), namespace)
-                .processCount(programs.size() + 1).options(options).connect()) {
+                .processCount(processCount).options(options).connect()) {
             observer.collectGarbage(); // blobs of puts whose clients were closed before their commit
         }
         ensemble.inspector().check(namespace);
@@ -212,13 +244,18 @@ class ZooKeeperHistoryTest {
         counts.evictions += run.evictions();
         counts.leaderKills += chaos.leaderKills.get();
         counts.expiries += chaos.expiries.get();
+        counts.batches += batches;
+        counts.batchedTransactions += transactions;
     }
 
     /**
      * A dataspace whose every replica is opened on a new client — a session of its own — connected to every server or,
      * now and then, to one server only; closing the replica closes its client. The middleware's requests go through
      * one more client of their own. With shared clients, every replica is opened on one of them instead (closing it
-     * leaves the client open).
+     * leaves the client open); the last of them goes through proxies that can hold its batch in flight (for the
+     * {@link Burst}). A replica that has completed its program waits, before it closes, until the run's scheduled
+     * faults have been injected (at most until the {@link Chaos}'s deadline), and so does the final try-reads' replica
+     * before it opens: the run does not end before them.
      */
     private static final class SessionPerReplica implements Dataspace {
         final String namespace;
@@ -229,23 +266,48 @@ class ZooKeeperHistoryTest {
         final List<ZkDataspace> clients = new CopyOnWriteArrayList<>();
         final AtomicInteger clientsOpened = new AtomicInteger();
         final List<ZkDataspace> shared = new ArrayList<>();
-        /** With clients of one server each: the proxies in front of the leader and the first follower. */
+        /**
+         * Every proxy: with clients of one server each, those in front of the leader and the first follower; else, with
+         * shared clients, one in front of every server.
+         */
         final List<FaultyLink> links = new ArrayList<>();
+        /** Whether the clients are of one server each (through lost replies and lagging followers). */
+        final boolean pinned;
+        /** The programs' lengths, by process. */
+        final int[] programLengths;
+        /** With shared clients: the one through proxies, and so the one whose batch in flight they can hold. */
+        ZkDataspace held;
         /** With clients of one server each: the client of the first follower, which every restart goes through. */
         ZkDataspace follower;
+        /** The faults of the run, set before it executes. */
+        volatile Chaos chaos;
+        /** Whether a burst holds the client's transaction now: no fault is injected meanwhile. */
+        volatile boolean holding;
         private final Lagging lagging;
 
-        SessionPerReplica(String namespace, int processCount, DataspaceOptions options, long seed, int sharedClients)
-                throws IOException {
+        SessionPerReplica(String namespace, int processCount, DataspaceOptions options, long seed, int sharedClients,
+                List<List<ProgramStep>> programs) throws IOException {
             this.namespace = namespace;
             this.processCount = processCount;
             this.options = options;
             this.random = new SplittableRandom(seed);
+            this.pinned = sharedClients == PINNED;
+            this.programLengths = programs.stream().mapToInt(List::size).toArray();
             this.middleware = client(ensemble.connectString());
-            for (int i = 0; i < sharedClients; i++) {
+            for (int i = 0; i < sharedClients - 1; i++) {
                 shared.add(client(ensemble.connectString()));
             }
-            if (sharedClients == PINNED) {
+            if (sharedClients > 0) {
+                StringBuilder proxied = new StringBuilder();
+                for (int server = 0; server < ensemble.servers().serverCount(); server++) {
+                    FaultyLink link = FaultyLink.to(ensemble.servers().connectString(server));
+                    links.add(link);
+                    proxied.append(server == 0 ? "" : ",").append(link.connectString());
+                }
+                held = client(proxied.toString());
+                shared.add(held);
+            }
+            if (pinned) {
                 EmbeddedZooKeeper servers = ensemble.servers();
                 int leader = Math.max(0, servers.leader());
                 int first = (leader + 1) % servers.serverCount();
@@ -255,7 +317,8 @@ class ZooKeeperHistoryTest {
                 follower = client(servers.connectString(first));
                 shared.add(follower);
                 shared.add(client(servers.connectString(second)));
-                shared.add(client(links.get(0).connectString() + "," + links.get(1).connectString()));
+                held = client(links.get(0).connectString() + "," + links.get(1).connectString());
+                shared.add(held);
                 lagging = new Lagging(servers.connectString(leader), namespace + "-load");
                 for (FaultyLink link : links) {
                     link.loseNextTransactionReply();
@@ -281,6 +344,10 @@ class ZooKeeperHistoryTest {
 
         @Override
         public Replica open(int processId, long savedRequestNumber) {
+            long programLength = processId < programLengths.length ? programLengths[processId] : Long.MAX_VALUE;
+            if (processId == programLengths.length) {
+                chaos.awaitSchedule(); // the final try-reads come after the scheduled faults
+            }
             if (!shared.isEmpty()) {
                 ZkDataspace client;
                 synchronized (random) {
@@ -293,7 +360,7 @@ class ZooKeeperHistoryTest {
                         client = shared.get(random.nextBoolean() ? shared.size() - 1 : random.nextInt(2));
                     }
                 }
-                return client.open(processId, savedRequestNumber);
+                return new RunReplica(client.open(processId, savedRequestNumber), null, clients, programLength, chaos);
             }
             String connectString;
             synchronized (random) {
@@ -303,7 +370,8 @@ class ZooKeeperHistoryTest {
             }
             ZkDataspace client = client(connectString);
             try {
-                return new OwnClientReplica(client.open(processId, savedRequestNumber), client, clients);
+                return new RunReplica(client.open(processId, savedRequestNumber), client, clients, programLength,
+                        chaos);
             } catch (RuntimeException | Error failed) {
                 client.close();
                 clients.remove(client);
@@ -417,9 +485,12 @@ class ZooKeeperHistoryTest {
         }
     }
 
-    /** A replica that closes its own client when it is closed. */
-    private record OwnClientReplica(Replica replica, ZkDataspace client, List<ZkDataspace> clients)
-            implements Replica {
+    /**
+     * A replica of a run: once it has completed its program ({@code programLength} requests), its close waits for the
+     * run's scheduled faults; it closes its own client, if it has one ({@code client} not null), when it is closed.
+     */
+    private record RunReplica(Replica replica, ZkDataspace client, List<ZkDataspace> clients, long programLength,
+            Chaos chaos) implements Replica {
         @Override
         public int processId() {
             return replica.processId();
@@ -487,70 +558,267 @@ class ZooKeeperHistoryTest {
 
         @Override
         public void close() {
+            if (!replica.isClosed() && replica.requestNumber() >= programLength) {
+                chaos.awaitSchedule();
+            }
             replica.close();
-            client.close();
-            clients.remove(client);
+            if (client != null) {
+                client.close();
+                clients.remove(client);
+            }
         }
     }
 
     /**
-     * Faults while a run executes, one at a time every 100–400 ms: the leader stopped and, 0.2–0.8 s later, restarted
-     * (a third of the time; the first fault of a run is an expiry, the second a kill), or the session of a random open
-     * client expired at the ensemble. With proxies (clients of one server each), a third of the time one proxy loses
-     * the reply of the next batch through it, a quarter of the time a session expires, and no leader is stopped.
+     * A burst of puts that meet in a batch, on a thread of its own, while a run with shared clients executes:
+     * {@value #PROCESSES} processes of their own (after the final try-reads' one), each with one replica on the client
+     * behind proxies, recorded in the run's history. Each puts its tag once alone; then the proxies hold that client's
+     * next transaction of a burst's tag, the processes put again together, and once the others have queued behind the
+     * one held (at most {@value #QUEUE_SECONDS} s) the proxies release it: the queued puts go as one batch, for their
+     * tags lie in distinct buckets under distinct guards and each process's record exists, so no two touch the same
+     * znode. No fault is injected while a transaction is held. A round that met no batch all the same (a put still
+     * reading when another's transaction was held: its reads wait behind it on the connection) is repeated, up to
+     * {@value #ROUNDS} rounds; the run's check requires a batch. Each process then try-reads its tag.
+     */
+    private static final class Burst {
+        static final int PROCESSES = 4;
+        static final int QUEUE_SECONDS = 3;
+        static final int ROUNDS = 10;
+        static final String TAG_PREFIX = "burst-";
+        private final SessionPerReplica dataspace;
+        private final DataspaceHistory history;
+        private final int firstProcess;
+        private final SplittableRandom random;
+        private final List<Throwable> failures = new CopyOnWriteArrayList<>();
+        private final AtomicInteger rounds = new AtomicInteger();
+        /** What each round found when it released the transaction held: the transactions queued behind it. */
+        final List<String> queuedAtRelease = new CopyOnWriteArrayList<>();
+        private Thread thread;
+
+        Burst(SessionPerReplica dataspace, DataspaceHistory history, int firstProcess, long seed) {
+            this.dataspace = dataspace;
+            this.history = history;
+            this.firstProcess = firstProcess;
+            this.random = new SplittableRandom(seed);
+        }
+
+        void start() {
+            thread = new Thread(() -> {
+                try {
+                    burst();
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                } catch (Exception | Error ex) {
+                    failures.add(ex);
+                } finally {
+                    for (FaultyLink link : dataspace.links) {
+                        link.releaseHeld();
+                    }
+                    dataspace.holding = false;
+                }
+            }, "burst");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Tags in distinct buckets under distinct guards. */
+        private static List<String> tags() {
+            List<String> tags = new ArrayList<>();
+            Set<Integer> buckets = new HashSet<>();
+            Set<Integer> guards = new HashSet<>();
+            for (int k = 0; tags.size() < PROCESSES; k++) {
+                String tag = TAG_PREFIX + k;
+                if (!buckets.contains(Layout.tagBucketOf(tag)) && !guards.contains(NamespaceKeys.guardOf(tag))) {
+                    buckets.add(Layout.tagBucketOf(tag));
+                    guards.add(NamespaceKeys.guardOf(tag));
+                    tags.add(tag);
+                }
+            }
+            return tags;
+        }
+
+        private void burst() throws Exception {
+            Thread.sleep(random.nextInt(50)); // into the run
+            ZkDataspace client = dataspace.held;
+            List<String> tags = tags();
+            List<Replica> replicas = new ArrayList<>();
+            try {
+                for (int j = 0; j < PROCESSES; j++) {
+                    replicas.add(history.recording(client.open(firstProcess + j)));
+                    replicas.get(j).put(tags.get(j), Utf8.bytes("alone " + j));
+                }
+                long shared = 0;
+                while (shared == 0 && rounds.get() < ROUNDS) {
+                    long before = client.commits().transactions() - client.commits().batches();
+                    round(client, tags, replicas, rounds.incrementAndGet());
+                    shared = client.commits().transactions() - client.commits().batches() - before;
+                }
+                for (int j = 0; j < PROCESSES; j++) {
+                    replicas.get(j).tryRead(tags.get(j));
+                }
+            } finally {
+                replicas.forEach(Replica::close);
+            }
+        }
+
+        /** One round: every process puts its tag again, their transactions queued behind one held at the proxies. */
+        private void round(ZkDataspace client, List<String> tags, List<Replica> replicas, int round)
+                throws Exception {
+            dataspace.holding = true;
+            for (FaultyLink link : dataspace.links) {
+                link.holdNextTransaction(Utf8.bytes("/" + TAG_PREFIX));
+            }
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> putters = new ArrayList<>();
+            for (int j = 0; j < PROCESSES; j++) {
+                Replica replica = replicas.get(j);
+                String tag = tags.get(j);
+                byte[] value = Utf8.bytes("together " + j + " in round " + round);
+                Thread putter = new Thread(() -> {
+                    try {
+                        go.await();
+                        replica.put(tag, value);
+                    } catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    } catch (RuntimeException | Error ex) {
+                        failures.add(ex);
+                    }
+                }, "burst-put");
+                putter.setDaemon(true);
+                putters.add(putter);
+                putter.start();
+            }
+            go.countDown();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(QUEUE_SECONDS);
+            while (!(client.commits().queued() >= PROCESSES - 1 && dataspace.links.stream().anyMatch(
+                    FaultyLink::holding)) && System.nanoTime() - deadline < 0) {
+                Thread.sleep(1);
+            }
+            queuedAtRelease.add(client.commits().queued() + (dataspace.links.stream().anyMatch(FaultyLink::holding)
+                    ? " queued behind one held" : " queued, none held"));
+            for (FaultyLink link : dataspace.links) {
+                link.releaseHeld();
+            }
+            dataspace.holding = false;
+            for (Thread putter : putters) {
+                putter.join(TimeUnit.SECONDS.toMillis(120));
+                if (putter.isAlive()) {
+                    throw new AssertionError("a put of the burst did not return");
+                }
+            }
+        }
+
+        /** Waits for the burst; returns its rounds. */
+        int join() throws InterruptedException {
+            thread.join(TimeUnit.SECONDS.toMillis(300));
+            if (thread.isAlive()) {
+                throw new AssertionError("the burst did not end");
+            }
+            if (!failures.isEmpty()) {
+                throw new AssertionError("a replica of the burst failed", failures.get(0));
+            }
+            return rounds.get();
+        }
+    }
+
+    /** The kinds of fault the {@link Chaos} injects at the ensemble (lost replies are the proxies'). */
+    private enum Fault {
+        SESSION_EXPIRY, LEADER_KILL
+    }
+
+    /**
+     * Faults while a run executes, one at a time. First the run's schedule, one fault of every kind, in an order drawn
+     * from the seed, 20–100 ms apart from the start, each retried until it took effect: a session expiry and a leader
+     * kill (no leader kill with clients of one server each: the followers, kept busy, may take longer to rejoin than a
+     * run lasts). The run does not end before the schedule is done ({@link SessionPerReplica}), or until
+     * {@value #SCHEDULE_SECONDS} s after the start, whichever comes first; its check then requires it done. Then
+     * chance, every 100–400 ms: the leader stopped and, 0.2–0.8 s later, restarted (a third of the time), or the
+     * session of a random open client expired at the ensemble; with clients of one server each, a third of the time
+     * one proxy loses the reply of the next batch through it, a quarter of the time a session expires. No fault while
+     * a {@link Burst} holds a transaction. A leader kill is done when the
+     * ensemble has a leader again; an expiry, when the session's takeover has ended it.
      */
     private static final class Chaos {
+        static final int SCHEDULE_SECONDS = 30;
         final SessionPerReplica dataspace;
         final SplittableRandom random;
         final AtomicBoolean stopped = new AtomicBoolean();
         final AtomicInteger leaderKills = new AtomicInteger();
         final AtomicInteger expiries = new AtomicInteger();
         final List<Throwable> failures = new ArrayList<>();
+        /** The faults every run tries, in order. */
+        final List<Fault> schedule;
+        /** The scheduled faults not yet injected; the chaos thread's own. */
+        private final ArrayDeque<Fault> due;
+        private final CountDownLatch scheduleDone = new CountDownLatch(1);
+        private volatile long scheduleDeadlineNanos;
         Thread thread;
 
         Chaos(SessionPerReplica dataspace, long seed) {
             this.dataspace = dataspace;
             this.random = new SplittableRandom(seed);
+            due = new ArrayDeque<>(List.of(Fault.SESSION_EXPIRY));
+            if (!dataspace.pinned) {
+                if (random.nextBoolean()) {
+                    due.addFirst(Fault.LEADER_KILL);
+                } else {
+                    due.addLast(Fault.LEADER_KILL);
+                }
+            }
+            schedule = List.copyOf(due);
         }
 
         void start() {
+            scheduleDeadlineNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(SCHEDULE_SECONDS);
             thread = new Thread(this::run, "chaos");
             thread.setDaemon(true);
             thread.start();
         }
 
+        /** Waits until the scheduled faults have been injected, or the schedule's deadline passed. */
+        void awaitSchedule() {
+            try {
+                scheduleDone.await(Math.max(0, scheduleDeadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** Whether every scheduled fault has been injected. */
+        boolean scheduleDone() {
+            return scheduleDone.getCount() == 0;
+        }
+
         private void run() {
             try {
                 while (!stopped.get()) {
-                    Thread.sleep(100 + random.nextInt(300));
+                    boolean scheduled = !due.isEmpty();
+                    Thread.sleep(scheduled ? 20 + random.nextInt(80) : 100 + random.nextInt(300));
                     if (stopped.get()) {
                         return;
                     }
-                    if (!dataspace.links.isEmpty()) {
+                    Fault fault;
+                    if (dataspace.pinned && random.nextInt(3) == 0) {
                         // A lost reply costs the client a reconnection (up to a second): one now and then.
-                        if (random.nextInt(3) == 0) {
-                            dataspace.links.get(random.nextInt(dataspace.links.size())).loseNextTransactionReply();
-                        }
+                        dataspace.links.get(random.nextInt(dataspace.links.size())).loseNextTransactionReply();
+                    }
+                    while (dataspace.holding && !stopped.get()) {
+                        Thread.sleep(5); // a burst's round is short: its batch is not cut by a fault
+                    }
+                    if (scheduled) {
+                        fault = due.peek();
+                    } else if (dataspace.pinned) {
                         if (random.nextInt(4) != 0) {
                             continue;
                         }
-                    }
-                    // No leader kills with proxies: the followers, kept busy, may take longer to rejoin than a run.
-                    // Without them, a run's first fault is an expiry and its second a leader kill, then chance decides:
-                    // short runs try both kinds too.
-                    boolean kill = expiries.get() > 0 && (leaderKills.get() == 0 || random.nextInt(3) == 0);
-                    if (dataspace.links.isEmpty() && kill) {
-                        int leader = ensemble.servers().leader();
-                        if (leader >= 0) {
-                            ensemble.servers().stop(leader);
-                            leaderKills.incrementAndGet();
-                            Thread.sleep(200 + random.nextInt(600));
-                            ensemble.servers().restart(leader);
-                        }
+                        fault = Fault.SESSION_EXPIRY;
                     } else {
-                        List<ZkDataspace> open = new ArrayList<>(dataspace.clients);
-                        if (!open.isEmpty() && expire(open.get(random.nextInt(open.size())))) {
-                            expiries.incrementAndGet();
+                        fault = random.nextInt(3) == 0 ? Fault.LEADER_KILL : Fault.SESSION_EXPIRY;
+                    }
+                    if (inject(fault) && scheduled) {
+                        due.poll();
+                        if (due.isEmpty()) {
+                            scheduleDone.countDown();
                         }
                     }
                 }
@@ -561,6 +829,31 @@ class ZooKeeperHistoryTest {
                     failures.add(failure);
                 }
             }
+        }
+
+        /** Injects one fault and waits until it is over; false if it could not take effect now. */
+        private boolean inject(Fault fault) throws InterruptedException {
+            if (fault == Fault.LEADER_KILL) {
+                int leader = ensemble.servers().leader();
+                if (leader < 0) {
+                    return false; // an election in progress
+                }
+                ensemble.servers().stop(leader);
+                leaderKills.incrementAndGet();
+                Thread.sleep(200 + random.nextInt(600));
+                ensemble.servers().restart(leader);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SCHEDULE_SECONDS);
+                while (ensemble.servers().leader() < 0 && System.nanoTime() - deadline < 0) {
+                    Thread.sleep(10);
+                }
+                return true;
+            }
+            List<ZkDataspace> open = new ArrayList<>(dataspace.clients);
+            if (!open.isEmpty() && expire(open.get(random.nextInt(open.size())))) {
+                expiries.incrementAndGet();
+                return true;
+            }
+            return false;
         }
 
         /** Expires a client's session by taking it over and closing it; false if the session was over already. */
