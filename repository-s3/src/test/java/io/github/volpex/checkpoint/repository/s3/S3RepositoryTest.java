@@ -44,6 +44,7 @@ import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Bad input and bad answers: a missing bucket, refused credentials, throttling, a body cut short, a server that never
@@ -541,6 +542,47 @@ class S3RepositoryTest {
         }
     }
 
+    /**
+     * An output of promised length closed without a commit once the server has received every byte but the last —
+     * which the repository holds back until the commit — leaves nothing: the request ends with the body incomplete.
+     * The test waits until the server holds all but the last chunk of the body (S3Proxy lists an upload in progress
+     * as a temporary object, with its size so far), so that a repository that sent the last byte before the commit
+     * would have its value stored.
+     */
+    @Test
+    void an_output_closed_after_every_byte_but_the_last_was_sent_leaves_nothing() throws Exception {
+        String prefix = "held-back/";
+        try (S3Repository repository = s3.repository("held-back").keyPrefix(prefix)
+                .partBytes(S3Repository.MIN_PART_BYTES).uploadExecutor(uploads).build();
+             S3Client raw = rawClient(s3)) {
+            byte[] value = new byte[S3Repository.MIN_PART_BYTES + 12_345];
+            new SplittableRandom().nextBytes(value);
+            try (FragmentOutput out = repository.create("v", value.length)) {
+                out.write(value);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (System.nanoTime() - deadline < 0) {
+                    List<S3Object> objects = raw.listObjectsV2(b -> b.bucket(LocalS3.BUCKET).prefix(prefix))
+                            .contents();
+                    // The client sends the body in chunks of up to 128 KiB, so the last one waits with the last byte.
+                    if (objects.stream().anyMatch(o -> o.key().equals(prefix + "v")
+                            || o.size() >= value.length - (256 << 10))) {
+                        break;
+                    }
+                    Thread.sleep(5);
+                }
+            }
+            assertEquals(Optional.empty(), repository.get("v"));
+            assertEquals(List.of(), repository.list(""));
+        }
+    }
+
+    private static S3Client rawClient(LocalS3 server) {
+        return S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1)
+                .forcePathStyle(true).credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)))
+                .httpClientBuilder(Apache5HttpClient.builder()).build();
+    }
+
     private static void writeAndRead(Mode mode, byte[] value, SplittableRandom random, long seed) throws IOException {
         AtomicInteger given = new AtomicInteger();
         random.nextBytes(value);
@@ -609,10 +651,7 @@ class S3RepositoryTest {
 
     /** The multipart uploads begun and neither completed nor aborted under {@code prefix}. */
     private static List<String> incompleteUploads(LocalS3 server, String prefix) {
-        try (S3Client client = S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1)
-                .forcePathStyle(true).credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)))
-                .httpClientBuilder(Apache5HttpClient.builder()).build()) {
+        try (S3Client client = rawClient(server)) {
             return client.listMultipartUploads(b -> b.bucket(LocalS3.BUCKET).prefix(prefix)).uploads().stream()
                     .map(MultipartUpload::key).toList();
         }
