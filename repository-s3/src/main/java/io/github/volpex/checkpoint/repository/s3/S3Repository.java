@@ -73,11 +73,15 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * {@linkplain Builder#uploadExecutor upload executor} (the checkpoint store's own will do), a full part is uploaded
  * there while the writer fills the next one, so that a checkpoint's encoding and its upload overlap; two parts are
  * then buffered per streaming write. Bodies are sent from the repository's buffers or the caller's array, not copied.
+ * A value whose length the writer promises ({@link #create(String, long)}, which the checkpoint store uses when it
+ * knows a fragment's length) and which is longer than a part is sent instead as one {@code PutObject} from the first
+ * byte written, through a buffer of {@value #STREAM_BUFFER_BYTES} bytes, when there is an upload executor.
  *
  * <p><b>Integrity.</b> A value written with one {@code PutObject} carries its CRC32C as the checksum S3 verifies
  * before storing it and in its metadata; every download of it is checked against that CRC32C at the end of the body
  * (and by the client too, where the server returns the checksum). A value uploaded in parts is checked part by part
- * on upload, and for its length only on download. See the package documentation.
+ * on upload, a value streamed in one {@code PutObject} by the CRC32C of its body (a trailer S3 checks before it
+ * stores the object), and either is checked for its length only on download. See the package documentation.
  *
  * <p><b>Failures.</b> Transport failures, timeouts, throttling and server errors that outlast the client's retries,
  * requests damaged on the way on every attempt, a missing bucket (for every call, deletes included) and refused
@@ -1100,8 +1104,11 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
          * encoding): the writer waits only when the next part is full and the previous one is still on its way. At
          * most one part per upload is in flight, so a streaming write then holds two parts in memory instead of one.
          * A part the executor has not started when the writer needs its result is uploaded on the writer's thread, so
-         * the executor may be the checkpoint store's own, of any size. Values that fit in one part, and every request
-         * but {@code UploadPart}, are sent on the calling thread. The default, none, uploads each part on the
+         * the executor may be the checkpoint store's own, of any size. A value of promised length longer than a part
+         * ({@link S3Repository#create(String, long)}) is sent as one {@code PutObject} that runs on the executor from
+         * the first byte written to the commit, taking one of its threads for that time; if the executor has not
+         * started it when its buffer is full, the write goes on as a multipart upload. Values that fit in one part,
+         * and every other request, are sent on the calling thread. The default, none, uploads each part on the
          * writer's thread. The repository neither shuts the executor down nor starts threads of its own.
          *
          * @param executor the executor, typically a pool of at least as many threads as repositories written at once
