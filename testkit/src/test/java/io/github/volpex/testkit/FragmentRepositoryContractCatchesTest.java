@@ -26,18 +26,29 @@ class FragmentRepositoryContractCatchesTest {
      * An in-memory repository that stores a value longer than 8 MiB as its whole 8 MiB parts only, dropping the last,
      * partial one (streamed writes reach it through the default {@code create}, which puts on commit).
      */
-    private static final class LastPartLost implements FragmentRepository {
-        private final FragmentRepository store = FragmentRepository.inMemory("lossy");
-
-        @Override
-        public String id() {
-            return store.id();
+    private static final class LastPartLost extends InMemoryUnderneath {
+        LastPartLost() {
+            super("lossy");
         }
 
         @Override
         public void put(String key, byte[] content) throws IOException {
             int whole = content.length <= PART_BYTES ? content.length : content.length / PART_BYTES * PART_BYTES;
             store.put(key, Arrays.copyOf(content, whole));
+        }
+    }
+
+    /** An adapter over an in-memory repository: reads, deletes and listings passed on; writes the subclass's own. */
+    private abstract static class InMemoryUnderneath implements FragmentRepository {
+        final FragmentRepository store;
+
+        InMemoryUnderneath(String id) {
+            store = FragmentRepository.inMemory(id);
+        }
+
+        @Override
+        public String id() {
+            return store.id();
         }
 
         @Override
@@ -108,37 +119,17 @@ class FragmentRepositoryContractCatchesTest {
      * {@code create(key)}, or, when {@code eager}, an output that publishes the value as soon as the promised bytes
      * are all written, before any commit (as an upload that sends its last byte at once would).
      */
-    private static final class PromiseIgnored implements FragmentRepository {
-        private final FragmentRepository store = FragmentRepository.inMemory("hint");
+    private static final class PromiseIgnored extends InMemoryUnderneath {
         private final boolean eager;
 
         PromiseIgnored(boolean eager) {
+            super("hint");
             this.eager = eager;
-        }
-
-        @Override
-        public String id() {
-            return store.id();
         }
 
         @Override
         public void put(String key, byte[] content) throws IOException {
             store.put(key, content);
-        }
-
-        @Override
-        public Optional<byte[]> get(String key) throws IOException {
-            return store.get(key);
-        }
-
-        @Override
-        public boolean delete(String key) throws IOException {
-            return store.delete(key);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            return store.list(prefix);
         }
 
         @Override

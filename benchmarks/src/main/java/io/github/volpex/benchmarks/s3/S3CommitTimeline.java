@@ -5,11 +5,9 @@ import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.erasure.IdaCodec;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -108,34 +106,23 @@ public final class S3CommitTimeline {
     }
 
     /** A repository that notes when its calls start and end. */
-    private static final class Timed implements FragmentRepository {
-        private final FragmentRepository repository;
+    private static final class Timed extends ForwardingRepository {
 
         Timed(FragmentRepository repository) {
-            this.repository = repository;
-        }
-
-        @Override
-        public String id() {
-            return repository.id();
+            super(repository);
         }
 
         @Override
         public void put(String key, byte[] content) throws IOException {
             long start = System.nanoTime();
-            repository.put(key, content);
+            super.put(key, content);
             note("put " + keyKind(key), start);
-        }
-
-        @Override
-        public Optional<byte[]> get(String key) throws IOException {
-            return repository.get(key);
         }
 
         @Override
         public boolean delete(String key) throws IOException {
             long start = System.nanoTime();
-            boolean deleted = repository.delete(key);
+            boolean deleted = super.delete(key);
             note("delete " + keyKind(key), start);
             return deleted;
         }
@@ -143,19 +130,19 @@ public final class S3CommitTimeline {
         @Override
         public List<String> list(String prefix) throws IOException {
             long start = System.nanoTime();
-            List<String> keys = repository.list(prefix);
+            List<String> keys = super.list(prefix);
             note("list", start);
             return keys;
         }
 
         @Override
         public FragmentOutput create(String key) throws IOException {
-            return timed(repository.create(key), System.nanoTime());
+            return timed(super.create(key), System.nanoTime());
         }
 
         @Override
         public FragmentOutput create(String key, long lengthBytes) throws IOException {
-            return timed(repository.create(key, lengthBytes), System.nanoTime());
+            return timed(super.create(key, lengthBytes), System.nanoTime());
         }
 
         private static FragmentOutput timed(FragmentOutput out, long created) {
@@ -190,11 +177,6 @@ public final class S3CommitTimeline {
                     out.close();
                 }
             };
-        }
-
-        @Override
-        public Optional<InputStream> open(String key) throws IOException {
-            return repository.open(key);
         }
     }
 }

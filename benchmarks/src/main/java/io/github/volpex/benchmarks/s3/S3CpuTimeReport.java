@@ -29,9 +29,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * }</pre>
  *
  * <p>{@code compare} adds a fifth row to every round: the same commit by a second store whose repositories are
- * wrapped so that they are never promised a fragment's length ({@link NoLengthPromise}), which makes them upload
- * fragments longer than a part as multipart uploads, as before {@code FragmentRepository.create(String, long)}: both
- * ways measured in the same rounds, under the same load.
+ * wrapped so that they are never promised a fragment's length ({@link ForwardingRepository#withoutLengthPromises}),
+ * which makes them upload fragments longer than a part as multipart uploads, as before
+ * {@code FragmentRepository.create(String, long)}: both ways measured in the same rounds, under the same load.
  */
 public final class S3CpuTimeReport {
 
@@ -69,8 +69,8 @@ public final class S3CpuTimeReport {
                 partMiB << 20)) {
             CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), endpoints.repositories())
                     .executor(io).build();
-            CheckpointStore parts = CheckpointStore.perennial(IdaCodec.systematic(6, 3),
-                    endpoints.repositories().stream().map(NoLengthPromise::new).toList()).executor(io).build();
+            CheckpointStore parts = CheckpointStore.perennial(IdaCodec.systematic(6, 3), endpoints.repositories()
+                    .stream().map(ForwardingRepository::withoutLengthPromises).toList()).executor(io).build();
             S3Client plain = endpoints.plainClient(0);
             FragmentIndex committed = store.commit("recover-me", checkpoint);
             plain.putObject(b -> b.bucket(S3Endpoints.BUCKET).key("get-me"), RequestBody.fromBytes(checkpoint));

@@ -8,16 +8,28 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A repository passed on to another, except that it keeps the interface's default
- * {@link FragmentRepository#create(String, long)}: the one underneath is never promised a length, and writes as it
- * does a value of unknown length (an {@code S3Repository}: a multipart upload past the part size).
+ * A repository that passes every call on to another, for the reports' wrappers to override what they watch or change.
  */
-final class NoLengthPromise implements FragmentRepository {
+class ForwardingRepository implements FragmentRepository {
 
     private final FragmentRepository repository;
 
-    NoLengthPromise(FragmentRepository repository) {
+    ForwardingRepository(FragmentRepository repository) {
         this.repository = repository;
+    }
+
+    /**
+     * The same repository, except that the one underneath is never promised a length (its {@code create(key,
+     * lengthBytes)} is never called): it writes every value as one of unknown length (an {@code S3Repository}: a
+     * multipart upload past the part size), and the promise is checked around it as the interface's default does.
+     */
+    static FragmentRepository withoutLengthPromises(FragmentRepository repository) {
+        return new ForwardingRepository(repository) {
+            @Override
+            public FragmentOutput create(String key, long lengthBytes) throws IOException {
+                return FragmentOutput.checkingLength(key, lengthBytes, create(key));
+            }
+        };
     }
 
     @Override
@@ -48,6 +60,11 @@ final class NoLengthPromise implements FragmentRepository {
     @Override
     public FragmentOutput create(String key) throws IOException {
         return repository.create(key);
+    }
+
+    @Override
+    public FragmentOutput create(String key, long lengthBytes) throws IOException {
+        return repository.create(key, lengthBytes);
     }
 
     @Override
