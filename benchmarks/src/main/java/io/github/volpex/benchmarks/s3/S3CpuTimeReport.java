@@ -25,12 +25,19 @@ import software.amazon.awssdk.services.s3.S3Client;
  *
  * <pre>{@code
  * java -Xmx6g -cp benchmarks/target/benchmarks.jar io.github.volpex.benchmarks.s3.S3CpuTimeReport \
- *     [checkpointMiB [rounds [megabytesPerSecond [overlapParts [partMiB]]]]]
+ *     [checkpointMiB [rounds [megabytesPerSecond [overlapParts [partMiB [compare]]]]]]
  * }</pre>
+ *
+ * <p>{@code compare} adds a fifth row to every round: the same commit by a second store whose repositories are
+ * wrapped so that they are never promised a fragment's length ({@link ForwardingRepository#withoutLengthPromises}),
+ * which makes them upload fragments longer than a part as multipart uploads, as before
+ * {@code FragmentRepository.create(String, long)}: both ways measured in the same rounds, under the same load.
  */
 public final class S3CpuTimeReport {
 
     private static final String[] ROWS = {"plainPut", "storeCommit", "plainGet", "storeRecover"};
+    /** With {@code compare}: the commit again through repositories that are promised no length, after the rest. */
+    private static final String PARTS_ROW = "storeCommit, no length promised";
 
     private S3CpuTimeReport() {
     }
@@ -40,7 +47,7 @@ public final class S3CpuTimeReport {
      *
      * @param args the checkpoint's size in MiB (256), the rounds (10, after 2 warm-up rounds), the rate of each
      *             connection in MB/s (0: no relay, no limit), whether parts are uploaded while the next is filled
-     *             (true) and the repositories' part size in MiB (8)
+     *             (true), the repositories' part size in MiB (8), and {@code compare} for the fifth row
      * @throws Exception if a server does not start or a transfer fails
      */
     public static void main(String[] args) throws Exception {
@@ -49,26 +56,34 @@ public final class S3CpuTimeReport {
         int rate = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         boolean overlap = args.length <= 3 || Boolean.parseBoolean(args[3]);
         int partMiB = args.length > 4 ? Integer.parseInt(args[4]) : S3Repository.DEFAULT_PART_BYTES >> 20;
+        boolean compare = args.length > 5 && "compare".equals(args[5]);
+        String[] rows = compare ? new String[] {ROWS[0], ROWS[1], ROWS[2], ROWS[3], PARTS_ROW} : ROWS;
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         byte[] checkpoint = new byte[mib << 20];
         new SplittableRandom(1).nextBytes(checkpoint);
         ExecutorService io = Executors.newFixedThreadPool(9);
-        double[][] wall = new double[rounds][ROWS.length];
-        double[][] cpu = new double[rounds][ROWS.length];
+        double[][] wall = new double[rounds][rows.length];
+        double[][] cpu = new double[rounds][rows.length];
         try (S3Endpoints endpoints = S3Endpoints.start(9, rate == 0 ? -1 : rate * 1_000_000L, overlap ? io : null,
                 partMiB << 20)) {
             CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), endpoints.repositories())
                     .executor(io).build();
+            CheckpointStore parts = CheckpointStore.perennial(IdaCodec.systematic(6, 3), endpoints.repositories()
+                    .stream().map(ForwardingRepository::withoutLengthPromises).toList()).executor(io).build();
             S3Client plain = endpoints.plainClient(0);
             FragmentIndex committed = store.commit("recover-me", checkpoint);
             plain.putObject(b -> b.bucket(S3Endpoints.BUCKET).key("get-me"), RequestBody.fromBytes(checkpoint));
             for (int round = -2; round < rounds; round++) {
-                for (int row = 0; row < ROWS.length; row++) {
+                for (int row = 0; row < rows.length; row++) {
                     System.gc();
                     long cpu0 = os.getProcessCpuTime();
                     long wall0 = System.nanoTime();
-                    run(row, store, plain, checkpoint, committed);
+                    if (row == ROWS.length) {
+                        parts.commit("job-parts", checkpoint);
+                    } else {
+                        run(row, store, plain, checkpoint, committed);
+                    }
                     long wallNanos = System.nanoTime() - wall0;
                     long cpuNanos = os.getProcessCpuTime() - cpu0;
                     if (round >= 0) {
@@ -83,6 +98,7 @@ public final class S3CpuTimeReport {
                 }
             }
             store.close();
+            parts.close();
         } finally {
             io.shutdownNow();
         }
@@ -92,9 +108,9 @@ public final class S3CpuTimeReport {
         System.out.println("| row | wall ms, median (min–max) | CPU ms, median (min–max) | wall / plain, median "
                 + "(min–max) | CPU / plain, median (min–max) |");
         System.out.println("|---|---|---|---|---|");
-        for (int row = 0; row < ROWS.length; row++) {
-            int base = row < 2 ? 0 : 2;
-            System.out.printf("| %s | %s | %s | %s | %s |%n", ROWS[row], summary(column(wall, row), "%.0f"),
+        for (int row = 0; row < rows.length; row++) {
+            int base = row == 2 || row == 3 ? 2 : 0;
+            System.out.printf("| %s | %s | %s | %s | %s |%n", rows[row], summary(column(wall, row), "%.0f"),
                     summary(column(cpu, row), "%.0f"), summary(ratio(wall, row, base), "%.2f"),
                     summary(ratio(cpu, row, base), "%.2f"));
         }

@@ -2,6 +2,7 @@ package io.github.volpex.checkpoint.repository;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.Objects;
 
 /**
  * A streaming write to a {@link FragmentRepository}: bytes written are invisible until {@link #commit()} publishes
@@ -17,6 +18,30 @@ public abstract class FragmentOutput extends OutputStream {
 
     /** For subclasses. */
     protected FragmentOutput() {
+    }
+
+    /**
+     * Returns an output that holds {@code out}'s writer to a promised length, for repositories that implement
+     * {@link FragmentRepository#create(String, long)}: a write that would take it past {@code lengthBytes} throws
+     * {@link IllegalStateException} before any of its bytes reach {@code out}, and from then on so does
+     * {@link #commit()}; a commit after fewer bytes throws it too. Then nothing is published, and {@link #close()}
+     * closes {@code out}, which discards what it holds. Otherwise it passes every call on to {@code out}.
+     *
+     * @param key         the key written, for messages
+     * @param lengthBytes the promised length, {@code >= 0}
+     * @param out         the output that does the writing; it must not be used directly any more
+     * @return the output to give the writer; not thread-safe
+     * @throws NullPointerException     if {@code key} or {@code out} is null
+     * @throws IllegalArgumentException if {@code lengthBytes} is negative
+     * @since 0.1
+     */
+    public static FragmentOutput checkingLength(String key, long lengthBytes, FragmentOutput out) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(out, "out");
+        if (lengthBytes < 0) {
+            throw new IllegalArgumentException("lengthBytes must be >= 0: " + lengthBytes);
+        }
+        return new LengthCheckedOutput(key, lengthBytes, out);
     }
 
     /**

@@ -130,6 +130,37 @@ public interface FragmentRepository {
     }
 
     /**
+     * Starts a streaming write of {@code key} whose caller promises to write exactly {@code lengthBytes} bytes before
+     * it commits: a repository that must announce a value's length before sending it (an HTTP upload with a {@code
+     * Content-Length}) can then start sending with the first bytes written, instead of buffering them. Otherwise as
+     * {@link #create(String)}: nothing is visible until {@link FragmentOutput#commit()}, and closing without
+     * committing discards what was written.
+     *
+     * <p>The promise is checked: a write that would take the output past {@code lengthBytes} throws
+     * {@link IllegalStateException} before writing anything of it, and so does a {@link FragmentOutput#commit()}
+     * after fewer bytes; either way nothing is published under the key, and {@link FragmentOutput#close()} discards
+     * what was written.
+     *
+     * <p>The default is {@link #create(String)} with the promise checked around it; implementations that can stream
+     * a value of known length override it.
+     *
+     * @param key         the key ({@link #isValidKey})
+     * @param lengthBytes the exact number of bytes that will be written, {@code >= 0}
+     * @return the output; the caller must close it
+     * @throws IOException              if the repository is unavailable
+     * @throws IllegalArgumentException if {@code key} is not valid or {@code lengthBytes} is negative
+     * @throws NullPointerException     if {@code key} is null
+     * @since 0.1
+     */
+    default FragmentOutput create(String key, long lengthBytes) throws IOException {
+        requireValidKey(key);
+        if (lengthBytes < 0) {
+            throw new IllegalArgumentException("lengthBytes must be >= 0: " + lengthBytes);
+        }
+        return FragmentOutput.checkingLength(key, lengthBytes, create(key));
+    }
+
+    /**
      * Opens the value stored under {@code key} for streaming reads.
      *
      * <p>The default reads the whole value with {@link #get}; implementations that can stream override it.

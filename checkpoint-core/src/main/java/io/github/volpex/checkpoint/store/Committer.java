@@ -71,7 +71,7 @@ final class Committer {
                     : array != null ? new ByteArrayInputStream(array) : in;
             FragmentIndex index;
             try {
-                index = attempt.storeFragments(input, sizeHint);
+                index = attempt.storeFragments(input, sizeHint, array != null);
             } catch (TooFewFragments e) {
                 attempt.abandon();
                 int left = context.candidates(List.of(), excluded, view.unreachable).size();
@@ -196,8 +196,13 @@ final class Committer {
             this.progress = progress;
         }
 
-        /** Streams the checkpoint into {@code n} fragments and replaces those whose writes failed or vanished. */
-        FragmentIndex storeFragments(InputStream in, long sizeHint) throws IOException, TooFewFragments {
+        /**
+         * Streams the checkpoint into {@code n} fragments and replaces those whose writes failed or vanished. When
+         * {@code exact}, {@code in} holds exactly {@code sizeHint} bytes, and each repository is promised its
+         * fragment's length.
+         */
+        FragmentIndex storeFragments(InputStream in, long sizeHint, boolean exact)
+                throws IOException, TooFewFragments {
             Dispersal dispersal = context.dispersal;
             int n = dispersal.n();
             int m = dispersal.m();
@@ -222,7 +227,12 @@ final class Committer {
             List<FragmentLocation> locations = new ArrayList<>(n);
             List<Integer> missing = new ArrayList<>();
             try (FragmentSink sink = new FragmentSink(context.executor, n, failures)) {
-                sink.open(all, repositories, keys);
+                long[] lengths = null;
+                if (exact) {
+                    lengths = new long[n];
+                    Arrays.fill(lengths, new Framing(dispersal, context.segmentBytes, sizeHint).fragmentLength());
+                }
+                sink.open(all, repositories, keys, lengths);
                 MessageDigest digest = Sha256.newDigest();
                 int segmentBytes = context.segmentBytes;
                 byte[] segment = new byte[segmentBytes];

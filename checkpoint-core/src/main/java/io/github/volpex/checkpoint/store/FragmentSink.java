@@ -40,14 +40,23 @@ final class FragmentSink implements Closeable {
         }
     }
 
-    /** Opens fragment {@code i} on {@code repository} under {@code key}, in parallel for all of {@code which}. */
-    void open(int[] which, FragmentRepository[] repositories, String[] keys) {
+    /**
+     * Opens fragment {@code which[j]} on {@code repositories[j]} under {@code keys[j]}, in parallel, promising each
+     * repository the fragment's length {@code lengths[which[j]]} when it is known ({@code lengths} not null): a
+     * repository that must announce a value's length before sending it can then send from the first piece on.
+     */
+    void open(int[] which, FragmentRepository[] repositories, String[] keys, long[] lengths) {
         List<Callable<FragmentOutput>> tasks = new ArrayList<>();
         for (int j = 0; j < which.length; j++) {
             FragmentRepository repository = repositories[j];
             String key = keys[j];
             repositoryIds[which[j]] = repository.id();
-            tasks.add(() -> repository.create(key));
+            if (lengths == null) {
+                tasks.add(() -> repository.create(key));
+            } else {
+                long length = lengths[which[j]];
+                tasks.add(() -> repository.create(key, length));
+            }
         }
         List<Parallel.Outcome<FragmentOutput>> outcomes = Parallel.all(executor, tasks);
         for (int j = 0; j < which.length; j++) {

@@ -78,7 +78,11 @@ final class Regenerator {
         int failuresBefore = failures.size();
         try (FragmentSink sink = new FragmentSink(context.executor, index.n(), failures);
              SegmentSource source = new SegmentSource(index, framing, d, context.byId, sources, failures)) {
-            sink.open(which, repos, keys);
+            long[] lengths = new long[index.n()];
+            for (FragmentLocation location : index.fragments()) {
+                lengths[location.fragmentIndex()] = location.lengthBytes();
+            }
+            sink.open(which, repos, keys, lengths);
             for (long s = 0; s < framing.segments(); s++) {
                 byte[][] pieces = source.next(s);
                 int segmentLength = framing.segmentLength(s);

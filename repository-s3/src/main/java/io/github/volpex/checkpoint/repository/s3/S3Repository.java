@@ -73,11 +73,15 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * {@linkplain Builder#uploadExecutor upload executor} (the checkpoint store's own will do), a full part is uploaded
  * there while the writer fills the next one, so that a checkpoint's encoding and its upload overlap; two parts are
  * then buffered per streaming write. Bodies are sent from the repository's buffers or the caller's array, not copied.
+ * A value whose length the writer promises ({@link #create(String, long)}, which the checkpoint store uses when it
+ * knows a fragment's length) and which is longer than a part is sent instead as one {@code PutObject} from the first
+ * byte written, through a buffer of {@value #STREAM_BUFFER_BYTES} bytes, when there is an upload executor.
  *
  * <p><b>Integrity.</b> A value written with one {@code PutObject} carries its CRC32C as the checksum S3 verifies
  * before storing it and in its metadata; every download of it is checked against that CRC32C at the end of the body
  * (and by the client too, where the server returns the checksum). A value uploaded in parts is checked part by part
- * on upload, and for its length only on download. See the package documentation.
+ * on upload, a value streamed in one {@code PutObject} by the CRC32C of its body (a trailer S3 checks before it
+ * stores the object), and either is checked for its length only on download. See the package documentation.
  *
  * <p><b>Failures.</b> Transport failures, timeouts, throttling and server errors that outlast the client's retries,
  * requests damaged on the way on every attempt, a missing bucket (for every call, deletes included) and refused
@@ -95,6 +99,10 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
     /** The smallest part S3 accepts (except the last): 5 MiB. */
     public static final int MIN_PART_BYTES = 5 << 20;
 
+    /** The longest value one {@code PutObject} may carry: 5 GiB. */
+    static final long MAX_PUT_BYTES = 5L << 30;
+    /** The bytes a streamed {@code PutObject} holds that its request has not sent yet. */
+    static final int STREAM_BUFFER_BYTES = 1 << 20;
     /** How many times {@link #get} asks for a value whose body does not arrive whole. */
     static final int DOWNLOAD_ATTEMPTS = 3;
     /** The user metadata ({@code x-amz-meta-…}) that holds a whole upload's CRC32C, as 8 hexadecimal digits. */
@@ -298,6 +306,32 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
     @Override
     public FragmentOutput create(String key) throws IOException {
         return new Upload(key, objectKey(key));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Given an {@linkplain Builder#uploadExecutor upload executor}, a value longer than the part size (up to 5 GiB,
+     * S3's limit for one {@code PutObject}) is sent as one {@code PutObject} whose {@code Content-Length} is
+     * {@code lengthBytes}, starting with the first bytes written: the upload runs on the executor and reads from a
+     * buffer of at most 1 MiB that the writer fills (the writer waits while it is full), and its last byte is held back
+     * until {@link FragmentOutput#commit()}, so the object cannot appear before the commit; closing without it ends
+     * the request with the body incomplete, which S3 never stores. The body carries its CRC32C as a trailer S3 checks
+     * on arrival. Such a request cannot be sent again (its bytes are gone), so a failure of it fails the write, which
+     * the checkpoint store places elsewhere. If the executor has not started the upload by the time the buffer is
+     * full, the write goes on as {@link #create(String)}'s. Other values are written as by {@link #create(String)},
+     * with the promise checked.
+     */
+    @Override
+    public FragmentOutput create(String key, long lengthBytes) throws IOException {
+        String objectKey = objectKey(key);
+        if (lengthBytes < 0) {
+            throw new IllegalArgumentException("lengthBytes must be >= 0: " + lengthBytes);
+        }
+        if (uploadExecutor == null || lengthBytes <= partBytes || lengthBytes > MAX_PUT_BYTES) {
+            return FragmentRepository.super.create(key, lengthBytes);
+        }
+        return FragmentOutput.checkingLength(key, lengthBytes, new StreamedPut(key, objectKey, lengthBytes));
     }
 
     /**
@@ -507,6 +541,176 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         }
     }
 
+    /** Rethrows what an upload of {@code key} on another thread failed with, if anything. */
+    private static void rethrow(Throwable failure, String key) throws IOException {
+        if (failure instanceof IOException e) {
+            throw e;
+        }
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
+        }
+        if (failure != null) {
+            throw new IOException("write " + key + " failed: " + failure, failure);
+        }
+    }
+
+    /** Waits until {@code latch} opens, keeping (not acting on) an interrupt. */
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A value of known length sent as one {@code PutObject} from the first bytes written: the request runs on the
+     * upload executor and reads its body from a {@link BytePipe}; its last byte is released on commit. If the
+     * executor has not started the request when the pipe is full, the bytes written so far move to an {@link Upload}
+     * and the write goes on there.
+     */
+    private final class StreamedPut extends FragmentOutput {
+        private final String key;
+        private final String objectKey;
+        private final long lengthBytes;
+        private final BytePipe pipe;
+        private final Request request = new Request();
+        /** Where the write goes on if the executor did not start the request in time; null while streaming. */
+        private Upload fallback;
+
+        StreamedPut(String key, String objectKey, long lengthBytes) {
+            this.key = key;
+            this.objectKey = objectKey;
+            this.lengthBytes = lengthBytes;
+            this.pipe = new BytePipe(key, lengthBytes, (int) Math.min(lengthBytes, STREAM_BUFFER_BYTES));
+            request.submit();
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            Objects.checkFromIndexSize(off, len, b.length);
+            while (len > 0) {
+                if (fallback != null) {
+                    fallback.write(b, off, len);
+                    return;
+                }
+                int n = pipe.offer(b, off, len);
+                off += n;
+                len -= n;
+                if (len > 0 && n == 0) {
+                    if (request.claim()) {
+                        fallback = new Upload(key, objectKey);
+                        fallback.write(pipe.unread());
+                    } else {
+                        pipe.awaitRoom();
+                    }
+                }
+            }
+        }
+
+        @Override
+        protected void publish() throws IOException {
+            // FragmentOutput.checkingLength, around this output, saw every promised byte written.
+            if (fallback != null) {
+                fallback.commit();
+                return;
+            }
+            pipe.release();
+            if (request.claim()) {
+                // Everything is in the pipe (it never filled): send it from here.
+                request.send();
+            }
+            request.await();
+            rethrow(request.failure, key);
+        }
+
+        @Override
+        protected void discard() throws IOException {
+            if (fallback != null) {
+                fallback.close();
+                return;
+            }
+            pipe.abort("the write of " + key + " was abandoned before its commit");
+            if (!request.claim()) {
+                request.await();
+            }
+        }
+
+        /** The {@code PutObject}: run once, by the executor or by the writer, whichever claims it first. */
+        private final class Request implements Runnable {
+            private final AtomicBoolean claimed = new AtomicBoolean();
+            private final CountDownLatch done = new CountDownLatch(1);
+            /** The thread inside {@link Executor#execute}: one that runs the request there must not claim it. */
+            private volatile Thread submitting;
+            /** What the request failed with, or null; read after {@link #await()}. */
+            private Throwable failure;
+
+            void submit() {
+                submitting = Thread.currentThread();
+                try {
+                    uploadExecutor.execute(this);
+                } catch (RejectedExecutionException e) {
+                    // Left unclaimed: the writer takes it over.
+                } finally {
+                    submitting = null;
+                }
+            }
+
+            /** Claims the request for the caller; false if the executor started it first. */
+            boolean claim() {
+                return claimed.compareAndSet(false, true);
+            }
+
+            @Override
+            public void run() {
+                // Run inside execute() (a direct or caller-runs executor), it would wait for bytes not yet written.
+                if (Thread.currentThread() != submitting && claim()) {
+                    send();
+                }
+            }
+
+            void send() {
+                AtomicBoolean sent = new AtomicBoolean();
+                RequestBody body = RequestBody.fromContentProvider(() -> {
+                    if (!sent.compareAndSet(false, true)) {
+                        throw SdkClientException.create("the body of " + key + " was streamed as it was written and "
+                                + "cannot be sent again after a failed attempt");
+                    }
+                    return pipe.input();
+                }, lengthBytes, "application/octet-stream");
+                try {
+                    call("write " + key, () -> client.putObject(b -> b.bucket(bucket).key(objectKey)
+                            .contentLength(lengthBytes).checksumAlgorithm(ChecksumAlgorithm.CRC32_C), body));
+                } catch (Throwable t) {
+                    failure = t;
+                } finally {
+                    pipe.readerEnded(failure);
+                    done.countDown();
+                }
+            }
+
+            /** Waits until the request has ended, keeping (not acting on) an interrupt. */
+            void await() {
+                awaitUninterruptibly(done);
+            }
+        }
+    }
+
     /**
      * A streaming write: one {@code PutObject}, or a multipart upload once more than a part is written. With an
      * upload executor, a full part is uploaded there while the writer fills the next one (at most one part in flight,
@@ -664,18 +868,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
 
             /** Waits until the upload has ended, keeping (not acting on) an interrupt. */
             void await() {
-                boolean interrupted = false;
-                while (true) {
-                    try {
-                        done.await();
-                        break;
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    }
-                }
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
+                awaitUninterruptibly(done);
             }
 
             /** Keeps the executor from starting it, or waits for it to end. */
@@ -689,18 +882,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
 
             /** The uploaded part; rethrows what the upload threw. Only after {@link #await()}. */
             CompletedPart result() throws IOException {
-                if (failure instanceof IOException e) {
-                    throw e;
-                }
-                if (failure instanceof RuntimeException e) {
-                    throw e;
-                }
-                if (failure instanceof Error e) {
-                    throw e;
-                }
-                if (failure != null) {
-                    throw new IOException("write " + key + " failed: " + failure, failure);
-                }
+                rethrow(failure, key);
                 return completed;
             }
         }
@@ -922,8 +1104,11 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
          * encoding): the writer waits only when the next part is full and the previous one is still on its way. At
          * most one part per upload is in flight, so a streaming write then holds two parts in memory instead of one.
          * A part the executor has not started when the writer needs its result is uploaded on the writer's thread, so
-         * the executor may be the checkpoint store's own, of any size. Values that fit in one part, and every request
-         * but {@code UploadPart}, are sent on the calling thread. The default, none, uploads each part on the
+         * the executor may be the checkpoint store's own, of any size. A value of promised length longer than a part
+         * ({@link S3Repository#create(String, long)}) is sent as one {@code PutObject} that runs on the executor from
+         * the first byte written to the commit, taking one of its threads for that time; if the executor has not
+         * started it when its buffer is full, the write goes on as a multipart upload. Values that fit in one part,
+         * and every other request, are sent on the calling thread. The default, none, uploads each part on the
          * writer's thread. The repository neither shuts the executor down nor starts threads of its own.
          *
          * @param executor the executor, typically a pool of at least as many threads as repositories written at once

@@ -21,7 +21,16 @@
  *       ({@link io.github.volpex.checkpoint.repository.s3.S3Repository.Builder#uploadExecutor}) the parts of each
  *       fragment go out while the store encodes the next ones: where each connection is slower than the encoder (a
  *       host's uplink, or S3's rate per request stream), the n uploads then run all the time instead of in bursts
- *       between segments.</li>
+ *       between segments. Better still, when the store commits a byte array it knows every fragment's length and
+ *       promises it ({@code FragmentRepository.create(key, lengthBytes)}): a fragment longer than a part then goes
+ *       out as one {@code PutObject} with that {@code Content-Length}, streamed from the first piece encoded — no
+ *       part to fill first, no {@code CreateMultipartUpload} and {@code CompleteMultipartUpload}, one request per
+ *       fragment. Its body comes from a buffer of 1 MiB the store's writes fill (they wait while it is full); its
+ *       last byte is held back until the store commits the fragment, so that the object cannot appear before, and
+ *       a fragment the store abandons ends its request with the body incomplete, which S3 never stores. Such a
+ *       request cannot be sent again after a failed attempt (its bytes are gone, and keeping them would cost the
+ *       fragment's size in memory): the write fails, and the store places the fragment elsewhere, regenerated from
+ *       {@code m} others, as for any failed write; a multipart upload would have sent the failed part again.</li>
  *   <li><b>Integrity.</b> A value written with one {@code PutObject} — any value up to the part size, which takes
  *       in every index copy and commit marker and every fragment of checkpoints up to {@code m} times the part size
  *       — carries its CRC32C twice: as the checksum header S3 checks before it stores the object (a body damaged on
@@ -33,6 +42,9 @@
  *       uploaded in parts, each with a CRC32C S3 checks on arrival; its metadata cannot hold the whole value's
  *       CRC32C (it is fixed before the first part is sent), so on download it is checked for its length only — by
  *       the repository; Amazon S3 returns a checksum of the part checksums, which the client does not check either.
+ *       A value streamed in one {@code PutObject} carries the CRC32C of its whole body as a trailer, computed by the
+ *       client as the bytes leave and checked by S3 before it stores the object; like a value uploaded in parts, it
+ *       is checked for its length only on download.
  *       A body that ends before its announced length is an error. {@code get} asks again for a body that does not
  *       arrive whole, three times in all (a server that reads an object's metadata and its body apart may pair the
  *       checksum of one version with the body of the next while the object is replaced: S3Proxy 4.1 does); a stream

@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
@@ -43,6 +44,7 @@ import software.amazon.awssdk.http.apache5.Apache5HttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Bad input and bad answers: a missing bucket, refused credentials, throttling, a body cut short, a server that never
@@ -432,7 +434,11 @@ class S3RepositoryTest {
         /** Runs a part on a pool thread after a pause, so that the writer often claims it first. */
         LATE,
         /** Refuses every part, as a shut-down pool does: the writer uploads them. */
-        REFUSING
+        REFUSING,
+        /** Runs every task inside {@code execute}, on the caller's thread, as a direct or caller-runs executor does. */
+        DIRECT,
+        /** Takes every task and never runs it, as a pool whose threads are all busy for long does. */
+        DROPPING
     }
 
     private static Executor executor(Mode mode, AtomicInteger given) {
@@ -449,6 +455,9 @@ class S3RepositoryTest {
                     task.run();
                 });
                 case REFUSING -> throw new RejectedExecutionException("refused");
+                case DIRECT -> task.run();
+                case DROPPING -> {
+                }
             }
         };
     }
@@ -463,6 +472,115 @@ class S3RepositoryTest {
                 writeAndRead(mode, new byte[fullParts * S3Repository.MIN_PART_BYTES + tail], random, seed);
             }
         }
+    }
+
+    /**
+     * Values of promised length past the part size, streamed as one {@code PutObject} whoever runs the request: a
+     * pool, a pool that starts it late, none (refused, dropped, or run inside {@code execute}, where it would wait for
+     * bytes not yet written) — then the write goes on as a multipart upload — for values shorter and longer than the
+     * streaming buffer, written in pieces of random sizes.
+     */
+    @Test
+    void values_of_promised_length_arrive_whole_whoever_runs_the_request() throws IOException {
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        for (Mode mode : Mode.values()) {
+            for (int length : new int[] {S3Repository.MIN_PART_BYTES + 1,
+                    S3Repository.MIN_PART_BYTES + 1 + random.nextInt(12 << 20)}) {
+                byte[] value = new byte[length];
+                random.nextBytes(value);
+                String what = mode + ", " + length + " bytes, seed " + seed;
+                try (S3Repository repository = s3.repository("promised-" + mode)
+                        .partBytes(S3Repository.MIN_PART_BYTES).uploadExecutor(executor(mode, new AtomicInteger()))
+                        .build()) {
+                    try (FragmentOutput out = repository.create("v", length)) {
+                        for (int at = 0; at < length; ) {
+                            int n = Math.min(length - at, 1 + random.nextInt(3 << 20));
+                            out.write(value, at, n);
+                            at += n;
+                        }
+                        out.commit();
+                    }
+                    assertArrayEquals(value, repository.get("v").orElseThrow(), what);
+                    assertEquals(List.of("v"), repository.list(""), what);
+                    assertEquals(List.of(), incompleteUploads(s3, repository.keyPrefix()), what);
+                }
+            }
+        }
+    }
+
+    /**
+     * A streamed {@code PutObject} whose body is damaged on the way is refused by the server, and cannot be sent again
+     * (its bytes are gone): the write fails, says why, and leaves nothing, without waiting for bytes that will never
+     * be read (a part of a multipart upload would have been sent again). When the damage meets an attempt that had not
+     * begun its body yet (a stale pooled connection, a refusal before the body), the next attempt sends the body and
+     * the value is stored whole. Never a damaged value, never a hang.
+     */
+    @Test
+    void a_streamed_put_damaged_on_the_way_fails_the_write_and_leaves_nothing() throws Exception {
+        byte[] value = new byte[3 * S3Repository.MIN_PART_BYTES];
+        new SplittableRandom().nextBytes(value);
+        for (int round = 0; round < 3; round++) {
+            try (TamperingProxy proxy = new TamperingProxy(s3.endpoint());
+                 S3Repository repository = S3Repository.builder(LocalS3.BUCKET).endpoint(proxy.endpoint())
+                         .pathStyle(true).credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)
+                         .keyPrefix("streamed-" + round + "/").id("streamed").partBytes(S3Repository.MIN_PART_BYTES)
+                         .maxAttempts(3).uploadExecutor(uploads)
+                         .timeouts(Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(120)).build()) {
+                proxy.flipNextBodies(1);
+                try (FragmentOutput out = repository.create("v", value.length)) {
+                    out.write(value);
+                    out.commit();
+                    assertArrayEquals(value, repository.get("v").orElseThrow(), "stored after a flip");
+                } catch (IOException e) {
+                    assertTrue(e.getMessage().contains("cannot be sent again"), e.getMessage());
+                    assertEquals(List.of(), repository.list(""));
+                    assertEquals(Optional.empty(), repository.get("v"));
+                }
+                assertEquals(1, proxy.flipped());
+            }
+        }
+    }
+
+    /**
+     * An output of promised length closed without a commit once the server has received every byte but the last —
+     * which the repository holds back until the commit — leaves nothing: the request ends with the body incomplete.
+     * The test waits until the server holds all but the last chunk of the body (S3Proxy lists an upload in progress
+     * as a temporary object, with its size so far), so that a repository that sent the last byte before the commit
+     * would have its value stored.
+     */
+    @Test
+    void an_output_closed_after_every_byte_but_the_last_was_sent_leaves_nothing() throws Exception {
+        String prefix = "held-back/";
+        try (S3Repository repository = s3.repository("held-back").keyPrefix(prefix)
+                .partBytes(S3Repository.MIN_PART_BYTES).uploadExecutor(uploads).build();
+             S3Client raw = rawClient(s3)) {
+            byte[] value = new byte[S3Repository.MIN_PART_BYTES + 12_345];
+            new SplittableRandom().nextBytes(value);
+            try (FragmentOutput out = repository.create("v", value.length)) {
+                out.write(value);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (System.nanoTime() - deadline < 0) {
+                    List<S3Object> objects = raw.listObjectsV2(b -> b.bucket(LocalS3.BUCKET).prefix(prefix))
+                            .contents();
+                    // The client sends the body in chunks of up to 128 KiB, so the last one waits with the last byte.
+                    if (objects.stream().anyMatch(o -> o.key().equals(prefix + "v")
+                            || o.size() >= value.length - (256 << 10))) {
+                        break;
+                    }
+                    Thread.sleep(5);
+                }
+            }
+            assertEquals(Optional.empty(), repository.get("v"));
+            assertEquals(List.of(), repository.list(""));
+        }
+    }
+
+    private static S3Client rawClient(LocalS3 server) {
+        return S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1)
+                .forcePathStyle(true).credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)))
+                .httpClientBuilder(Apache5HttpClient.builder()).build();
     }
 
     private static void writeAndRead(Mode mode, byte[] value, SplittableRandom random, long seed) throws IOException {
@@ -533,10 +651,7 @@ class S3RepositoryTest {
 
     /** The multipart uploads begun and neither completed nor aborted under {@code prefix}. */
     private static List<String> incompleteUploads(LocalS3 server, String prefix) {
-        try (S3Client client = S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1)
-                .forcePathStyle(true).credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)))
-                .httpClientBuilder(Apache5HttpClient.builder()).build()) {
+        try (S3Client client = rawClient(server)) {
             return client.listMultipartUploads(b -> b.bucket(LocalS3.BUCKET).prefix(prefix)).uploads().stream()
                     .map(MultipartUpload::key).toList();
         }
