@@ -229,7 +229,7 @@ final class Committer {
                 byte[][] pieces = new byte[n][dispersal.pieceLength(segmentBytes)];
                 while (true) {
                     progress.step(id.sequence());
-                    int read = in.readNBytes(segment, 0, segmentBytes);
+                    int read = Streams.readAtLeast(in, segment, 0, segmentBytes, segmentBytes);
                     if (read == 0) {
                         break;
                     }

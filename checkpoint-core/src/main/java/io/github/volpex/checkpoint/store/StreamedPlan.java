@@ -141,14 +141,10 @@ final class StreamedPlan extends InputStream {
                 limit -= start;
                 start = 0;
                 // Until a block of the largest size is in the window, or the stream ends: a short read is not an end.
-                while (limit < maxBlockBytes) {
-                    int read = state.read(window, limit, window.length - limit);
-                    if (read < 0) {
-                        stateEnded = true;
-                        break;
-                    }
-                    limit += read;
-                }
+                int need = maxBlockBytes - limit;
+                int read = Streams.readAtLeast(state, window, limit, need, window.length - limit);
+                limit += read;
+                stateEnded = read < need;
             }
             if (start == limit) {
                 return false;
