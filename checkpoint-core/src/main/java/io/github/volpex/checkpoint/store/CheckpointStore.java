@@ -336,8 +336,10 @@ public final class CheckpointStore implements AutoCloseable {
      * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
      * @param checkpoint the checkpoint's bytes
      * @return the new checkpoint's index
-     * @throws IOException              if reading {@code checkpoint} fails; nothing is committed, and the fragments
-     *                                  this commit wrote are deleted (best effort: the next commit deletes the rest)
+     * @throws IOException              if reading {@code checkpoint} fails, or it returns 0 bytes for 1024 reads in
+     *                                  a row (which {@link InputStream} forbids); nothing is committed, and nothing
+     *                                  of the commit became visible: its fragments were not yet published, and each
+     *                                  repository discards them, so no delete is sent
      * @throws CommitFailedException    if the commit did not complete — on a differential store also when the live
      *                                  blocks of a segment that compaction drops could not be read back, or did not
      *                                  match their digests; the previous checkpoint is then intact

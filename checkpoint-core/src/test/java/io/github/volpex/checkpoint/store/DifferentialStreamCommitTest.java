@@ -195,9 +195,14 @@ class DifferentialStreamCommitTest {
                 byte[] next = DifferentialChanges.change(state, DifferentialChanges.Change.values()[random.nextInt(
                         DifferentialChanges.Change.values().length)], random, BLOCK);
                 int failAfter = random.nextInt(next.length + 1);
+                List<String> deletesBefore = deletes(repositories);
                 IOException e = assertThrows(IOException.class, () -> store.commit(JOB, failing(next, failAfter)),
                         at);
                 assertTrue(e.getMessage().startsWith("the serializer failed"), at);
+                // Nothing of the failed commit became visible: it has nothing to delete, and asks for no deletes.
+                List<String> asked = deletes(repositories);
+                assertEquals(deletesBefore, asked, "a failed stream asked for deletes of keys it never made "
+                        + "visible, " + at);
                 List<String> after = Stores.everything(repositories);
                 assertTrue(new HashSet<>(after).containsAll(before), "a failed stream deleted "
                         + difference(before, after) + ", " + at);
@@ -213,6 +218,12 @@ class DifferentialStreamCommitTest {
                 state = next;
             }
         }
+    }
+
+    private static List<String> deletes(List<Stores.Counting> repositories) {
+        List<String> all = new ArrayList<>();
+        repositories.forEach(r -> all.addAll(r.deletes));
+        return all;
     }
 
     private static Set<String> difference(List<String> before, List<String> after) {
