@@ -325,13 +325,15 @@ public final class CheckpointStore implements AutoCloseable {
      * blocks (at least 64 KiB) and one segment of encoding with its pieces ({@link Builder#segmentBytes}), one decoded
      * segment, {@code m} pieces and one block while reading back (with a repository that streams {@link
      * io.github.volpex.checkpoint.repository.FragmentRepository#open}; one that does not hands out whole fragments),
-     * and the tables an array commit holds too: the block list of the new manifest (48 bytes per block of the
-     * state), a map entry per block new to the commit, and the base's manifest with a map entry per block of it —
-     * never the state itself. The state must fit in an array ({@link #MAX_ARRAY_BYTES} bytes), since a
-     * recovery assembles a differential state in memory, and so must the payload it rebuilds first (the new blocks
-     * and the block manifest): a longer stream, or one whose payload outgrows that length, fails the commit with an
-     * {@link IllegalArgumentException} once it does, before the commit point (commit such states to a store without
-     * {@code differential}, whose commits and {@link #recoverTo} stream).
+     * and the tables an array commit holds too, which grow with the number of blocks: about 300 bytes per block of the
+     * state (the new manifest's 48 bytes per block, up to twice that while its table grows, a map entry of about 120
+     * bytes per block new to the commit, the manifest's copy and encoding at the stream's end) and about 200 bytes per
+     * block of the base's manifest (its 48, a map entry, compaction's arrays) — O(state / block size), never the state
+     * itself: about 20 MB for a 1 GiB state of 16 KiB blocks. The state must fit in an array ({@link #MAX_ARRAY_BYTES}
+     * bytes), since a recovery assembles a differential state in memory, and so must the payload it rebuilds first (the
+     * new blocks and the block manifest): a longer stream, or one whose payload outgrows that length, fails the commit
+     * with an {@link IllegalArgumentException} once it does, before the commit point (commit such states to a store
+     * without {@code differential}, whose commits and {@link #recoverTo} stream).
      *
      * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
      * @param checkpoint the checkpoint's bytes

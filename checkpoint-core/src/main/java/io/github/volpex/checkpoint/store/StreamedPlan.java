@@ -16,8 +16,10 @@ import java.util.Objects;
  * blocks ({@link Differential.Blocks}) decides the compaction, the live blocks of the segments it drops are read back
  * from the repositories stripe by stripe ({@link SegmentSource}, {@code m} pieces at a time), each block whole and
  * checked against the SHA-256 the base's manifest records before it is handed out, and the manifest ends the payload.
- * Nothing of the state is held beyond the window, one decoded stripe and one block read back; the table holds 48
- * bytes per block, as the manifest does.
+ * Nothing of the state is held beyond the window, one decoded stripe and one block read back; the tables grow with
+ * the number of blocks, O(state / block size): about 300 bytes per block of the state (the table's 48, up to twice
+ * that while it grows; a map entry of about 120 per new block; at the end the manifest's copy and its encoding) and
+ * about 200 per block of the base (see the package documentation for the measurement).
  */
 final class StreamedPlan extends InputStream {
 
