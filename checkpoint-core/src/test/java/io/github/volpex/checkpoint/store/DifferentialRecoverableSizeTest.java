@@ -79,6 +79,38 @@ class DifferentialRecoverableSizeTest {
         assertArrayEquals(mostlyOld, store.recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
     }
 
+    @Test
+    void aStreamLongerThanTheBoundIsRefusedAndTheLastCheckpointKept() throws Exception {
+        long seed = new SplittableRandom().nextLong();
+        SplittableRandom random = new SplittableRandom(seed);
+        int bound = 64 * BLOCK;
+        List<FragmentRepository> repositories = Stores.inMemory(5);
+        CheckpointStore store = store(repositories, bound);
+        byte[] first = Stores.data(random.nextLong(), 4 * BLOCK);
+        store.commit(JOB, first);
+        List<String> before = Stores.everything(repositories);
+        // One block repeated: the payload stays small, the state is one byte too long.
+        byte[] block = Stores.data(random.nextLong(), BLOCK);
+        for (int length : new int[] {bound + 1, 3 * bound}) {
+            byte[] tooLong = new byte[length];
+            for (int at = 0; at < length; at += BLOCK) {
+                System.arraycopy(block, 0, tooLong, at, Math.min(BLOCK, length - at));
+            }
+            String at = length + " bytes, seed " + seed;
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> store.commit(JOB, new ByteArrayInputStream(tooLong)), at);
+            assertTrue(e.getMessage().contains(String.valueOf(bound)), e.getMessage());
+            assertEquals(new HashSet<>(before), new HashSet<>(Stores.everything(repositories)), at);
+            assertArrayEquals(first, store.recover(JOB).orElseThrow().toByteArray(), at);
+        }
+        byte[] exactly = new byte[bound];
+        for (int at = 0; at < bound; at += BLOCK) {
+            System.arraycopy(block, 0, exactly, at, BLOCK);
+        }
+        store.commit(JOB, new ByteArrayInputStream(exactly));
+        assertArrayEquals(exactly, store.recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
+    }
+
     private static CheckpointStore store(List<FragmentRepository> repositories, int bound) {
         return CheckpointStore.perennial(IdaCodec.systematic(3, 2), repositories).differential(Chunking.fixed(BLOCK))
                 .segmentBytes(4 * BLOCK).maxArrayBytes(bound).build();
