@@ -23,6 +23,19 @@ class DifferentialRecoverableSizeTest {
 
     private static final String JOB = "job";
     private static final int BLOCK = Chunking.MIN_BLOCK_BYTES;
+    private static final int BOUND = 64 * BLOCK;
+
+    private final long seed = new SplittableRandom().nextLong();
+    private final SplittableRandom random = new SplittableRandom(seed);
+    private final List<FragmentRepository> repositories = Stores.inMemory(5);
+    private final CheckpointStore store = store(repositories, BOUND);
+
+    /** Commits a random state of {@code bytes} and returns it. */
+    private byte[] committed(int bytes) throws Exception {
+        byte[] state = Stores.data(random.nextLong(), bytes);
+        store.commit(JOB, state);
+        return state;
+    }
 
     @Test
     void theBoundIsExactForStateAndPayload() {
@@ -41,13 +54,7 @@ class DifferentialRecoverableSizeTest {
 
     @Test
     void aPayloadLongerThanTheBoundIsRefusedBeforeItsCommitPointFromAnArrayAndAStream() throws Exception {
-        long seed = new SplittableRandom().nextLong();
-        SplittableRandom random = new SplittableRandom(seed);
-        int bound = 64 * BLOCK;
-        List<FragmentRepository> repositories = Stores.inMemory(5);
-        CheckpointStore store = store(repositories, bound);
-        byte[] first = Stores.data(random.nextLong(), 16 * BLOCK);
-        store.commit(JOB, first);
+        byte[] first = committed(16 * BLOCK);
         // 60 blocks, all new: the state fits the bound, its blocks and their 48-byte manifest entries do not.
         byte[] tooMany = Stores.data(random.nextLong(), 60 * BLOCK);
         List<String> before = Stores.everything(repositories);
@@ -60,11 +67,11 @@ class DifferentialRecoverableSizeTest {
                     store.commit(JOB, tooMany);
                 }
             }, at);
-            assertTrue(e.getMessage().contains(String.valueOf(bound)), e.getMessage());
+            assertTrue(e.getMessage().contains(String.valueOf(BOUND)), e.getMessage());
             assertEquals(new HashSet<>(before), new HashSet<>(Stores.everything(repositories)),
                     "a refused commit changed the repositories, " + at);
             assertArrayEquals(first, store.recover(JOB).orElseThrow().toByteArray(), at);
-            assertArrayEquals(first, store(repositories, bound).recover(JOB).orElseThrow().toByteArray(),
+            assertArrayEquals(first, store(repositories, BOUND).recover(JOB).orElseThrow().toByteArray(),
                     "restarted, " + at);
         }
         // A state as long that refers mostly to the base's blocks stores a payload within the bound.
@@ -75,23 +82,17 @@ class DifferentialRecoverableSizeTest {
         }
         System.arraycopy(fresh, 0, mostlyOld, 3 * first.length, fresh.length);
         FragmentIndex index = store.commit(JOB, new ByteArrayInputStream(mostlyOld));
-        assertTrue(index.checkpointBytes() <= bound, "payload " + index.checkpointBytes());
+        assertTrue(index.checkpointBytes() <= BOUND, "payload " + index.checkpointBytes());
         assertArrayEquals(mostlyOld, store.recover(JOB).orElseThrow().toByteArray(), "seed " + seed);
     }
 
     @Test
     void aStreamLongerThanTheBoundIsRefusedAndTheLastCheckpointKept() throws Exception {
-        long seed = new SplittableRandom().nextLong();
-        SplittableRandom random = new SplittableRandom(seed);
-        int bound = 64 * BLOCK;
-        List<FragmentRepository> repositories = Stores.inMemory(5);
-        CheckpointStore store = store(repositories, bound);
-        byte[] first = Stores.data(random.nextLong(), 4 * BLOCK);
-        store.commit(JOB, first);
+        byte[] first = committed(4 * BLOCK);
         List<String> before = Stores.everything(repositories);
         // One block repeated: the payload stays small, the state is one byte too long.
         byte[] block = Stores.data(random.nextLong(), BLOCK);
-        for (int length : new int[] {bound + 1, 3 * bound}) {
+        for (int length : new int[] {BOUND + 1, 3 * BOUND}) {
             byte[] tooLong = new byte[length];
             for (int at = 0; at < length; at += BLOCK) {
                 System.arraycopy(block, 0, tooLong, at, Math.min(BLOCK, length - at));
@@ -99,12 +100,12 @@ class DifferentialRecoverableSizeTest {
             String at = length + " bytes, seed " + seed;
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> store.commit(JOB, new ByteArrayInputStream(tooLong)), at);
-            assertTrue(e.getMessage().contains(String.valueOf(bound)), e.getMessage());
+            assertTrue(e.getMessage().contains(String.valueOf(BOUND)), e.getMessage());
             assertEquals(new HashSet<>(before), new HashSet<>(Stores.everything(repositories)), at);
             assertArrayEquals(first, store.recover(JOB).orElseThrow().toByteArray(), at);
         }
-        byte[] exactly = new byte[bound];
-        for (int at = 0; at < bound; at += BLOCK) {
+        byte[] exactly = new byte[BOUND];
+        for (int at = 0; at < BOUND; at += BLOCK) {
             System.arraycopy(block, 0, exactly, at, BLOCK);
         }
         store.commit(JOB, new ByteArrayInputStream(exactly));
