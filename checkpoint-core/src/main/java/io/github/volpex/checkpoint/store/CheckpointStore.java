@@ -349,8 +349,9 @@ public final class CheckpointStore implements AutoCloseable {
      * @throws EpochUnavailableException if this is the store's first commit of the job and no epoch can be taken (the
      *                                   epoch source failed, or it needs a listing that every repository answers and
      *                                   some did not); nothing is written
-     * @throws IllegalStateException    if the placement policy or the epoch source breaks its contract; the previous
-     *                                  checkpoint is then intact; or if the store is closed
+     * @throws IllegalStateException    if the placement policy or the epoch source breaks its contract (whatever they
+     *                                  throw reaches the caller too, an {@link IllegalArgumentException} included);
+     *                                  the previous checkpoint is then intact; or if the store is closed
      * @throws CommitAbandonedException if the store was closed while this commit waited for its turn or ran, and
      *                                  {@link #close(Duration)} gave up waiting for it
      * @throws NullPointerException     if an argument is null
