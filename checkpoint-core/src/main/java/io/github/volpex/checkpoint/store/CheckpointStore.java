@@ -206,7 +206,8 @@ public final class CheckpointStore implements AutoCloseable {
                 builder.extraFetches);
         this.reads = new Reads(context);
         Regenerator regenerator = new Regenerator(context);
-        this.differential = new Differential(context, reads, builder.chunking, builder.maxSpaceAmplification);
+        this.differential = new Differential(context, reads, builder.chunking, builder.maxSpaceAmplification,
+                builder.maxArrayBytes);
         this.committer = new Committer(context, regenerator, differential);
         this.restorer = new Restorer(context, differential);
         this.repairer = new Repairer(context, reads, regenerator);
@@ -291,7 +292,10 @@ public final class CheckpointStore implements AutoCloseable {
      * @throws CommitAbandonedException if the store was closed while this commit waited for its turn or ran, and
      *                                  {@link #close(Duration)} gave up waiting for it
      * @throws NullPointerException     if an argument is null
-     * @throws IllegalArgumentException if {@code jobId} is not valid
+     * @throws IllegalArgumentException if {@code jobId} is not valid, or the store is differential and the payload
+     *                                  the commit would store — its new blocks and a block manifest of 48 bytes per
+     *                                  block — is longer than {@link #MAX_ARRAY_BYTES} bytes, which a recovery must
+     *                                  hold in one array; nothing is committed and nothing deleted
      */
     public FragmentIndex commit(String jobId, byte[] checkpoint) {
         Objects.requireNonNull(checkpoint, "checkpoint");
@@ -321,18 +325,23 @@ public final class CheckpointStore implements AutoCloseable {
      * blocks (at least 64 KiB) and one segment of encoding with its pieces ({@link Builder#segmentBytes}), one decoded
      * segment, {@code m} pieces and one block while reading back (with a repository that streams {@link
      * io.github.volpex.checkpoint.repository.FragmentRepository#open}; one that does not hands out whole fragments),
-     * and the tables an array commit holds too: the block list of the new manifest (48 bytes per block of the
-     * state), a map entry per block new to the commit, and the base's manifest with a map entry per block of it —
-     * never the state itself. The state must fit in an array ({@link #MAX_ARRAY_BYTES} bytes), since a
-     * recovery assembles a differential state in memory: a longer stream fails the commit with an
-     * {@link IllegalArgumentException} once it passes that length (commit such states to a store without
-     * {@code differential}, whose commits and {@link #recoverTo} stream).
+     * and the tables an array commit holds too, which grow with the number of blocks: about 300 bytes per block of the
+     * state (the new manifest's 48 bytes per block, up to twice that while its table grows, a map entry of about 120
+     * bytes per block new to the commit, the manifest's copy and encoding at the stream's end) and about 200 bytes per
+     * block of the base's manifest (its 48, a map entry, compaction's arrays) — O(state / block size), never the state
+     * itself: about 20 MB for a 1 GiB state of 16 KiB blocks. The state must fit in an array ({@link #MAX_ARRAY_BYTES}
+     * bytes), since a recovery assembles a differential state in memory, and so must the payload it rebuilds first (the
+     * new blocks and the block manifest): a longer stream, or one whose payload outgrows that length, fails the commit
+     * with an {@link IllegalArgumentException} once it does, before the commit point (commit such states to a store
+     * without {@code differential}, whose commits and {@link #recoverTo} stream).
      *
      * @param jobId      the job, 1 to 64 characters of {@code [A-Za-z0-9_-]}
      * @param checkpoint the checkpoint's bytes
      * @return the new checkpoint's index
-     * @throws IOException              if reading {@code checkpoint} fails; nothing is committed, and the fragments
-     *                                  this commit wrote are deleted (best effort: the next commit deletes the rest)
+     * @throws IOException              if reading {@code checkpoint} fails, or it returns 0 bytes for 1024 reads in
+     *                                  a row (which {@link InputStream} forbids); nothing is committed, and nothing
+     *                                  of the commit became visible: its fragments were not yet published, and each
+     *                                  repository discards them, so no delete is sent
      * @throws CommitFailedException    if the commit did not complete — on a differential store also when the live
      *                                  blocks of a segment that compaction drops could not be read back, or did not
      *                                  match their digests; the previous checkpoint is then intact
@@ -340,13 +349,17 @@ public final class CheckpointStore implements AutoCloseable {
      * @throws EpochUnavailableException if this is the store's first commit of the job and no epoch can be taken (the
      *                                   epoch source failed, or it needs a listing that every repository answers and
      *                                   some did not); nothing is written
-     * @throws IllegalStateException    if the placement policy or the epoch source breaks its contract; the previous
-     *                                  checkpoint is then intact; or if the store is closed
+     * @throws IllegalStateException    if the placement policy or the epoch source breaks its contract (whatever they
+     *                                  throw reaches the caller too, an {@link IllegalArgumentException} included);
+     *                                  the previous checkpoint is then intact; or if the store is closed
      * @throws CommitAbandonedException if the store was closed while this commit waited for its turn or ran, and
      *                                  {@link #close(Duration)} gave up waiting for it
      * @throws NullPointerException     if an argument is null
      * @throws IllegalArgumentException if {@code jobId} is not valid, or the store is differential and the stream is
-     *                                  longer than {@link #MAX_ARRAY_BYTES} bytes; nothing is committed
+     *                                  longer than {@link #MAX_ARRAY_BYTES} bytes, or so is the payload the commit
+     *                                  would store (its new blocks and a block manifest of 48 bytes per block, which
+     *                                  a recovery holds in one array) — found at the latest at the stream's end;
+     *                                  nothing is committed and nothing deleted
      */
     public FragmentIndex commit(String jobId, InputStream checkpoint) throws IOException {
         Objects.requireNonNull(checkpoint, "checkpoint");
@@ -844,6 +857,8 @@ public final class CheckpointStore implements AutoCloseable {
         private Duration closeTimeout = DEFAULT_CLOSE_TIMEOUT;
         private Chunking chunking;
         private double maxSpaceAmplification = DEFAULT_MAX_SPACE_AMPLIFICATION;
+        /** The most bytes a recovery holds in one array; lowered by tests only. */
+        private long maxArrayBytes = MAX_ARRAY_BYTES;
 
         Builder(Collection<? extends FragmentRepository> repositories, Dispersal dispersal) {
             Objects.requireNonNull(repositories, "repositories");
@@ -1092,6 +1107,15 @@ public final class CheckpointStore implements AutoCloseable {
                         + "]: " + ratio);
             }
             this.maxSpaceAmplification = ratio;
+            return this;
+        }
+
+        /** Lowers the array bound a differential commit checks against (tests cannot allocate 2 GiB). */
+        Builder maxArrayBytes(long bytes) {
+            if (bytes < 1 || bytes > MAX_ARRAY_BYTES) {
+                throw new IllegalArgumentException("maxArrayBytes must be in [1, " + MAX_ARRAY_BYTES + "]: " + bytes);
+            }
+            this.maxArrayBytes = bytes;
             return this;
         }
 

@@ -80,11 +80,12 @@ final class Committer {
                 }
                 throw new CommitFailedException(jobId, sequence, 0, false, e.getMessage(), failures);
             } catch (IOException | IllegalArgumentException e) {
-                // The stream failed or outgrew what a differential checkpoint can hold: nothing is committed.
+                // The stream failed or outgrew what a differential checkpoint can hold: nothing is committed (and
+                // when that happened while the payload was read, nothing was published: abandon deletes nothing).
                 attempt.abandon();
                 throw e;
             } catch (CheckpointUnavailableException e) {
-                // A segment that compaction dropped could not be read back: nothing is committed.
+                // A segment that compaction dropped could not be read back: nothing is committed or published.
                 attempt.abandon();
                 failures.addAll(e.failures());
                 throw new CommitFailedException(jobId, sequence, 0, false, "the live blocks of a segment this commit "
@@ -184,6 +185,13 @@ final class Committer {
         private final Set<String> touched = new LinkedHashSet<>();
         /** Every repository this attempt tried to store a commit marker on. */
         private final Set<String> markersTried = new LinkedHashSet<>();
+        /**
+         * Whether any fragment of this attempt may be visible: set when the fragments are published. Until then
+         * every fragment is an output not yet committed, which its repository discards and never shows.
+         */
+        private boolean published;
+        /** Whether this attempt tried to store its index. */
+        private boolean indexTried;
 
         Attempt(String jobId, CheckpointId id, Set<String> unreachable, Set<String> excluded,
                 List<FragmentFailure> failures, CommitProgress progress, boolean differential) {
@@ -239,7 +247,7 @@ final class Committer {
                 byte[][] pieces = new byte[n][dispersal.pieceLength(segmentBytes)];
                 while (true) {
                     progress.step(id.sequence());
-                    int read = in.readNBytes(segment, 0, segmentBytes);
+                    int read = Streams.readAtLeast(in, segment, 0, segmentBytes, segmentBytes);
                     if (read == 0) {
                         break;
                     }
@@ -262,6 +270,7 @@ final class Committer {
                     }
                 }
                 checkpointSha = Sha256.wrap(digest.digest());
+                published = true;
                 sink.commit(all);
                 for (int i = 0; i < n; i++) {
                     locations.add(new FragmentLocation(i, targets.get(i), sink.length(i), sink.digest(i)));
@@ -334,6 +343,7 @@ final class Committer {
             progress.step(id.sequence());
             List<String> holders = StoreContext.holders(index);
             int quorum = index.k() + 1;
+            indexTried = true;
             context.putAll(holders, index.indexKey(), index.toBytes(), -1, failures);
             Map<String, Set<String>> listed = context.listCheckpoint(jobId, id, holders);
             int copies = StoreContext.countListing(listed, holders, index.indexKey());
@@ -395,14 +405,23 @@ final class Committer {
         }
 
         /**
-         * Deletes what this attempt stored, best effort; the next successful commit deletes what remains. Returns
-         * whether a commit marker of it may remain, in which case its index copies and fragments are kept (see
-         * {@link StoreContext#delete}): the checkpoint then counts in full if a marker is found.
+         * Deletes what this attempt may have made visible, best effort; the next successful commit deletes what
+         * remains. Before the fragments are published (a failed stream, a refused or unreadable payload) nothing is
+         * visible and nothing is deleted: each repository discards the outputs never committed. After, every
+         * repository the attempt wrote to is asked to delete the attempt's fragment keys, its index key once the
+         * index was tried and its marker where one was tried. Returns whether a commit marker of it may remain, in
+         * which case its index copies and fragments are kept (see {@link StoreContext#delete}): the checkpoint then
+         * counts in full if a marker is found.
          */
         boolean abandon() {
+            if (!published) {
+                return false;
+            }
             Map<String, List<String>> keys = new LinkedHashMap<>();
             List<String> stored = new ArrayList<>();
-            stored.add(StoreKeys.indexKey(jobId, id));
+            if (indexTried) {
+                stored.add(StoreKeys.indexKey(jobId, id));
+            }
             for (int i = 0; i < context.dispersal.n(); i++) {
                 stored.add(StoreKeys.fragmentKey(jobId, id, i));
             }

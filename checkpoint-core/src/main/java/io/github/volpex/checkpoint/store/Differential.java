@@ -32,8 +32,15 @@ final class Differential {
     private final Chunking chunking;
     /** The most block bytes a commit keeps stored per live block byte: the compaction bound. */
     private final double maxSpaceAmplification;
+    /**
+     * The most bytes a recovery holds in one array ({@link CheckpointStore#MAX_ARRAY_BYTES}, lowered by tests): the
+     * state it assembles and the payload of new blocks and manifest it rebuilds first.
+     */
+    private final long maxArrayBytes;
 
-    Differential(StoreContext context, Reads reads, Chunking chunking, double maxSpaceAmplification) {
+    Differential(StoreContext context, Reads reads, Chunking chunking, double maxSpaceAmplification,
+                 long maxArrayBytes) {
+        this.maxArrayBytes = maxArrayBytes;
         this.context = context;
         this.reads = reads;
         this.chunking = chunking;
@@ -99,6 +106,23 @@ final class Differential {
             parts.add(new ByteArrayInputStream(manifestBytes));
             parts.add(new ByteArrayInputStream(ByteBuffer.allocate(4).putInt(manifestBytes.length).array()));
             return new SequenceInputStream(Collections.enumeration(parts));
+        }
+    }
+
+    /**
+     * Refuses a differential checkpoint that a recovery could not rebuild: one whose state or whose payload (the
+     * blocks stored in its own segment, its block manifest and the manifest's length, which a recovery rebuilds in
+     * one array before it assembles the state in another) is longer than {@code maxArrayBytes}.
+     *
+     * @throws IllegalArgumentException naming the sizes and the bound
+     */
+    static void requireRecoverable(long stateBytes, long payloadBytes, long maxArrayBytes) {
+        if (stateBytes > maxArrayBytes || payloadBytes > maxArrayBytes) {
+            throw new IllegalArgumentException("checkpoint: a differential checkpoint of a state of " + stateBytes
+                    + " bytes stores a payload (its new blocks and a block manifest of 48 bytes per block) of "
+                    + payloadBytes + " bytes; a recovery holds each in one array of at most " + maxArrayBytes
+                    + " bytes, so it could not be recovered and is not committed (use larger blocks, or a store "
+                    + "without differential)");
         }
     }
 
@@ -356,15 +380,22 @@ final class Differential {
          * copy or gives it a place in the new segment. Returns whether its bytes are to be stored now, after the new
          * blocks before it: false when the base holds it, or the new segment does already.
          *
-         * @throws IllegalArgumentException if the state would outgrow {@link CheckpointStore#MAX_ARRAY_BYTES} or the
-         *                                  table's capacity
+         * @throws IllegalArgumentException if the state, or the payload so far (its blocks and manifest), outgrows
+         *                                  what a recovery can hold in an array ({@link #requireRecoverable}), or the
+         *                                  table outgrows its capacity
          */
         boolean add(byte[] data, int from, int bytes) {
-            if (stateBytes + bytes > CheckpointStore.MAX_ARRAY_BYTES || count == capacity) {
-                throw new IllegalArgumentException("checkpoint: the state of a differential checkpoint must be at "
-                        + "most " + CheckpointStore.MAX_ARRAY_BYTES + " bytes (a recovery assembles it in an array), "
-                        + "the stream gave more");
+            if (count == capacity) {
+                throw new IllegalArgumentException("checkpoint: a differential checkpoint holds at most " + capacity
+                        + " blocks (its manifest is held in an array), the stream gave more");
             }
+            boolean stored = place(data, from, bytes);
+            // The state and the payload so far only grow: a stream is refused as soon as either outgrows the bound.
+            requireRecoverable(stateBytes, ownBytes + Manifest.encodedBytes(0, count) + 4, maxArrayBytes);
+            return stored;
+        }
+
+        private boolean place(byte[] data, int from, int bytes) {
             if (count == length.length) {
                 int grown = (int) Math.min(capacity, count * 2L);
                 length = Arrays.copyOf(length, grown);
@@ -494,8 +525,18 @@ final class Differential {
             return new Moves(base, firstBlock);
         }
 
-        /** The checkpoint's block manifest; after {@link #compact}. */
+        /**
+         * The checkpoint's block manifest; after {@link #compact}.
+         *
+         * @throws IllegalArgumentException if the payload it ends would be longer than a recovery can hold
+         *                                  ({@link #requireRecoverable})
+         */
         Manifest manifest() {
+            int keptCount = 0;
+            for (boolean k : kept) {
+                keptCount += k ? 1 : 0;
+            }
+            requireRecoverable(stateBytes, ownBytes + Manifest.encodedBytes(keptCount, count) + 4, maxArrayBytes);
             int[] ordinal = new int[baseSegments.size()];
             List<Manifest.Segment> segments = new ArrayList<>();
             for (int s = 0; s < baseSegments.size(); s++) {

@@ -109,9 +109,14 @@ final class Manifest {
         return BlockHash.of(hashes, i * SHA);
     }
 
+    /** The length of the bytes of a manifest of {@code segments} other segments and {@code blocks} blocks. */
+    static long encodedBytes(int segments, int blocks) {
+        return HEADER_BYTES + (long) segments * SEGMENT_BYTES + 4 + (long) blocks * BLOCK_BYTES + 4;
+    }
+
     /** The manifest's bytes (without the payload's trailing length). */
     byte[] toBytes() {
-        long size = HEADER_BYTES + (long) segments.size() * SEGMENT_BYTES + 4 + (long) blocks * BLOCK_BYTES + 4;
+        long size = encodedBytes(segments.size(), blocks);
         if (size > CheckpointStore.MAX_ARRAY_BYTES) {
             throw new IllegalStateException("a manifest of " + blocks + " blocks does not fit in an array");
         }

@@ -77,7 +77,7 @@ final class PieceReader implements Closeable {
     }
 
     private void readFully(byte[] buffer, int length) throws IOException {
-        int read = in.readNBytes(buffer, 0, length);
+        int read = Streams.readAtLeast(in, buffer, 0, length, length);
         bytesRead += read;
         if (read != length) {
             throw new DamagedFragmentException("fragment " + fragmentIndex + " ends after " + bytesRead + " of "

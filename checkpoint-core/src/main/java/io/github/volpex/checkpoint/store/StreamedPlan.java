@@ -16,8 +16,10 @@ import java.util.Objects;
  * blocks ({@link Differential.Blocks}) decides the compaction, the live blocks of the segments it drops are read back
  * from the repositories stripe by stripe ({@link SegmentSource}, {@code m} pieces at a time), each block whole and
  * checked against the SHA-256 the base's manifest records before it is handed out, and the manifest ends the payload.
- * Nothing of the state is held beyond the window, one decoded stripe and one block read back; the table holds 48
- * bytes per block, as the manifest does.
+ * Nothing of the state is held beyond the window, one decoded stripe and one block read back; the tables grow with
+ * the number of blocks, O(state / block size): about 300 bytes per block of the state (the table's 48, up to twice
+ * that while it grows; a map entry of about 120 per new block; at the end the manifest's copy and its encoding) and
+ * about 200 per block of the base (see the package documentation for the measurement).
  */
 final class StreamedPlan extends InputStream {
 
@@ -141,14 +143,10 @@ final class StreamedPlan extends InputStream {
                 limit -= start;
                 start = 0;
                 // Until a block of the largest size is in the window, or the stream ends: a short read is not an end.
-                while (limit < maxBlockBytes) {
-                    int read = state.read(window, limit, window.length - limit);
-                    if (read < 0) {
-                        stateEnded = true;
-                        break;
-                    }
-                    limit += read;
-                }
+                int need = maxBlockBytes - limit;
+                int read = Streams.readAtLeast(state, window, limit, need, window.length - limit);
+                limit += read;
+                stateEnded = read < need;
             }
             if (start == limit) {
                 return false;

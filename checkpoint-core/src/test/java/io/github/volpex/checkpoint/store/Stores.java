@@ -71,6 +71,8 @@ final class Stores {
     static final class Counting extends Forwarding {
         final java.util.concurrent.atomic.AtomicLong calls;
         final java.util.concurrent.atomic.AtomicLong putBytes = new java.util.concurrent.atomic.AtomicLong();
+        /** The keys asked to be deleted, in order. */
+        final List<String> deletes = new java.util.concurrent.CopyOnWriteArrayList<>();
         final java.util.Map<String, java.util.concurrent.atomic.AtomicLong> gets =
                 new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -100,6 +102,7 @@ final class Stores {
         @Override
         public boolean delete(String key) throws java.io.IOException {
             calls.incrementAndGet();
+            deletes.add(key);
             return super.delete(key);
         }
 

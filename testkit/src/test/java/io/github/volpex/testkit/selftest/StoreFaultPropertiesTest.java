@@ -90,10 +90,10 @@ import net.jqwik.api.RandomDistribution;
  * <p>The same histories run on differential stores ({@link CheckpointStore.Builder#differential}), fixed-size and
  * content-defined, committing a state that changes by a random pattern at every commit — not at all, a few scattered
  * bytes, all of it, growing, shrinking, an insertion or a deletion in the middle — so that checkpoints refer to blocks
- * in the segments of older ones, and collection and compaction run interleaved with the crashes and faults; half of
- * their synchronous commits read the state from a stream (compaction then reads moved blocks back from the
- * repositories, under the same faults), and one in eight from a stream that fails midway, which must throw the
- * stream's exception and count for nothing. There a
+ * in the segments of older ones, and collection and compaction run interleaved with the crashes and faults; of
+ * their synchronous commits, three in eight read the state from an array, four in eight from a stream (compaction
+ * then reads moved blocks back from the repositories, under the same faults), and one in eight from a stream that
+ * fails midway, which must throw the stream's exception and count for nothing. There a
  * checkpoint counts as rebuildable when a fault-free reader rebuilds its state from its own segment and every segment
  * it lists, and no store call may turn the last committed checkpoint from rebuildable into not rebuildable from the
  * repositories that answer (deleting a block it refers to) unless a checkpoint that reached its commit point after it
@@ -634,8 +634,8 @@ class StoreFaultPropertiesTest {
                 // A synchronous commit waits for the persists accepted before it: they run first.
                 storeCall("persist", this::drain);
             }
-            // On differential stores a synchronous commit reads its state from a stream half the time, and now and
-            // then from one that fails midway, which must commit nothing.
+            // On differential stores a synchronous commit reads its state from an array three times in eight (0-2),
+            // from a stream four times (3-6), and once from a stream that fails midway (7), which commits nothing.
             int source = chunking == null ? 0 : random.nextInt(8);
             if (source == 7) {
                 int failAfter = random.nextInt(data.length + 1);
