@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.testsupport.SearchDepth;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,11 +34,24 @@ class DifferentialStreamCommitTest {
     private static final String JOB = "job";
     private static final int BLOCK = Chunking.MIN_BLOCK_BYTES;
 
+    /** Replays one seed of every test here: {@code -Dvolpex.streamcommit.seed=<seed>}. */
+    private static final String SEED_PROPERTY = "volpex.streamcommit.seed";
+
+    /** The seed of the check running now (each test runs once per seed, more in a deeper search). */
     private long seed;
 
-    @BeforeEach
-    void seed() {
-        seed = new SplittableRandom().nextLong();
+    /** Runs {@code check} once per seed that {@link SearchDepth#eachSeed} gives, with {@link #seed} set to it. */
+    private void eachSeed(Check check) {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, drawn -> {
+            seed = drawn;
+            check.run();
+        });
+    }
+
+    /** A check that draws from {@link #seed}. */
+    @FunctionalInterface
+    private interface Check {
+        void run() throws Exception;
     }
 
     private static List<Stores.Counting> counting(int count) {
@@ -66,7 +79,11 @@ class DifferentialStreamCommitTest {
     }
 
     @Test
-    void streamCommitsWriteWhatArrayCommitsWriteUnderEveryChangeAndChunking() throws Exception {
+    void streamCommitsWriteWhatArrayCommitsWriteUnderEveryChangeAndChunking() {
+        eachSeed(this::streamCommitsWriteWhatArrayCommitsWriteUnderEveryChangeAndChunkingWithSeed);
+    }
+
+    private void streamCommitsWriteWhatArrayCommitsWriteUnderEveryChangeAndChunkingWithSeed() throws Exception {
         // Blocks that do not divide the stream's window, and states several windows long: cuts at every window
         // boundary must be those of the array.
         // A stream commit compacts only when a segment it drops still has live blocks, which depends on the changes
@@ -185,7 +202,11 @@ class DifferentialStreamCommitTest {
     }
 
     @Test
-    void aStreamThatFailsMidwayCommitsNothingAndDeletesNothingReferred() throws Exception {
+    void aStreamThatFailsMidwayCommitsNothingAndDeletesNothingReferred() {
+        eachSeed(this::aStreamThatFailsMidwayCommitsNothingAndDeletesNothingReferredWithSeed);
+    }
+
+    private void aStreamThatFailsMidwayCommitsNothingAndDeletesNothingReferredWithSeed() throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
         for (Chunking chunking : List.of(Chunking.fixed(BLOCK), Chunking.contentDefined(BLOCK))) {
             List<Stores.Counting> repositories = counting(5);
@@ -229,7 +250,11 @@ class DifferentialStreamCommitTest {
      * it — committed from a stream and from an array to twin stores write the same payload and are recovered.
      */
     @Test
-    void statesAtTheWindowsEdgesCommitFromAStreamAsFromAnArray() throws Exception {
+    void statesAtTheWindowsEdgesCommitFromAStreamAsFromAnArray() {
+        eachSeed(this::statesAtTheWindowsEdgesCommitFromAStreamAsFromAnArrayWithSeed);
+    }
+
+    private void statesAtTheWindowsEdgesCommitFromAStreamAsFromAnArrayWithSeed() throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
         for (Chunking chunking : List.of(Chunking.fixed(BLOCK), Chunking.fixed(3000), Chunking.contentDefined(4096))) {
             int window = Math.max(2 * chunking.maxBytes(), 1 << 16);
@@ -271,7 +296,11 @@ class DifferentialStreamCommitTest {
      * gathering the state; a tenth of the blocks change between commits and each commit stores about those.
      */
     @Test
-    void aStreamManyTimesTheSegmentBufferIsReadInBoundedPieces() throws Exception {
+    void aStreamManyTimesTheSegmentBufferIsReadInBoundedPieces() {
+        eachSeed(this::aStreamManyTimesTheSegmentBufferIsReadInBoundedPiecesWithSeed);
+    }
+
+    private void aStreamManyTimesTheSegmentBufferIsReadInBoundedPiecesWithSeed() throws Exception {
         int segmentBytes = 8 * 1024;
         int blockBytes = 1024;
         int stateBytes = 128 * segmentBytes;
@@ -371,7 +400,11 @@ class DifferentialStreamCommitTest {
      * listing showed them whole) fails typed and changes nothing; once the reads work, the same commit succeeds.
      */
     @Test
-    void aSegmentThatCannotBeReadBackFailsTheCommitAndKeepsThePrevious() throws Exception {
+    void aSegmentThatCannotBeReadBackFailsTheCommitAndKeepsThePrevious() {
+        eachSeed(this::aSegmentThatCannotBeReadBackFailsTheCommitAndKeepsThePreviousWithSeed);
+    }
+
+    private void aSegmentThatCannotBeReadBackFailsTheCommitAndKeepsThePreviousWithSeed() throws Exception {
         List<Failing> hosts = new ArrayList<>();
         for (FragmentRepository r : Stores.inMemory(5)) {
             hosts.add(new Failing(r));
@@ -404,7 +437,11 @@ class DifferentialStreamCommitTest {
      * digest names.
      */
     @Test
-    void damageThePieceChecksCannotSeeIsCaughtWhenReadingBack() throws Exception {
+    void damageThePieceChecksCannotSeeIsCaughtWhenReadingBack() {
+        eachSeed(this::damageThePieceChecksCannotSeeIsCaughtWhenReadingBackWithSeed);
+    }
+
+    private void damageThePieceChecksCannotSeeIsCaughtWhenReadingBackWithSeed() throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
         for (int damaged = 1; damaged <= 5; damaged++) {
             List<Stores.Counting> repositories = counting(5);
