@@ -84,7 +84,8 @@ final class S3Endpoints implements AutoCloseable {
                         .pathStyle(true).credentials(ACCESS, SECRET).id("s3-" + i)
                         .timeouts(Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofMinutes(10))
                         .partBytes(partBytes);
-                endpoints.repositories.add((uploads == null ? builder : builder.uploadExecutor(uploads)).build());
+                endpoints.repositories.add((uploads == null ? builder
+                        : builder.uploadExecutor(uploads).streamPromisedLengths(true)).build());
             }
         } catch (Exception | Error e) {
             endpoints.close();

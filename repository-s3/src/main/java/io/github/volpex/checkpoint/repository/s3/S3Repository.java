@@ -47,6 +47,7 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
@@ -75,7 +76,9 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * then buffered per streaming write. Bodies are sent from the repository's buffers or the caller's array, not copied.
  * A value whose length the writer promises ({@link #create(String, long)}, which the checkpoint store uses when it
  * knows a fragment's length) and which is longer than a part is sent instead as one {@code PutObject} from the first
- * byte written, through a buffer of {@value #STREAM_BUFFER_BYTES} bytes, when there is an upload executor.
+ * byte written, through a buffer of {@value #STREAM_BUFFER_BYTES} bytes, when there is an upload executor and
+ * {@link Builder#streamPromisedLengths} is on (off by default: see there what such a request risks on links that
+ * stall).
  *
  * <p><b>Integrity.</b> A value written with one {@code PutObject} carries its CRC32C as the checksum S3 verifies
  * before storing it and in its metadata; every download of it is checked against that CRC32C at the end of the body
@@ -122,6 +125,10 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
     private final int partBytes;
     /** Where parts of a multipart upload are uploaded while the next is filled; null for the writer's thread. */
     private final Executor uploadExecutor;
+    /** Whether a value of promised length goes as one streamed {@code PutObject}. */
+    private final boolean streamPromisedLengths;
+    /** The time a streamed {@code PutObject} may take per part's worth of its bytes; null: the client's limits. */
+    private final Duration streamedAttemptTimeoutPerPart;
 
     private S3Repository(Builder builder, S3Client client, boolean ownsClient) {
         this.id = builder.id != null ? builder.id : builder.bucket + "/" + builder.keyPrefix;
@@ -131,6 +138,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         this.keyPrefix = builder.keyPrefix;
         this.partBytes = builder.partBytes;
         this.uploadExecutor = builder.uploadExecutor;
+        this.streamPromisedLengths = builder.streamPromisedLengths;
+        this.streamedAttemptTimeoutPerPart = ownsClient ? builder.attemptTimeout : null;
     }
 
     /**
@@ -311,7 +320,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
     /**
      * {@inheritDoc}
      *
-     * <p>Given an {@linkplain Builder#uploadExecutor upload executor}, a value longer than the part size (up to 5 GiB,
+     * <p>Given an {@linkplain Builder#uploadExecutor upload executor} and {@link Builder#streamPromisedLengths} on, a
+     * value longer than the part size (up to 5 GiB,
      * S3's limit for one {@code PutObject}) is sent as one {@code PutObject} whose {@code Content-Length} is
      * {@code lengthBytes}, starting with the first bytes written: the upload runs on the executor and reads from a
      * buffer of at most 1 MiB that the writer fills (the writer waits while it is full), and its last byte is held back
@@ -328,7 +338,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         if (lengthBytes < 0) {
             throw new IllegalArgumentException("lengthBytes must be >= 0: " + lengthBytes);
         }
-        if (uploadExecutor == null || lengthBytes <= partBytes || lengthBytes > MAX_PUT_BYTES) {
+        if (!streamPromisedLengths || uploadExecutor == null || lengthBytes <= partBytes
+                || lengthBytes > MAX_PUT_BYTES) {
             return FragmentRepository.super.create(key, lengthBytes);
         }
         return FragmentOutput.checkingLength(key, lengthBytes, new StreamedPut(key, objectKey, lengthBytes));
@@ -684,6 +695,19 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
                 }
             }
 
+            /**
+             * Gives the request, which stays open from the first byte written to the commit, the time the parts of a
+             * multipart upload of the same value would have had together: the attempt timeout once per part's worth
+             * of bytes (the client's own timeouts would cut a long value off however fast its bytes flow).
+             */
+            private PutObjectRequest.Builder streamedTimeouts(PutObjectRequest.Builder request) {
+                if (streamedAttemptTimeoutPerPart == null) {
+                    return request;
+                }
+                Duration budget = streamedAttemptTimeoutPerPart.multipliedBy((lengthBytes + partBytes - 1) / partBytes);
+                return request.overrideConfiguration(o -> o.apiCallAttemptTimeout(budget).apiCallTimeout(budget));
+            }
+
             void send() {
                 AtomicBoolean sent = new AtomicBoolean();
                 RequestBody body = RequestBody.fromContentProvider(() -> {
@@ -694,8 +718,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
                     return pipe.input();
                 }, lengthBytes, "application/octet-stream");
                 try {
-                    call("write " + key, () -> client.putObject(b -> b.bucket(bucket).key(objectKey)
-                            .contentLength(lengthBytes).checksumAlgorithm(ChecksumAlgorithm.CRC32_C), body));
+                    call("write " + key, () -> client.putObject(b -> streamedTimeouts(b.bucket(bucket).key(objectKey)
+                            .contentLength(lengthBytes).checksumAlgorithm(ChecksumAlgorithm.CRC32_C)), body));
                 } catch (Throwable t) {
                     failure = t;
                 } finally {
@@ -908,6 +932,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         private int maxAttempts = 3;
         private int partBytes = DEFAULT_PART_BYTES;
         private Executor uploadExecutor;
+        private boolean streamPromisedLengths;
 
         private Builder(String bucket) {
             this.bucket = bucket;
@@ -1118,6 +1143,30 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
          */
         public Builder uploadExecutor(Executor executor) {
             this.uploadExecutor = Objects.requireNonNull(executor, "executor");
+            return this;
+        }
+
+        /**
+         * Sends a value of promised length longer than a part ({@link S3Repository#create(String, long)}) as one
+         * streamed {@code PutObject} on the {@linkplain #uploadExecutor upload executor}, from the first byte written
+         * to the commit, instead of a multipart upload: its link is busy from the first byte, and it needs one request
+         * instead of at least three. Off by default, because such a request behaves unlike a multipart upload when
+         * links are slow or stall: it stays open while the writer produces the bytes, so a writer that waits (for
+         * instance a checkpoint store filling every fragment of a segment in step, one of whose links stalls) leaves it
+         * idle, and a server that closes idle request bodies (Amazon S3 does after about 20 s) fails it; and it cannot
+         * be sent again once its bytes are gone, so a failed attempt fails the write (the store places the fragment
+         * elsewhere) where a multipart upload would retry the one part. Turn it on for links that do not stall, such
+         * as storage on the same network. On a client this builder makes, the request's time limit is the attempt
+         * timeout once per part's worth of its bytes, as the parts of a multipart upload would have had; on a
+         * {@linkplain #client given client}, that client's own limits apply. Without an upload executor this has no
+         * effect.
+         *
+         * @param stream whether to stream values of promised length; {@code false} by default
+         * @return this builder
+         * @since 0.1
+         */
+        public Builder streamPromisedLengths(boolean stream) {
+            this.streamPromisedLengths = stream;
             return this;
         }
 

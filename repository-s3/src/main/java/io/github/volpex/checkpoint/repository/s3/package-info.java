@@ -21,8 +21,11 @@
  *       ({@link io.github.volpex.checkpoint.repository.s3.S3Repository.Builder#uploadExecutor}) the parts of each
  *       fragment go out while the store encodes the next ones: where each connection is slower than the encoder (a
  *       host's uplink, or S3's rate per request stream), the n uploads then run all the time instead of in bursts
- *       between segments. Better still, when the store commits a byte array it knows every fragment's length and
- *       promises it ({@code FragmentRepository.create(key, lengthBytes)}): a fragment longer than a part then goes
+ *       between segments. When the store commits a byte array it knows every fragment's length and promises it
+ *       ({@code FragmentRepository.create(key, lengthBytes)}); with
+ *       {@link io.github.volpex.checkpoint.repository.s3.S3Repository.Builder#streamPromisedLengths} on (off by
+ *       default: such a request stays open while the store writes, so a stalled link elsewhere idles it, and a server
+ *       that closes idle bodies, as Amazon S3 does after about 20 s, fails it) a fragment longer than a part then goes
  *       out as one {@code PutObject} with that {@code Content-Length}, streamed from the first piece encoded — no
  *       part to fill first, no {@code CreateMultipartUpload} and {@code CompleteMultipartUpload}, one request per
  *       fragment. Its body comes from a buffer of 1 MiB the store's writes fill (they wait while it is full); its

@@ -462,6 +462,31 @@ class S3RepositoryTest {
         };
     }
 
+    /**
+     * A value of promised length is streamed only when the builder asks for it: by default it goes as a multipart
+     * upload, whose first part reaches the upload executor only once a part is full; streamed, the request is handed
+     * to the executor with the first byte.
+     */
+    @Test
+    void a_promised_length_is_streamed_only_when_asked_for() throws IOException {
+        int length = S3Repository.MIN_PART_BYTES + 12_345;
+        byte[] value = new byte[length];
+        new SplittableRandom(length).nextBytes(value);
+        for (boolean stream : new boolean[] {false, true}) {
+            AtomicInteger given = new AtomicInteger();
+            try (S3Repository repository = s3.repository("opt-in-" + stream).partBytes(S3Repository.MIN_PART_BYTES)
+                    .uploadExecutor(executor(Mode.POOL, given)).streamPromisedLengths(stream).build()) {
+                try (FragmentOutput out = repository.create("v", length)) {
+                    out.write(value, 0, 1);
+                    assertEquals(stream ? 1 : 0, given.get(), "tasks given after the first byte, streamed " + stream);
+                    out.write(value, 1, length - 1);
+                    out.commit();
+                }
+                assertArrayEquals(value, repository.get("v").orElseThrow(), "streamed " + stream);
+            }
+        }
+    }
+
     @Test
     void parts_uploaded_on_an_executor_arrive_whole_and_in_order_whoever_runs_them() throws IOException {
         long seed = new SplittableRandom().nextLong();
@@ -492,7 +517,7 @@ class S3RepositoryTest {
                 String what = mode + ", " + length + " bytes, seed " + seed;
                 try (S3Repository repository = s3.repository("promised-" + mode)
                         .partBytes(S3Repository.MIN_PART_BYTES).uploadExecutor(executor(mode, new AtomicInteger()))
-                        .build()) {
+                        .streamPromisedLengths(true).build()) {
                     try (FragmentOutput out = repository.create("v", length)) {
                         for (int at = 0; at < length; ) {
                             int n = Math.min(length - at, 1 + random.nextInt(3 << 20));
@@ -525,7 +550,7 @@ class S3RepositoryTest {
                  S3Repository repository = S3Repository.builder(LocalS3.BUCKET).endpoint(proxy.endpoint())
                          .pathStyle(true).credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)
                          .keyPrefix("streamed-" + round + "/").id("streamed").partBytes(S3Repository.MIN_PART_BYTES)
-                         .maxAttempts(3).uploadExecutor(uploads)
+                         .maxAttempts(3).uploadExecutor(uploads).streamPromisedLengths(true)
                          .timeouts(Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(120)).build()) {
                 proxy.flipNextBodies(1);
                 try (FragmentOutput out = repository.create("v", value.length)) {
@@ -553,7 +578,7 @@ class S3RepositoryTest {
     void an_output_closed_after_every_byte_but_the_last_was_sent_leaves_nothing() throws Exception {
         String prefix = "held-back/";
         try (S3Repository repository = s3.repository("held-back").keyPrefix(prefix)
-                .partBytes(S3Repository.MIN_PART_BYTES).uploadExecutor(uploads).build();
+                .partBytes(S3Repository.MIN_PART_BYTES).uploadExecutor(uploads).streamPromisedLengths(true).build();
              S3Client raw = rawClient(s3)) {
             byte[] value = new byte[S3Repository.MIN_PART_BYTES + 12_345];
             new SplittableRandom().nextBytes(value);

@@ -34,7 +34,7 @@ class S3StreamingContractTest extends FragmentRepositoryContract {
 
     @Override
     protected FragmentRepository newRepository(String id) {
-        S3Repository repository = s3.repository(id).uploadExecutor(uploads).build();
+        S3Repository repository = s3.repository(id).uploadExecutor(uploads).streamPromisedLengths(true).build();
         OPENED.add(repository);
         return repository;
     }
