@@ -29,55 +29,29 @@ import org.junit.jupiter.api.Test;
 class LengthPromiseTest {
 
     /** An in-memory repository that records the length promised for each key it is asked to create. */
-    private static final class Promises implements FragmentRepository {
-        private final FragmentRepository repository;
+    private static final class Promises extends Stores.Forwarding {
         final Map<String, Long> promised = new ConcurrentHashMap<>();
         final List<String> unpromised = Collections.synchronizedList(new ArrayList<>());
 
         Promises(String id) {
-            this.repository = FragmentRepository.inMemory(id);
-        }
-
-        @Override
-        public String id() {
-            return repository.id();
-        }
-
-        @Override
-        public void put(String key, byte[] content) throws IOException {
-            repository.put(key, content);
-        }
-
-        @Override
-        public Optional<byte[]> get(String key) throws IOException {
-            return repository.get(key);
-        }
-
-        @Override
-        public boolean delete(String key) throws IOException {
-            return repository.delete(key);
-        }
-
-        @Override
-        public List<String> list(String prefix) throws IOException {
-            return repository.list(prefix);
+            super(FragmentRepository.inMemory(id));
         }
 
         @Override
         public FragmentOutput create(String key) throws IOException {
             unpromised.add(key);
-            return repository.create(key);
+            return delegate.create(key);
         }
 
         @Override
         public FragmentOutput create(String key, long lengthBytes) throws IOException {
             promised.put(key, lengthBytes);
-            return repository.create(key, lengthBytes);
+            return delegate.create(key, lengthBytes);
         }
 
         @Override
         public Optional<InputStream> open(String key) throws IOException {
-            return repository.open(key);
+            return delegate.open(key);
         }
     }
 

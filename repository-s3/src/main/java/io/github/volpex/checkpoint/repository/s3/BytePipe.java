@@ -38,16 +38,6 @@ final class BytePipe {
         this.ring = new byte[capacity];
     }
 
-    /** How many bytes were written so far. */
-    long written() {
-        lock.lock();
-        try {
-            return written;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /**
      * Copies the bytes of {@code b[off, off + len)} that fit now into the ring, and returns how many (0 when it is
      * full); fails if the upload has ended.
