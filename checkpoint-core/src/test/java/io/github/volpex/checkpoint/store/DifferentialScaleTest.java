@@ -8,6 +8,7 @@ import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
 import io.github.volpex.testsupport.Scale;
 import io.github.volpex.testsupport.SearchDepth;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,9 +36,12 @@ import org.junit.jupiter.api.Test;
  * calls than a bound fixed by the store's shape — a listing, its own segment's fragments, index copies and markers, the
  * index reads of the 65 segments it may refer to, and the deletes of those it frees — whatever the checkpoint's number.
  *
- * <p>Sizes for CI: 700 checkpoints in fixed-size blocks and 300 content-defined; {@code -Pscale}, or a search factor
- * above 1, runs 5,000 and 2,000 ({@code -Dvolpex.search.factor=N}: for {@code N} seeds). The seed is new each run and
- * named in every failure; replay with {@code -Dvolpex.differential.scale.seed=<seed>}.
+ * <p>A third history commits every other checkpoint from a stream, which cuts, stores and compacts the same blocks
+ * with the blocks it moves read back from the repositories: every check above holds for it too.
+ *
+ * <p>Sizes for CI: 700 checkpoints in fixed-size blocks (each history) and 300 content-defined; {@code -Pscale}, or a
+ * search factor above 1, runs 5,000 and 2,000 ({@code -Dvolpex.search.factor=N}: for {@code N} seeds). The seed is
+ * new each run and named in every failure; replay with {@code -Dvolpex.differential.scale.seed=<seed>}.
  */
 class DifferentialScaleTest {
 
@@ -51,13 +55,21 @@ class DifferentialScaleTest {
 
     @Test
     void thousandsOfFixedSizeCheckpoints() {
-        SearchDepth.eachSeed(SEED_PROPERTY, 1, seed -> run(Chunking.fixed(BLOCK), seed, LONG ? 5_000 : 700, false));
+        SearchDepth.eachSeed(SEED_PROPERTY, 1,
+                seed -> run(Chunking.fixed(BLOCK), seed, LONG ? 5_000 : 700, false, false));
+    }
+
+    /** The same history with every other checkpoint committed from a stream instead of an array. */
+    @Test
+    void thousandsOfCheckpointsFromStreamsAndArrays() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1,
+                seed -> run(Chunking.fixed(BLOCK), seed, LONG ? 5_000 : 700, false, true));
     }
 
     @Test
     void thousandsOfContentDefinedCheckpoints() {
         SearchDepth.eachSeed(SEED_PROPERTY, 1,
-                seed -> run(Chunking.contentDefined(BLOCK), seed, LONG ? 2_000 : 300, true));
+                seed -> run(Chunking.contentDefined(BLOCK), seed, LONG ? 2_000 : 300, true, false));
     }
 
     private static CheckpointStore store(List<FragmentRepository> repositories, Chunking chunking, long seed) {
@@ -65,7 +77,8 @@ class DifferentialScaleTest {
                 .segmentBytes(16 * BLOCK).random(new SplittableRandom(seed)).build();
     }
 
-    private static void run(Chunking chunking, long seed, int commits, boolean shifts) throws Exception {
+    private static void run(Chunking chunking, long seed, int commits, boolean shifts, boolean streams)
+            throws Exception {
         AtomicLong calls = new AtomicLong();
         List<FragmentRepository> repositories = new ArrayList<>();
         for (FragmentRepository repository : Stores.inMemory(M + K)) {
@@ -81,7 +94,8 @@ class DifferentialScaleTest {
             String where = chunking + ", commit " + c + ", seed " + seed;
             state = change(state, random, shifts);
             long before = calls.get();
-            FragmentIndex index = store.commit(JOB, state);
+            FragmentIndex index = streams && c % 2 == 1 ? store.commit(JOB, new ByteArrayInputStream(state))
+                    : store.commit(JOB, state);
             perCommit[c] = calls.get() - before;
             assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray(), where);
             if (c % 50 == 49) {
