@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
@@ -42,8 +43,9 @@ import java.util.stream.Stream;
  *       request number); the replicas of each process elect their writer ({@code WriterElection}), so when it dies
  *       another live replica writes its checkpoints under a new, fenced epoch;</li>
  *   <li>storage hosts depart on their own lifetimes: the server stops (connections are refused) and everything it
- *       held is lost; an empty host takes its place on the same port a second later, and the writers repair their
- *       checkpoints;</li>
+ *       held is lost; an empty host takes its place on the same port a quarter of a second later, and the writers
+ *       repair their checkpoints; a replica whose clock passes a departure still to come waits until it has happened,
+ *       so virtual time never runs ahead of the storage churn;</li>
  *   <li>the ZooKeeper leader is stopped halfway through and restarted;</li>
  *   <li>now and then a process's writer is paused with SIGSTOP for longer than its election session: another replica
  *       is elected, and when the paused one resumes, its commit in flight is refused as stale.</li>
@@ -92,18 +94,24 @@ final class Cluster {
      * @param bytesOnS3         bytes on the storage hosts at the end
      * @param objectsOnS3       objects on the storage hosts at the end
      * @param ownEnsemble       whether the run started its ensemble
+     * @param churnLagSeconds   how far, at most, the storage churn fell behind the run's furthest virtual time
+     * @param clocksHeld        replica clock reports held until the departures due before them had happened
      */
     record Result(Tour.Result tour, int replicaJvms, int failovers,
                   String failoverNote, int unscheduled, int elections, int pauses, int staleRefusals,
-                  int commitFailures, long bytesOnS3, int objectsOnS3, boolean ownEnsemble) {
+                  int commitFailures, long bytesOnS3, int objectsOnS3, boolean ownEnsemble, double churnLagSeconds,
+                  int clocksHeld) {
     }
 
     /** Seconds between two progress lines. */
     private static final int PROGRESS_TICKS = 5;
     /** How long a writer is paused: longer than its election session, so that another replica is elected. */
     private static final long PAUSE_NANOS = ReplicaCommand.ELECTION_SESSION.toNanos() + TimeUnit.SECONDS.toNanos(2);
-    /** How long a departed storage host stays away before an empty one takes its place. */
-    private static final long REJOIN_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * How long a departed storage host stays away before an empty one takes its place (real time; in virtual time the
+     * place is taken at once). Short, since every departure holds back the clocks that reached it meanwhile.
+     */
+    private static final long REJOIN_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     private final Config config;
     private final Tour.Config tour;
@@ -118,6 +126,11 @@ final class Cluster {
     private final String run;
     private final ClusterProcess[] processes;
     private final List<ReplicaJvm> replicas = new ArrayList<>();
+    /** Clock reports held back until the storage churn has caught up with them. */
+    private final List<HeldClock> heldClocks = new ArrayList<>();
+    private int clocksHeld;
+    /** The furthest the storage churn fell behind the run's virtual time, in virtual seconds. */
+    private double churnLagSeconds;
     private final StorageHosts storage;
     private final S3Credentials credentials;
     private final long deadlineMinutes;
@@ -335,12 +348,20 @@ final class Cluster {
         ClusterProcess process = replica.process;
         if (report instanceof ReplicaReport.Clock clock) {
             replica.virtualSeconds = clock.virtualSeconds();
+            churn.advance(replica.virtualSeconds).ifPresent(this::depart);
+            churnLagSeconds = Math.max(churnLagSeconds, churn.lagSeconds());
+            releaseHeldClocks();
             if (!replica.done && !replica.jvm.killed() && replica.virtualSeconds >= replica.failsAtSeconds) {
                 kill(replica);
+            } else if (churn.dueBy(replica.virtualSeconds)) {
+                // A departure due before this clock is still to come (the one away must rejoin first): the replica
+                // waits at its pacing window until the churn has caught up, so that virtual time cannot run ahead of
+                // the departures it draws.
+                heldClocks.add(new HeldClock(replica, clock.sequence()));
+                clocksHeld++;
             } else {
                 replica.jvm.send(new ReplicaOrder.Ack(clock.sequence()).format());
             }
-            churn.advance(replica.virtualSeconds).ifPresent(this::depart);
         } else if (report instanceof ReplicaReport.Step step) {
             process.step = Math.max(process.step, step.completedSteps());
             replica.servedFromLog = step.servedFromLog();
@@ -473,11 +494,12 @@ final class Cluster {
     // ---- storage hosts ---------------------------------------------------------------------------------------------
 
     /**
-     * A storage host leaves and loses everything it held; an empty one takes its place a second later. On S3 of the
-     * user's, what the run stored under the host's prefix is deleted at once, and the host counts as away for the
-     * same second: the next departure waits for it, as with the run's own servers, so that departures due together
-     * (virtual time jumps when a process restarts) come a second apart and writers can repair between them, instead
-     * of emptying every host in one instant.
+     * A storage host leaves and loses everything it held; an empty one takes its place a quarter of a second later. On
+     * S3 of the user's, what the run stored under the host's prefix is deleted at once, and the host counts as away
+     * for the same time: the next departure waits for it, as with the run's own servers, so that departures due
+     * together (virtual time jumps when a process restarts) come apart and writers can repair between them, instead
+     * of emptying every host in one instant. Since departures thus take real time, replicas whose clocks pass one
+     * still to come are held at their pacing window until it has happened ({@link #releaseHeldClocks}).
      */
     private void depart(int index) {
         tally.departed();
@@ -498,7 +520,25 @@ final class Cluster {
                 }
             }
             churn.rejoined().ifPresent(this::depart);
+            releaseHeldClocks();
         }
+    }
+
+    /** Acknowledges the held clocks the churn has caught up with; forgets those of replicas no longer running. */
+    private void releaseHeldClocks() {
+        for (Iterator<HeldClock> i = heldClocks.iterator(); i.hasNext(); ) {
+            HeldClock held = i.next();
+            if (!held.replica().running()) {
+                i.remove();
+            } else if (!churn.dueBy(held.replica().virtualSeconds)) {
+                held.replica().jvm.send(new ReplicaOrder.Ack(held.sequence()).format());
+                i.remove();
+            }
+        }
+    }
+
+    /** A replica's clock report not acknowledged yet: storage departures due before it are still to come. */
+    private record HeldClock(ReplicaJvm replica, long sequence) {
     }
 
     /** The ZooKeeper leader fails over, on a thread of its own; the run waits for it to end. */
@@ -545,7 +585,7 @@ final class Cluster {
                 tally.objectsLost(), tally.fragmentsRepaired(), served, duplicates, wall, virtual, costs);
         return new Result(tourResult, replicas.size(), tally.failovers(), tally.failoverNote(), tally.unscheduled(),
                 tally.elections(), tally.pauses(), tally.staleRefusals(), tally.commitFailures(), bytesOnS3,
-                objectsOnS3, ensemble != null);
+                objectsOnS3, ensemble != null, churnLagSeconds, clocksHeld);
     }
 
     /** Stops every child and service; cleans up what the run left on services it was given. */

@@ -190,6 +190,9 @@ public final class ClusterCommand implements Subcommand {
         rows.add(new String[] {"writers elected", String.format("%d (%d paused past their session); stale "
                 + "commits refused: %d; other failed commits: %d", result.elections(), result.pauses(),
                 result.staleRefusals(), result.commitFailures())});
+        rows.add(new String[] {"storage churn paced", String.format("%d clock reports held until the departures "
+                + "due before them had happened; at most %.0f s (virtual) behind the run's clock", result.clocksHeld(),
+                result.churnLagSeconds())});
         rows.add(new String[] {"bytes on S3", String.format("%,d written; %,d in %d objects at the end",
                 tour.bytesStored(), result.bytesOnS3(), result.objectsOnS3())});
         return rows;

@@ -9,8 +9,12 @@ import java.util.SplittableRandom;
  * When the storage hosts of a run across processes depart: each lives a lifetime drawn from its law in virtual time,
  * then departs, losing everything it held, and an empty host takes its place. Hosts whose lifetime has passed depart
  * in the order they fail, one at a time: the next leaves only once the one away has {@linkplain #rejoined rejoined}
- * (as a pool that keeps its size would), so that writers can repair between departures. Pure bookkeeping: what a
- * departure does to a host is the caller's. Not thread-safe.
+ * (as a pool that keeps its size would), so that writers can repair between departures. Since a departure takes real
+ * time and virtual time does not, the run's clocks could run past departures still to come and leave the churn ever
+ * further behind (every later restart then meets, in the real seconds its new JVMs take to start, departures that
+ * belong to virtual times long past); the caller holds back a clock past which a departure is still {@linkplain
+ * #dueBy due}, and {@link #lagSeconds} says how far behind the churn has fallen. Pure bookkeeping: what a departure
+ * does to a host is the caller's. Not thread-safe.
  */
 final class StorageChurn {
 
@@ -73,6 +77,34 @@ final class StorageChurn {
         }
         away = -1;
         return advance(virtualSeconds);
+    }
+
+    /**
+     * Whether a departure due at or before {@code seconds} has yet to happen: a clock that has reached it runs ahead
+     * of the churn.
+     *
+     * @param seconds a virtual time
+     * @return whether some host's lifetime ended at or before it and the host has not departed yet
+     */
+    boolean dueBy(double seconds) {
+        return earliestFailure() <= seconds;
+    }
+
+    /**
+     * Returns how far the furthest virtual time seen is past the earliest departure still to happen.
+     *
+     * @return virtual seconds, 0 if no departure is overdue
+     */
+    double lagSeconds() {
+        return Math.max(0, virtualSeconds - earliestFailure());
+    }
+
+    private double earliestFailure() {
+        double earliest = Double.POSITIVE_INFINITY;
+        for (double at : failsAtSeconds) {
+            earliest = Math.min(earliest, at);
+        }
+        return earliest;
     }
 
     /**

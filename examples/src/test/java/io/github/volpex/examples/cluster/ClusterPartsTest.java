@@ -75,6 +75,33 @@ class ClusterPartsTest {
                 new SplittableRandom(2))::rejoined);
     }
 
+    /**
+     * A clock that reaches a departure still to come finds it due until the host departs; the lag is how far the
+     * furthest clock is past the earliest departure not yet made, and catching up clears it.
+     */
+    @Test
+    void a_departure_not_yet_made_is_due_and_the_lag_says_how_far_behind_the_churn_is() {
+        StorageChurn churn = new StorageChurn(List.of(LifetimeLaw.exponential(100), LifetimeLaw.exponential(100)),
+                new SplittableRandom(3));
+        double first = Math.min(churn.failsAtSeconds(0), churn.failsAtSeconds(1));
+        double second = Math.max(churn.failsAtSeconds(0), churn.failsAtSeconds(1));
+        assertFalse(churn.dueBy(first - 1));
+        assertEquals(0.0, churn.lagSeconds());
+        assertTrue(churn.advance(second + 5).isPresent(), "the first host departs");
+        // The second host's time has come too, but it must wait until the first one is back; the first host's next
+        // lifetime may have ended already as well.
+        double pending = Math.min(churn.failsAtSeconds(0), churn.failsAtSeconds(1));
+        assertTrue(pending <= second);
+        assertTrue(churn.dueBy(second + 5));
+        assertTrue(churn.dueBy(pending));
+        assertFalse(churn.dueBy(Math.nextDown(pending)));
+        assertEquals(second + 5 - pending, churn.lagSeconds(), 1e-9);
+        assertTrue(churn.rejoined().isPresent(), "the second host departs once the first is back");
+        double next = Math.min(churn.failsAtSeconds(0), churn.failsAtSeconds(1));
+        assertEquals(next <= second + 5, churn.dueBy(second + 5));
+        assertEquals(Math.max(0, second + 5 - next), churn.lagSeconds(), 1e-9);
+    }
+
     @Test
     void the_failover_comes_once_halfway_and_the_pauses_spread_over_the_steps() {
         DisruptionSchedule schedule = new DisruptionSchedule(60, true, 2);

@@ -119,8 +119,23 @@ class ClusterTest {
             assertTrue(text.matches("(?s).*\\R  job held by commit calls +\\d+\\.\\d{3} s measured; full synchronous "
                     + "commits: \\d+\\.\\d{3} s, derived from the durable persists' latencies\\R.*"), context);
 
+            assertChurnKeptUp(text, context);
             assertNothingLeft(text, context);
         });
+    }
+
+    /**
+     * Virtual time never ran ahead of the storage departures it drew: a replica's clock past a departure still to come
+     * waits at its pacing window (half a step, 150 s) until the host has departed, so the churn is at most that
+     * window, one more part of a step (37.5 s), a checkpoint's overhead (20 s) and a restart's download (50 s) behind —
+     * 257.5 s. (Without the pacing the churn fell further behind with every restart, and every restart's new JVMs met
+     * departures due long before, until no checkpoint survived a restart and the job stalled.)
+     */
+    private static void assertChurnKeptUp(String text, String context) {
+        Matcher lag = Pattern.compile("storage churn paced +(\\d+) clock reports held until the departures due before "
+                + "them had happened; at most (\\d+) s \\(virtual\\) behind").matcher(text);
+        assertTrue(lag.find(), context);
+        assertTrue(Integer.parseInt(lag.group(2)) <= 258, "the storage churn fell behind: " + context);
     }
 
     /**
@@ -252,6 +267,7 @@ class ClusterTest {
             assertTrue(text.contains("ZooKeeper failovers               0 (an ensemble of yours"), context);
             assertTrue(number(text, "replica JVMs +\\d+ started, (\\d+) killed with SIGKILL") >= 4, context);
             assertTrue(number(text, "storage-host departures +(\\d+)") >= 1, context);
+            assertChurnKeptUp(text, context);
             assertTrue(RunSpecTest.runs(ensemble.connectString()).isEmpty(), "the run's znodes are deleted");
             for (S3Server server : List.of(first, second)) {
                 try (S3Repository bucket = S3Repository.builder("given-bucket").endpoint(server.endpoint())
