@@ -247,7 +247,26 @@ public final class FaultyRepository implements FragmentRepository {
     @Override
     public FragmentOutput create(String key) throws IOException {
         FragmentRepository.requireValidKey(key);
-        FragmentOutput out = call(RepositoryCall.CREATE, key, () -> delegate.create(key), null);
+        return faulty(key, call(RepositoryCall.CREATE, key, () -> delegate.create(key), null));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The promise reaches the wrapped repository (which may stream the value, as an S3 repository can), and the
+     * output's calls meet the same faults as those of {@link #create(String)}.
+     */
+    @Override
+    public FragmentOutput create(String key, long lengthBytes) throws IOException {
+        FragmentRepository.requireValidKey(key);
+        if (lengthBytes < 0) {
+            throw new IllegalArgumentException("lengthBytes must be >= 0: " + lengthBytes);
+        }
+        return faulty(key, call(RepositoryCall.CREATE, key, () -> delegate.create(key, lengthBytes), null));
+    }
+
+    /** The output over the delegate's {@code out} whose writes and commit ask the schedule first. */
+    private FragmentOutput faulty(String key, FragmentOutput out) {
         return new FragmentOutput() {
             @Override
             public void write(int b) throws IOException {
