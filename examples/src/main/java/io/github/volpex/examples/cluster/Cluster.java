@@ -44,8 +44,9 @@ import java.util.stream.Stream;
  *       another live replica writes its checkpoints under a new, fenced epoch;</li>
  *   <li>storage hosts depart on their own lifetimes: the server stops (connections are refused) and everything it
  *       held is lost; an empty host takes its place on the same port a quarter of a second later, and the writers
- *       repair their checkpoints; a replica whose clock passes a departure still to come waits until it has happened,
- *       so virtual time never runs ahead of the storage churn;</li>
+ *       repair their checkpoints; a replica whose clock passes a departure still to come stops at its pacing window
+ *       until it has happened, and a restart waits for the departures due before it resumes, so virtual time runs
+ *       at most that window ahead of the storage churn;</li>
  *   <li>the ZooKeeper leader is stopped halfway through and restarted;</li>
  *   <li>now and then a process's writer is paused with SIGSTOP for longer than its election session: another replica
  *       is elected, and when the paused one resumes, its commit in flight is refused as stale.</li>
@@ -94,7 +95,7 @@ final class Cluster {
      * @param bytesOnS3         bytes on the storage hosts at the end
      * @param objectsOnS3       objects on the storage hosts at the end
      * @param ownEnsemble       whether the run started its ensemble
-     * @param churnLagSeconds   how far, at most, the storage churn fell behind the run's furthest virtual time
+     * @param churnLagSeconds   how far, at most, a replica's clock ran past a storage departure still to come
      * @param clocksHeld        replica clock reports held until the departures due before them had happened
      */
     record Result(Tour.Result tour, int replicaJvms, int failovers,
@@ -128,8 +129,10 @@ final class Cluster {
     private final List<ReplicaJvm> replicas = new ArrayList<>();
     /** Clock reports held back until the storage churn has caught up with them. */
     private final List<HeldClock> heldClocks = new ArrayList<>();
+    /** Restarts waiting for the departures due before their resume time. */
+    private final List<PendingRestart> pendingRestarts = new ArrayList<>();
     private int clocksHeld;
-    /** The furthest the storage churn fell behind the run's virtual time, in virtual seconds. */
+    /** The furthest a replica's clock ran past a departure still to come, in virtual seconds. */
     private double churnLagSeconds;
     private final StorageHosts storage;
     private final S3Credentials credentials;
@@ -347,16 +350,19 @@ final class Cluster {
     private void onReport(ReplicaJvm replica, ReplicaReport report) {
         ClusterProcess process = replica.process;
         if (report instanceof ReplicaReport.Clock clock) {
+            if (!replica.running()) {
+                return; // the last lines of a replica whose host has failed: its clock stopped there
+            }
             replica.virtualSeconds = clock.virtualSeconds();
             churn.advance(replica.virtualSeconds).ifPresent(this::depart);
-            churnLagSeconds = Math.max(churnLagSeconds, churn.lagSeconds());
-            releaseHeldClocks();
-            if (!replica.done && !replica.jvm.killed() && replica.virtualSeconds >= replica.failsAtSeconds) {
+            churnLagSeconds = Math.max(churnLagSeconds, churn.behindSeconds(replica.virtualSeconds));
+            catchUp();
+            if (!replica.done && replica.virtualSeconds >= replica.failsAtSeconds) {
                 kill(replica);
             } else if (churn.dueBy(replica.virtualSeconds)) {
                 // A departure due before this clock is still to come (the one away must rejoin first): the replica
-                // waits at its pacing window until the churn has caught up, so that virtual time cannot run ahead of
-                // the departures it draws.
+                // stops at its pacing window until every departure due by its clock has happened, so virtual time
+                // runs at most that window ahead of the departures it draws.
                 heldClocks.add(new HeldClock(replica, clock.sequence()));
                 clocksHeld++;
             } else {
@@ -445,10 +451,12 @@ final class Cluster {
         }
         tally.restarted();
         downloadTime.recordRestartDownload(tour.downloadSeconds());
+        // The process resumes after its download; the departures due by then happen first (the churn is told the
+        // time, since the other processes may be waiting for this one and report no clock).
         double resume = failedAtSeconds + tour.downloadSeconds();
-        for (int r = 0; r < tour.replicas(); r++) {
-            launchReplica(process, true, r == 0, resume);
-        }
+        churn.advance(resume).ifPresent(this::depart);
+        pendingRestarts.add(new PendingRestart(process, resume));
+        catchUp();
     }
 
     /**
@@ -499,7 +507,7 @@ final class Cluster {
      * for the same time: the next departure waits for it, as with the run's own servers, so that departures due
      * together (virtual time jumps when a process restarts) come apart and writers can repair between them, instead
      * of emptying every host in one instant. Since departures thus take real time, replicas whose clocks pass one
-     * still to come are held at their pacing window until it has happened ({@link #releaseHeldClocks}).
+     * still to come are held at their pacing window until it has happened ({@link #catchUp}).
      */
     private void depart(int index) {
         tally.departed();
@@ -510,7 +518,7 @@ final class Cluster {
         }
     }
 
-    /** The host away is back, empty, once its second is over: writers repair, and the next host due may leave. */
+    /** The host away is back, empty, once its time away is over: writers repair, and the next host due may leave. */
     private void rejoinWhenDue(int index) {
         if (churn.away().orElse(-1) == index && storage.mayRejoin(index)) {
             storage.rejoin(index);
@@ -520,12 +528,15 @@ final class Cluster {
                 }
             }
             churn.rejoined().ifPresent(this::depart);
-            releaseHeldClocks();
+            catchUp();
         }
     }
 
-    /** Acknowledges the held clocks the churn has caught up with; forgets those of replicas no longer running. */
-    private void releaseHeldClocks() {
+    /**
+     * Lets go on what the churn has caught up with: acknowledges held clocks (forgetting those of replicas no longer
+     * running) and starts the restarts whose resume time no departure still to come precedes.
+     */
+    private void catchUp() {
         for (Iterator<HeldClock> i = heldClocks.iterator(); i.hasNext(); ) {
             HeldClock held = i.next();
             if (!held.replica().running()) {
@@ -535,10 +546,23 @@ final class Cluster {
                 i.remove();
             }
         }
+        for (Iterator<PendingRestart> i = pendingRestarts.iterator(); i.hasNext(); ) {
+            PendingRestart restart = i.next();
+            if (!churn.dueBy(restart.resumeSeconds())) {
+                i.remove();
+                for (int r = 0; r < tour.replicas(); r++) {
+                    launchReplica(restart.process(), true, r == 0, restart.resumeSeconds());
+                }
+            }
+        }
     }
 
     /** A replica's clock report not acknowledged yet: storage departures due before it are still to come. */
     private record HeldClock(ReplicaJvm replica, long sequence) {
+    }
+
+    /** A process that lost its last replica, to restart at {@code resumeSeconds} once the churn has got there. */
+    private record PendingRestart(ClusterProcess process, double resumeSeconds) {
     }
 
     /** The ZooKeeper leader fails over, on a thread of its own; the run waits for it to end. */

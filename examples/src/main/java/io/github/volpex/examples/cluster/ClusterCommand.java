@@ -191,8 +191,8 @@ public final class ClusterCommand implements Subcommand {
                 + "commits refused: %d; other failed commits: %d", result.elections(), result.pauses(),
                 result.staleRefusals(), result.commitFailures())});
         rows.add(new String[] {"storage churn paced", String.format("%d clock reports held until the departures "
-                + "due before them had happened; at most %.0f s (virtual) behind the run's clock", result.clocksHeld(),
-                result.churnLagSeconds())});
+                + "due by them had happened; clocks at most %.1f s (virtual) past a departure still to come",
+                result.clocksHeld(), result.churnLagSeconds())});
         rows.add(new String[] {"bytes on S3", String.format("%,d written; %,d in %d objects at the end",
                 tour.bytesStored(), result.bytesOnS3(), result.objectsOnS3())});
         return rows;

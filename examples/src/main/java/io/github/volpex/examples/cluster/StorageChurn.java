@@ -13,8 +13,8 @@ import java.util.SplittableRandom;
  * time and virtual time does not, the run's clocks could run past departures still to come and leave the churn ever
  * further behind (every later restart then meets, in the real seconds its new JVMs take to start, departures that
  * belong to virtual times long past); the caller holds back a clock past which a departure is still {@linkplain
- * #dueBy due}, and {@link #lagSeconds} says how far behind the churn has fallen. Pure bookkeeping: what a departure
- * does to a host is the caller's. Not thread-safe.
+ * #dueBy due}, and {@link #behindSeconds} says how far a clock ran ahead of the churn. Pure bookkeeping: what a
+ * departure does to a host is the caller's. Not thread-safe.
  */
 final class StorageChurn {
 
@@ -91,12 +91,14 @@ final class StorageChurn {
     }
 
     /**
-     * Returns how far the furthest virtual time seen is past the earliest departure still to happen.
+     * Returns how far a virtual time is past the earliest departure still to happen: how far a clock that reached it
+     * ran ahead of the churn.
      *
-     * @return virtual seconds, 0 if no departure is overdue
+     * @param seconds a virtual time
+     * @return virtual seconds, 0 if no departure due by then is still to come
      */
-    double lagSeconds() {
-        return Math.max(0, virtualSeconds - earliestFailure());
+    double behindSeconds(double seconds) {
+        return Math.max(0, seconds - earliestFailure());
     }
 
     private double earliestFailure() {
