@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,6 +43,9 @@ class OutcomeVisibilityTest {
     private static final int READER = 0;
     private static final int AUDITOR = 3;
     private static final int PUTTER = 4;
+    /** The timed replica's first wait; doubled while a run tries nothing (see {@link TimedRead}), up to the last. */
+    private static final long FIRST_TIMEOUT_MILLIS = 200;
+    private static final long LAST_TIMEOUT_MILLIS = 25_600;
 
     /** The ways a process's decided outcome reaches a caller. */
     enum Observer {
@@ -63,15 +67,29 @@ class OutcomeVisibilityTest {
     @EnumSource(Observer.class)
     void a_served_read_completes_no_earlier_than_the_step_of_the_put_that_serves_it(Observer observer)
             throws Exception {
+        for (long timeoutMillis = FIRST_TIMEOUT_MILLIS; !servedRead(observer, timeoutMillis); timeoutMillis *= 2) {
+            assertTrue(timeoutMillis < LAST_TIMEOUT_MILLIS, "the timed replica's wait of " + timeoutMillis
+                    + " ms ran out before the step was even held, every time");
+        }
+    }
+
+    /**
+     * One run of the served read's schedule; a timed replica waits {@code timeoutMillis}. Returns false if the run
+     * tried nothing: the timed replica's wait ran out (as it may) before the put's step decided the outcome.
+     */
+    private static boolean servedRead(Observer observer, long timeoutMillis) throws Exception {
         try (InProcessDataspace dataspace = (InProcessDataspace) Dataspace.inProcess(5)) {
             Started<String> blockedRead = start("reader", () -> text(dataspace.open(READER).read(TAG)));
             awaitBlocked(blockedRead.thread());
             // A replica that joins the read now, before the put, for the timed wait.
+            TimedRead timed = null;
             Started<String> observing = null;
             if (observer == Observer.TIMED_WAIT) {
-                observing = start("timed replica", () -> readOrWaiting(dataspace.open(READER),
-                        Duration.ofMillis(200)));
-                awaitBlocked(observing.thread());
+                timed = TimedRead.start(dataspace, timeoutMillis);
+                observing = timed.started();
+                if (!timed.awaitWaiting()) {
+                    return false;
+                }
             }
             Hold hold = new Hold();
             dataspace.decisionHook(hold);
@@ -81,6 +99,9 @@ class OutcomeVisibilityTest {
             });
             try {
                 hold.awaitHeld();
+                if (timed != null && timed.ranOutBefore(hold)) {
+                    return false;
+                }
                 if (observing == null) {
                     observing = start("observer", () -> observe(dataspace, observer));
                 }
@@ -96,22 +117,36 @@ class OutcomeVisibilityTest {
                     : observer), observer + " afterwards");
             Replica auditor = dataspace.open(AUDITOR, 1);
             assertEquals(Optional.of(VALUE), auditor.tryRead(TAG).map(TestSupport::text));
+            return true;
         }
     }
 
     @Test
     void a_cancelled_read_completes_no_earlier_than_the_cancel_step() throws Exception {
+        for (long timeoutMillis = FIRST_TIMEOUT_MILLIS; !cancelledRead(timeoutMillis); timeoutMillis *= 2) {
+            assertTrue(timeoutMillis < LAST_TIMEOUT_MILLIS, "the timed replica's wait of " + timeoutMillis
+                    + " ms ran out before the step was even held, every time");
+        }
+    }
+
+    /** One run of the cancel's schedule, as {@link #servedRead}. */
+    private static boolean cancelledRead(long timeoutMillis) throws Exception {
         try (InProcessDataspace dataspace = (InProcessDataspace) Dataspace.inProcess(5)) {
             Replica reader = dataspace.open(READER);
             assertThrows(DataspaceTimeoutException.class, () -> reader.read(TAG, Duration.ZERO));
-            Started<String> timedReplica = start("timed replica", () -> readOrWaiting(dataspace.open(READER),
-                    Duration.ofMillis(200)));
-            awaitBlocked(timedReplica.thread());
+            TimedRead timed = TimedRead.start(dataspace, timeoutMillis);
+            Started<String> timedReplica = timed.started();
+            if (!timed.awaitWaiting()) {
+                return false;
+            }
             Hold hold = new Hold();
             dataspace.decisionHook(hold);
             Started<Optional<Reply>> cancel = start("canceller", () -> dataspace.server().cancel(READER, 1));
             try {
                 hold.awaitHeld();
+                if (timed.ranOutBefore(hold)) {
+                    return false;
+                }
                 assertUnfinishedWhileHeld(dataspace, "a timed wait of a replica on the read being cancelled",
                         timedReplica);
             } finally {
@@ -120,6 +155,53 @@ class OutcomeVisibilityTest {
             assertEquals(Optional.empty(), cancel.future().get(60, TimeUnit.SECONDS));
             assertEquals(CANCELLED, timedReplica.future().get(60, TimeUnit.SECONDS));
             assertThrows(DataspaceCancelledException.class, () -> reader.read(TAG, Duration.ZERO));
+            return true;
+        }
+    }
+
+    /**
+     * A replica of the reader that waits a while on the read. On a loaded machine the wait may run out before the step
+     * under test has even decided the outcome, and then it rightly returns {@link #WAITING}: such a run tried nothing
+     * and is run again with a longer wait. The wait's deadline is no earlier than the call's start (taken just before
+     * it) plus the timeout; if that is after the step was held, the wait ran out while the step was held, and then it
+     * must wait for the step and see the outcome.
+     */
+    private record TimedRead(Started<String> started, AtomicLong calledAtNanos, long timeoutNanos) {
+        static TimedRead start(InProcessDataspace dataspace, long timeoutMillis) {
+            AtomicLong called = new AtomicLong();
+            Replica replica = dataspace.open(READER);
+            Started<String> started = TestSupport.start("timed replica", () -> {
+                called.set(System.nanoTime());
+                return readOrWaiting(replica, Duration.ofMillis(timeoutMillis));
+            });
+            return new TimedRead(started, called, TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
+        }
+
+        /** Waits until the replica waits on the read; false if its wait ran out first (the run tries nothing). */
+        boolean awaitWaiting() throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!started.future().isDone() && started.thread().getState() != Thread.State.WAITING
+                    && started.thread().getState() != Thread.State.TIMED_WAITING) {
+                if (System.nanoTime() > deadline) {
+                    fail("the timed replica neither waited nor returned: " + started.thread().getState());
+                }
+                Thread.sleep(1);
+            }
+            if (started.future().isDone()) {
+                assertEquals(WAITING, started.future().get(), "the timed replica before anything decided the read");
+                return false;
+            }
+            return true;
+        }
+
+        /**
+         * Once the step is held: waits until the replica has returned or waits for the step, and says whether it
+         * returned {@link #WAITING} with a deadline that may have come before the step decided the outcome.
+         */
+        boolean ranOutBefore(Hold hold) throws Exception {
+            awaitDoneOrBlocked(started);
+            return started.future().isDone() && WAITING.equals(started.future().get())
+                    && calledAtNanos.get() + timeoutNanos - hold.heldAtNanos <= 0;
         }
     }
 
@@ -198,9 +280,11 @@ class OutcomeVisibilityTest {
     private static final class Hold implements Runnable {
         private final CountDownLatch held = new CountDownLatch(1);
         private final CountDownLatch released = new CountDownLatch(1);
+        private volatile long heldAtNanos;
 
         @Override
         public void run() {
+            heldAtNanos = System.nanoTime();
             held.countDown();
             try {
                 assertTrue(released.await(60, TimeUnit.SECONDS), "the test never released the step");
