@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A TCP proxy on loopback that passes HTTP/1.1 exchanges through byte for byte — so that the server checks the
  * client's signatures as if it were reached directly — except that it flips one byte in the body of the next
- * {@code n} requests that have one, as a faulty network card or middlebox would. Always close it.
+ * {@code n} requests that have one, as a faulty network card or middlebox would, or stalls the next ones half-way
+ * through their body, as a link that stops carrying data without closing does (the connection stays open and idle
+ * until the client gives up or the proxy is closed). Always close it.
  */
 final class TamperingProxy implements AutoCloseable {
 
@@ -36,6 +38,8 @@ final class TamperingProxy implements AutoCloseable {
     });
     private final AtomicInteger flips = new AtomicInteger();
     private final AtomicInteger flipped = new AtomicInteger();
+    private final AtomicInteger stalls = new AtomicInteger();
+    private final AtomicInteger stalled = new AtomicInteger();
     private final List<Socket> sockets = new ArrayList<>();
 
     TamperingProxy(URI target) throws IOException {
@@ -51,6 +55,16 @@ final class TamperingProxy implements AutoCloseable {
     /** The next {@code count} request bodies each get one byte flipped. */
     void flipNextBodies(int count) {
         flips.set(count);
+    }
+
+    /** The next {@code count} request bodies stop half-way: nothing more of them reaches the server. */
+    void stallNextBodies(int count) {
+        stalls.set(count);
+    }
+
+    /** How many bodies were stalled so far. */
+    int stalled() {
+        return stalled.get();
     }
 
     /** How many bodies were flipped so far. */
@@ -91,10 +105,34 @@ final class TamperingProxy implements AutoCloseable {
                 boolean chunked = header(headers, "content-encoding").filter(e -> e.contains("aws-chunked"))
                         .isPresent();
                 boolean flip = length > 0 && flips.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+                boolean stall = length > 1 && stalls.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
                 // In an aws-chunked body, the first data byte follows the first chunk header's line end.
                 boolean lineEnded = false;
                 long target = chunked ? -1 : length / 2;
                 int previous = -1;
+                if (!flip) {
+                    // Passed on in blocks, up to the stall if there is one.
+                    long passed = stall ? length / 2 : length;
+                    byte[] block = new byte[64 * 1024];
+                    for (long sent = 0; sent < passed; ) {
+                        int n = in.read(block, 0, (int) Math.min(block.length, passed - sent));
+                        if (n < 0) {
+                            return;
+                        }
+                        out.write(block, 0, n);
+                        sent += n;
+                    }
+                    out.flush();
+                    if (stall) {
+                        stalled.incrementAndGet();
+                        // Carry nothing more, read nothing more: the client's writes back up until it gives up.
+                        while (!client.isClosed()) {
+                            Thread.sleep(10);
+                        }
+                        return;
+                    }
+                    continue;
+                }
                 for (long sent = 0; sent < length; sent++) {
                     int b = in.read();
                     if (b < 0) {
@@ -113,6 +151,8 @@ final class TamperingProxy implements AutoCloseable {
             }
         } catch (IOException e) {
             // A connection closed.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             closeQuietly(client);
             closeQuietly(upstream);
