@@ -93,8 +93,8 @@ class S3StalledLinkTest {
             }
             assertArrayEquals(next, repository.get("next").orElseThrow(), "seed " + seed);
         }
-        // Once the stalled connection is gone, the server holds the values written whole only (it may list the abandoned upload
-        // as a temporary object until it notices its connection closed).
+        // Once the stalled connection is gone, the server holds the values written whole only (it may list the
+        // abandoned upload as a temporary object until it notices its connection closed).
         try (S3Repository direct = s3.repository("stalled").keyPrefix(prefix).build()) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             List<String> keys = direct.list("");
