@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -59,7 +60,8 @@ final class Committer {
         // A differential commit refers to blocks of the newest committed checkpoint only (the reference rule).
         Differential.Base base = differential.enabled() ? differential.base(jobId, state, view) : null;
         Differential.Plan plan = differential.enabled() && array != null ? differential.plan(array, base) : null;
-        StreamedPlan streamed = differential.enabled() && array == null ? differential.stream(in, base) : null;
+        StreamedPlan streamed = differential.enabled() && array == null
+                ? differential.stream(in, jobId, state, base) : null;
         long sizeHint = plan != null ? plan.payloadBytes() : array != null ? array.length
                 : state.lastCommitted != null ? state.lastCommitted.checkpointBytes() : 0;
         while (true) {
@@ -94,6 +96,14 @@ final class Committer {
                 if (streamed != null) {
                     streamed.close();
                 }
+            }
+            if (plan != null && !Collections.disjoint(differential.recheck(jobId, state, base),
+                    Differential.segments(plan.manifest))) {
+                // A segment the plan refers to lost fragments while they were written: plan again without it.
+                attempt.abandon();
+                plan = differential.plan(array, base);
+                sizeHint = plan.payloadBytes();
+                continue;
             }
             FragmentIndex committed = attempt.publish(index);
             state.lastCommitted = committed;

@@ -165,6 +165,37 @@ final class Differential {
     }
 
     /**
+     * Checks again, under a listing taken now, that the segments of {@code base} the commit found whole when it
+     * started still are — they may have lost fragments (deleted, or their repository gone) while the commit read its
+     * stream or uploaded its fragments — by {@link #whole} under the new listing. Each that is no longer whole is
+     * marked so in {@code base} for the rest of the commit (a segment is never marked whole again: the check lists
+     * once more at most as often as segments drop out, and a segment not whole at the start stays unreferred), and
+     * the index the check used replaces the one the commit holds, so that a read back follows fragments a repair
+     * moved. Costs one listing of the job (one request per repository), and the reads of indices that
+     * {@link #whole} makes.
+     *
+     * @return the segments that were whole and are no longer, empty when none or when {@code base} is null
+     */
+    Set<CheckpointId> recheck(String jobId, JobState state, Base base) {
+        if (base == null) {
+            return Set.of();
+        }
+        FragmentIndex[] indices = new FragmentIndex[base.whole().length];
+        boolean[] now = whole(jobId, state, context.view(jobId), base.index(), base.manifest(), indices);
+        Set<CheckpointId> lost = new LinkedHashSet<>();
+        for (int s = 0; s < now.length; s++) {
+            if (indices[s] != null) {
+                base.segmentIndices()[s] = indices[s];
+            }
+            if (base.whole()[s] && !now[s]) {
+                base.whole()[s] = false;
+                lost.add(s == 0 ? base.index().checkpointId() : base.manifest().segments.get(s - 1).id());
+            }
+        }
+        return lost;
+    }
+
+    /**
      * Which segments of a base are whole: for each (0 the base's own, then those its manifest lists), whether every
      * one of its {@code n} fragments is listed, in the view the commit took when it started, by the repository its
      * index records. The check lists nothing more — the view is the commit's own listing — and downloads no fragment:
@@ -287,9 +318,9 @@ final class Differential {
      * {@link StreamedPlan}): the same table of blocks, compaction and manifest as {@link #plan}, with the live blocks
      * of the segments compaction drops read back from the repositories, since the stream cannot be read again.
      */
-    StreamedPlan stream(InputStream in, Base base) {
+    StreamedPlan stream(InputStream in, String jobId, JobState state, Base base) {
         return new StreamedPlan(context, reads, base, new Blocks(base, Long.MAX_VALUE), chunking,
-                maxSpaceAmplification, in);
+                maxSpaceAmplification, in, () -> recheck(jobId, state, base));
     }
 
     /** Runs of an array to store one after another, adjacent ones merged. */

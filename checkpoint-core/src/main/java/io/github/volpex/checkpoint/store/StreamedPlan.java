@@ -12,8 +12,9 @@ import java.util.Objects;
 /**
  * The payload of a differential commit read from a stream, produced as the commit reads it: the state is cut into
  * blocks as it arrives (a window of two of the chunking's largest blocks is enough for cuts identical to those of the
- * same bytes in an array) and each block new to the commit is passed on at once; at the stream's end the table of
- * blocks ({@link Differential.Blocks}) decides the compaction, the live blocks of the segments it drops are read back
+ * same bytes in an array) and each block new to the commit is passed on at once; at the stream's end the job is listed
+ * again ({@link Differential#recheck}: a base segment that lost fragments while the stream was read is no longer
+ * referred to), then the table of blocks ({@link Differential.Blocks}) decides the compaction, the live blocks of the segments it drops are read back
  * from the repositories stripe by stripe ({@link SegmentSource}, {@code m} pieces at a time), each block whole and
  * checked against the SHA-256 the base's manifest records before it is handed out, and the manifest ends the payload.
  * Nothing of the state is held beyond the window, one decoded stripe and one block read back; the tables grow with
@@ -30,6 +31,11 @@ final class StreamedPlan extends InputStream {
     private final Chunker chunker;
     private final double maxSpaceAmplification;
     private final InputStream state;
+    /**
+     * Runs once the state has ended, before the compaction decides: checks again which base segments are whole
+     * ({@link Differential#recheck}), since fragments may have been lost while the stream was read.
+     */
+    private final Runnable atStateEnd;
     private final byte[] window;
     private final int maxBlockBytes;
     private int start;
@@ -63,7 +69,8 @@ final class StreamedPlan extends InputStream {
     private boolean tailGiven;
 
     StreamedPlan(StoreContext context, Reads reads, Differential.Base base, Differential.Blocks blocks,
-                 Chunking chunking, double maxSpaceAmplification, InputStream state) {
+                 Chunking chunking, double maxSpaceAmplification, InputStream state, Runnable atStateEnd) {
+        this.atStateEnd = atStateEnd;
         this.context = context;
         this.reads = reads;
         this.base = base;
@@ -116,6 +123,7 @@ final class StreamedPlan extends InputStream {
             if (nextNewBlock()) {
                 return true;
             }
+            atStateEnd.run();
             moves = blocks.compact(maxSpaceAmplification);
             manifest = blocks.manifest();
         }
