@@ -97,9 +97,11 @@ final class Committer {
                     streamed.close();
                 }
             }
-            if (plan != null && !Collections.disjoint(differential.recheck(jobId, state, base),
-                    Differential.segments(plan.manifest))) {
-                // A segment the plan refers to lost fragments while they were written: plan again without it.
+            // The segments the plan refers to must still be whole now that its own fragments are written (the
+            // listing the commit started with is as old as the upload): one that lost fragments meanwhile is
+            // referred to no more, and its live blocks are stored again from the array, in a new attempt.
+            if (plan != null && !plan.manifest.segments.isEmpty() && !Collections.disjoint(
+                    differential.recheck(jobId, state, base), Differential.segments(plan.manifest))) {
                 attempt.abandon();
                 plan = differential.plan(array, base);
                 sizeHint = plan.payloadBytes();

@@ -319,8 +319,13 @@ final class Differential {
      * of the segments compaction drops read back from the repositories, since the stream cannot be read again.
      */
     StreamedPlan stream(InputStream in, String jobId, JobState state, Base base) {
-        return new StreamedPlan(context, reads, base, new Blocks(base, Long.MAX_VALUE), chunking,
-                maxSpaceAmplification, in, () -> recheck(jobId, state, base));
+        Blocks blocks = new Blocks(base, Long.MAX_VALUE);
+        return new StreamedPlan(context, reads, base, blocks, chunking, maxSpaceAmplification, in, () -> {
+            // A state that refers to no block of the base needs no segment of it whole: nothing to list again.
+            if (blocks.refersToBase()) {
+                recheck(jobId, state, base);
+            }
+        });
     }
 
     /** Runs of an array to store one after another, adjacent ones merged. */
@@ -404,6 +409,16 @@ final class Differential {
             }
             live = new long[baseSegments.size()];
             counted = new boolean[bm.blocks];
+        }
+
+        /** Whether a block added so far refers to a block of the base. */
+        boolean refersToBase() {
+            for (long bytes : live) {
+                if (bytes > 0) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /**
