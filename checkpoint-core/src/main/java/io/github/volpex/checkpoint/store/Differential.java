@@ -322,9 +322,7 @@ final class Differential {
         Blocks blocks = new Blocks(base, Long.MAX_VALUE);
         return new StreamedPlan(context, reads, base, blocks, chunking, maxSpaceAmplification, in, () -> {
             // A state that refers to no block of the base needs no segment of it whole: nothing to list again.
-            if (blocks.refersToBase()) {
-                recheck(jobId, state, base);
-            }
+            return blocks.refersToBase() && !recheck(jobId, state, base).isEmpty();
         });
     }
 
@@ -534,6 +532,26 @@ final class Differential {
                 return new Moves(new int[0], new int[0]);
             }
             kept = keptSegments(baseSegments, live, whole, ownBytes, amplification);
+            return moveDropped();
+        }
+
+        /**
+         * After {@link #compact}: drops, besides, each kept segment that is no longer whole ({@link #recheck} found
+         * it lost fragments since), and gives the blocks of those their places in the new segment after every block
+         * placed before; the moves of the earlier compaction stand.
+         */
+        Moves dropNoLongerWhole() {
+            if (bm == null) {
+                return new Moves(new int[0], new int[0]);
+            }
+            for (int s = 0; s < kept.length; s++) {
+                kept[s] &= whole[s];
+            }
+            return moveDropped();
+        }
+
+        /** Moves the blocks still referred to in segments not {@link #kept} into the new segment. */
+        private Moves moveDropped() {
             int[] first = new int[bm.blocks];
             Arrays.fill(first, -1);
             int moved = 0;

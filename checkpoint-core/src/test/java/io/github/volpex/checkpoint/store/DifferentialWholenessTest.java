@@ -21,10 +21,12 @@ import org.junit.jupiter.api.Test;
 /**
  * A differential checkpoint refers to a segment only if all {@code n} of its fragments are there when it is committed,
  * not only when its commit started: fragments of the base's segments vanish while a commit reads its stream (from
- * inside the stream, after a random number of bytes) or uploads its array (at its first fragment's write), and the
- * committed checkpoint must still survive {@code k} further losses on every segment it refers to and be recovered
- * byte for byte. A segment that can no longer be decoded at all fails a stream commit that needs its blocks, typed,
- * with nothing published.
+ * inside the stream, after a random number of bytes), while it reads back the blocks its compaction moves (at its first
+ * fragment read) or while it uploads its array (at its first fragment's write), and the committed checkpoint must still
+ * survive {@code k} further losses on every segment it refers to and be recovered byte for byte. The base comes from a
+ * random history of array and stream commits, its segments lose {@code 1..k} fragments each (a random non-empty subset
+ * of them), the state changes by a random pattern, and the space bound is drawn from 1 to 4. A segment that can no
+ * longer be decoded at all fails a stream commit that needs its blocks, typed, with nothing published.
  */
 class DifferentialWholenessTest {
 
@@ -36,10 +38,14 @@ class DifferentialWholenessTest {
     /** Replays one seed of every test here: {@code -Dvolpex.wholeness.seed=<seed>}. */
     private static final String SEED_PROPERTY = "volpex.wholeness.seed";
 
-    /** A repository that runs a task once, at the first write of a fragment of a checkpoint it did not hold. */
+    /**
+     * A repository that runs a task once, at the first write of a fragment of a checkpoint it did not hold, and
+     * another at the first read of a fragment.
+     */
     private static final class Tripwire extends Stores.Forwarding {
         volatile Set<CheckpointId> held = Set.of();
         volatile Runnable task;
+        volatile Runnable onRead;
 
         Tripwire(FragmentRepository delegate) {
             super(delegate);
@@ -56,6 +62,36 @@ class DifferentialWholenessTest {
             }
             super.put(key, content);
         }
+
+        @Override
+        public java.util.Optional<byte[]> get(String key) throws IOException {
+            Runnable run = onRead;
+            if (run != null && is(key, StoreKeys.Kind.FRAGMENT)) {
+                onRead = null;
+                run.run();
+            }
+            return super.get(key);
+        }
+    }
+
+    private static boolean is(String key, StoreKeys.Kind kind) {
+        StoreKeys.Parsed parsed = StoreKeys.parse(key);
+        return parsed != null && parsed.kind() == kind;
+    }
+
+    /** {@code task}, run once however many threads call it. */
+    private static Runnable once(Runnable task) {
+        return new Runnable() {
+            private boolean ran;
+
+            @Override
+            public synchronized void run() {
+                if (!ran) {
+                    ran = true;
+                    task.run();
+                }
+            }
+        };
     }
 
     /** {@code state} as a stream that runs {@code task} once, before it hands out anything past byte {@code at}. */
@@ -91,6 +127,11 @@ class DifferentialWholenessTest {
         };
     }
 
+    /** {@code state} as a stream handing out a random 1 to 5,000 bytes per read. */
+    private static InputStream trickle(byte[] state, SplittableRandom random) {
+        return tripping(state, state.length + 1, () -> { }, random);
+    }
+
     private static CheckpointStore store(List<? extends FragmentRepository> repositories, Chunking chunking,
                                          double bound, long seed) {
         return CheckpointStore.perennial(IdaCodec.systematic(M, K), repositories).differential(chunking)
@@ -117,7 +158,7 @@ class DifferentialWholenessTest {
     /** A store with a history of one to six commits, from arrays and streams, under random changes. */
     private static Job history(SplittableRandom random) throws Exception {
         Chunking chunking = random.nextBoolean() ? Chunking.fixed(BLOCK) : Chunking.contentDefined(BLOCK);
-        double bound = new double[] {1.5, 2.0, 4.0}[random.nextInt(3)];
+        double bound = new double[] {1.0, 1.25, 1.5, 2.0, 4.0}[random.nextInt(5)];
         List<Tripwire> hosts = new ArrayList<>();
         for (FragmentRepository r : Stores.inMemory(M + K)) {
             hosts.add(new Tripwire(r));
@@ -205,10 +246,18 @@ class DifferentialWholenessTest {
                 String at = "trial " + trial + ", seed " + seed;
                 Job job = history(random);
                 byte[] next = DifferentialChanges.change(job.state(), randomChange(random), random, BLOCK);
-                Runnable loss = losses(job, random, false);
-                FragmentIndex committed = job.store().commit(JOB,
-                        tripping(next, random.nextInt(next.length + 1), loss, random));
-                survivesKLossesOnEverySegment(job, committed, next, random, at);
+                Runnable loss = once(losses(job, random, false));
+                // While the state is read, or once it has ended: at the first fragment read back.
+                boolean whileRead = random.nextBoolean();
+                if (!whileRead) {
+                    job.hosts().forEach(host -> host.onRead = loss);
+                }
+                FragmentIndex committed = job.store().commit(JOB, whileRead
+                        ? tripping(next, random.nextInt(next.length + 1), loss, random)
+                        : trickle(next, random));
+                job.hosts().forEach(host -> host.onRead = null);
+                survivesKLossesOnEverySegment(job, committed, next, random, at + (whileRead ? ", lost while read"
+                        : ", lost while read back"));
             }
         });
     }
@@ -227,18 +276,8 @@ class DifferentialWholenessTest {
                     host.held = held;
                 }
                 // The first host to be written runs the losses, and only once.
-                Runnable once = new Runnable() {
-                    private boolean ran;
-
-                    @Override
-                    public synchronized void run() {
-                        if (!ran) {
-                            ran = true;
-                            loss.run();
-                        }
-                    }
-                };
-                job.hosts().forEach(host -> host.task = once);
+                Runnable first = once(loss);
+                job.hosts().forEach(host -> host.task = first);
                 FragmentIndex committed = job.store().commit(JOB, next);
                 job.hosts().forEach(host -> host.task = null);
                 survivesKLossesOnEverySegment(job, committed, next, random, at);
