@@ -89,7 +89,7 @@ class AbandonedAttemptCleanupTest {
                 }
                 CheckpointStore store = builder.build();
                 byte[] first = Stores.data(random.nextLong(), 20_000 + random.nextInt(20_000));
-                store.commit(JOB, first);
+                CheckpointId kept = store.commit(JOB, first).checkpointId();
                 byte[] next = first.clone();
                 next[random.nextInt(next.length)] ^= 1;
                 boolean stream = random.nextBoolean();
@@ -121,6 +121,11 @@ class AbandonedAttemptCleanupTest {
                 }
                 assertEquals(tried, deleted, "the keys deleted by repository, " + at);
                 assertTrue(deletes > 0, at);
+                // And what it tried to store is gone: only the first checkpoint is left.
+                for (String key : Stores.everything(hosts)) {
+                    StoreKeys.Parsed parsed = StoreKeys.parse(key.substring(key.indexOf('/') + 1));
+                    assertEquals(kept, parsed == null ? null : parsed.id(), key + " left behind, " + at);
+                }
                 hosts.forEach(host -> host.failing = key -> false);
                 assertArrayEquals(first, store.recover(JOB).orElseThrow().toByteArray(), at);
             }
