@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -59,7 +60,8 @@ final class Committer {
         // A differential commit refers to blocks of the newest committed checkpoint only (the reference rule).
         Differential.Base base = differential.enabled() ? differential.base(jobId, state, view) : null;
         Differential.Plan plan = differential.enabled() && array != null ? differential.plan(array, base) : null;
-        StreamedPlan streamed = differential.enabled() && array == null ? differential.stream(in, base) : null;
+        StreamedPlan streamed = differential.enabled() && array == null
+                ? differential.stream(in, jobId, state, base) : null;
         long sizeHint = plan != null ? plan.payloadBytes() : array != null ? array.length
                 : state.lastCommitted != null ? state.lastCommitted.checkpointBytes() : 0;
         while (true) {
@@ -94,6 +96,16 @@ final class Committer {
                 if (streamed != null) {
                     streamed.close();
                 }
+            }
+            // The segments the plan refers to must still be whole now that its own fragments are written (the
+            // listing the commit started with is as old as the upload): one that lost fragments meanwhile is
+            // referred to no more, and its live blocks are stored again from the array, in a new attempt.
+            if (plan != null && !plan.manifest.segments.isEmpty() && !Collections.disjoint(
+                    differential.recheck(jobId, state, base), Differential.segments(plan.manifest))) {
+                attempt.abandon();
+                plan = differential.plan(array, base);
+                sizeHint = plan.payloadBytes();
+                continue;
             }
             FragmentIndex committed = attempt.publish(index);
             state.lastCommitted = committed;
@@ -181,8 +193,10 @@ final class Committer {
         private final CommitProgress progress;
         /** Whether the payload is a differential checkpoint's segment and manifest. */
         private final boolean differential;
-        /** Every repository this attempt wrote to or tried to. */
-        private final Set<String> touched = new LinkedHashSet<>();
+        /** The fragments this attempt wrote or tried to write, by repository. */
+        private final Map<String, Set<Integer>> fragmentsTried = new LinkedHashMap<>();
+        /** Every repository this attempt tried to store its index on. */
+        private final Set<String> indexTried = new LinkedHashSet<>();
         /** Every repository this attempt tried to store a commit marker on. */
         private final Set<String> markersTried = new LinkedHashSet<>();
         /**
@@ -190,8 +204,6 @@ final class Committer {
          * every fragment is an output not yet committed, which its repository discards and never shows.
          */
         private boolean published;
-        /** Whether this attempt tried to store its index. */
-        private boolean indexTried;
 
         Attempt(String jobId, CheckpointId id, Set<String> unreachable, Set<String> excluded,
                 List<FragmentFailure> failures, CommitProgress progress, boolean differential) {
@@ -221,7 +233,9 @@ final class Committer {
             } catch (StoreContext.NotEnoughRepositoriesException e) {
                 throw new TooFewFragments(e.getMessage());
             }
-            touched.addAll(targets);
+            for (int i = 0; i < n; i++) {
+                tried(i, targets.get(i));
+            }
             int[] all = new int[n];
             Arrays.setAll(all, i -> i);
             FragmentRepository[] repositories = new FragmentRepository[n];
@@ -307,14 +321,16 @@ final class Committer {
                 return index;
             }
             try {
-                FragmentIndex relocated = regenerator.relocate(index, missing, excluded, unreachable, failures);
-                touched.addAll(StoreContext.holders(relocated));
-                return relocated;
+                return regenerator.relocate(index, missing, excluded, unreachable, failures, this::tried);
             } catch (StoreContext.NotEnoughRepositoriesException | CheckpointUnavailableException e) {
-                touched.addAll(excluded);
                 throw new TooFewFragments("the fragments whose writes failed could not be placed elsewhere: "
                         + e.getMessage());
             }
+        }
+
+        /** Records that fragment {@code fragment} of this attempt is about to be written to {@code repository}. */
+        private void tried(int fragment, String repository) {
+            fragmentsTried.computeIfAbsent(repository, r -> new LinkedHashSet<>()).add(fragment);
         }
 
         /** The fragments that their repositories do not list; those repositories are excluded from now on. */
@@ -343,7 +359,7 @@ final class Committer {
             progress.step(id.sequence());
             List<String> holders = StoreContext.holders(index);
             int quorum = index.k() + 1;
-            indexTried = true;
+            indexTried.addAll(holders);
             context.putAll(holders, index.indexKey(), index.toBytes(), -1, failures);
             Map<String, Set<String>> listed = context.listCheckpoint(jobId, id, holders);
             int copies = StoreContext.countListing(listed, holders, index.indexKey());
@@ -407,30 +423,32 @@ final class Committer {
         /**
          * Deletes what this attempt may have made visible, best effort; the next successful commit deletes what
          * remains. Before the fragments are published (a failed stream, a refused or unreadable payload) nothing is
-         * visible and nothing is deleted: each repository discards the outputs never committed. After, every
-         * repository the attempt wrote to is asked to delete the attempt's fragment keys, its index key once the
-         * index was tried and its marker where one was tried. Returns whether a commit marker of it may remain, in
-         * which case its index copies and fragments are kept (see {@link StoreContext#delete}): the checkpoint then
-         * counts in full if a marker is found.
+         * visible and nothing is deleted: each repository discards the outputs never committed. After, each
+         * repository is asked to delete what the attempt tried to store there and nothing else: the fragments placed
+         * on it (first or as replacements), its index copy where one was tried, its marker where one was tried.
+         * Returns whether a commit marker of it may remain, in which case its index copies and fragments are kept (see
+         * {@link StoreContext#delete}): the checkpoint then counts in full if a marker is found.
          */
         boolean abandon() {
             if (!published) {
                 return false;
             }
+            Set<String> repositories = new LinkedHashSet<>(fragmentsTried.keySet());
+            repositories.addAll(indexTried);
+            repositories.addAll(markersTried);
             Map<String, List<String>> keys = new LinkedHashMap<>();
-            List<String> stored = new ArrayList<>();
-            if (indexTried) {
-                stored.add(StoreKeys.indexKey(jobId, id));
-            }
-            for (int i = 0; i < context.dispersal.n(); i++) {
-                stored.add(StoreKeys.fragmentKey(jobId, id, i));
-            }
-            for (String repository : touched) {
-                List<String> all = new ArrayList<>(stored);
+            for (String repository : repositories) {
+                List<String> tried = new ArrayList<>();
                 if (markersTried.contains(repository)) {
-                    all.add(0, StoreKeys.markerKey(jobId, id));
+                    tried.add(StoreKeys.markerKey(jobId, id));
                 }
-                keys.put(repository, all);
+                if (indexTried.contains(repository)) {
+                    tried.add(StoreKeys.indexKey(jobId, id));
+                }
+                for (int fragment : fragmentsTried.getOrDefault(repository, Set.of())) {
+                    tried.add(StoreKeys.fragmentKey(jobId, id, fragment));
+                }
+                keys.put(repository, tried);
             }
             return context.delete(jobId, keys).kept().contains(id);
         }

@@ -165,6 +165,37 @@ final class Differential {
     }
 
     /**
+     * Checks again, under a listing taken now, that the segments of {@code base} the commit found whole when it
+     * started still are — they may have lost fragments (deleted, or their repository gone) while the commit read its
+     * stream or uploaded its fragments — by {@link #whole} under the new listing. Each that is no longer whole is
+     * marked so in {@code base} for the rest of the commit (a segment is never marked whole again: the check lists
+     * once more at most as often as segments drop out, and a segment not whole at the start stays unreferred), and
+     * the index the check used replaces the one the commit holds, so that a read back follows fragments a repair
+     * moved. Costs one listing of the job (one request per repository), and the reads of indices that
+     * {@link #whole} makes.
+     *
+     * @return the segments that were whole and are no longer, empty when none or when {@code base} is null
+     */
+    Set<CheckpointId> recheck(String jobId, JobState state, Base base) {
+        if (base == null) {
+            return Set.of();
+        }
+        FragmentIndex[] indices = new FragmentIndex[base.whole().length];
+        boolean[] now = whole(jobId, state, context.view(jobId), base.index(), base.manifest(), indices);
+        Set<CheckpointId> lost = new LinkedHashSet<>();
+        for (int s = 0; s < now.length; s++) {
+            if (indices[s] != null) {
+                base.segmentIndices()[s] = indices[s];
+            }
+            if (base.whole()[s] && !now[s]) {
+                base.whole()[s] = false;
+                lost.add(s == 0 ? base.index().checkpointId() : base.manifest().segments.get(s - 1).id());
+            }
+        }
+        return lost;
+    }
+
+    /**
      * Which segments of a base are whole: for each (0 the base's own, then those its manifest lists), whether every
      * one of its {@code n} fragments is listed, in the view the commit took when it started, by the repository its
      * index records. The check lists nothing more — the view is the commit's own listing — and downloads no fragment:
@@ -287,9 +318,12 @@ final class Differential {
      * {@link StreamedPlan}): the same table of blocks, compaction and manifest as {@link #plan}, with the live blocks
      * of the segments compaction drops read back from the repositories, since the stream cannot be read again.
      */
-    StreamedPlan stream(InputStream in, Base base) {
-        return new StreamedPlan(context, reads, base, new Blocks(base, Long.MAX_VALUE), chunking,
-                maxSpaceAmplification, in);
+    StreamedPlan stream(InputStream in, String jobId, JobState state, Base base) {
+        Blocks blocks = new Blocks(base, Long.MAX_VALUE);
+        return new StreamedPlan(context, reads, base, blocks, chunking, maxSpaceAmplification, in, () -> {
+            // A state that refers to no block of the base needs no segment of it whole: nothing to list again.
+            return blocks.refersToBase() && !recheck(jobId, state, base).isEmpty();
+        });
     }
 
     /** Runs of an array to store one after another, adjacent ones merged. */
@@ -373,6 +407,16 @@ final class Differential {
             }
             live = new long[baseSegments.size()];
             counted = new boolean[bm.blocks];
+        }
+
+        /** Whether a block added so far refers to a block of the base. */
+        boolean refersToBase() {
+            for (long bytes : live) {
+                if (bytes > 0) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /**
@@ -488,6 +532,26 @@ final class Differential {
                 return new Moves(new int[0], new int[0]);
             }
             kept = keptSegments(baseSegments, live, whole, ownBytes, amplification);
+            return moveDropped();
+        }
+
+        /**
+         * After {@link #compact}: drops, besides, each kept segment that is no longer whole ({@link #recheck} found
+         * it lost fragments since), and gives the blocks of those their places in the new segment after every block
+         * placed before; the moves of the earlier compaction stand.
+         */
+        Moves dropNoLongerWhole() {
+            if (bm == null) {
+                return new Moves(new int[0], new int[0]);
+            }
+            for (int s = 0; s < kept.length; s++) {
+                kept[s] &= whole[s];
+            }
+            return moveDropped();
+        }
+
+        /** Moves the blocks still referred to in segments not {@link #kept} into the new segment. */
+        private Moves moveDropped() {
             int[] first = new int[bm.blocks];
             Arrays.fill(first, -1);
             int moved = 0;

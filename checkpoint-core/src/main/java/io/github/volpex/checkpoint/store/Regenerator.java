@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * Regenerates fragments of a checkpoint from {@code m} of its stored ones, read in lockstep, onto other
@@ -24,13 +25,14 @@ final class Regenerator {
     /**
      * Regenerates fragments {@code missing} of {@code index} onto repositories outside {@code excluded} and the
      * current holders, placing them again as writes fail, until all are written or no candidate is left; returns the
-     * index with their new locations (same revision) and removes the written ones from {@code missing}.
+     * index with their new locations (same revision) and removes the written ones from {@code missing}. Before each
+     * write is tried, {@code trying} hears of the fragment and the repository it goes to.
      *
      * @throws StoreContext.NotEnoughRepositoriesException if the candidates run out first
      * @throws CheckpointUnavailableException              if fewer than {@code m} sources can be read
      */
     FragmentIndex relocate(FragmentIndex index, List<Integer> missing, Set<String> excluded, Set<String> unreachable,
-                           List<FragmentFailure> failures) {
+                           List<FragmentFailure> failures, BiConsumer<Integer, String> trying) {
         FragmentIndex current = index;
         while (!missing.isEmpty()) {
             List<String> holders = new ArrayList<>();
@@ -44,6 +46,9 @@ final class Regenerator {
             List<String> candidates = context.candidates(holders, excluded, unreachable);
             List<String> targets = context.place(index.jobId(), index.checkpointBytes(), index.m(), index.k(),
                     missing.size(), candidates, holders.stream().distinct().toList());
+            for (int j = 0; j < missing.size(); j++) {
+                trying.accept(missing.get(j), targets.get(j));
+            }
             Map<Integer, String> written = regenerate(current, sources, missing, targets, excluded, failures);
             current = moved(current, written);
             missing.removeAll(written.keySet());

@@ -8,18 +8,20 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 
 /**
  * The payload of a differential commit read from a stream, produced as the commit reads it: the state is cut into
  * blocks as it arrives (a window of two of the chunking's largest blocks is enough for cuts identical to those of the
- * same bytes in an array) and each block new to the commit is passed on at once; at the stream's end the table of
- * blocks ({@link Differential.Blocks}) decides the compaction, the live blocks of the segments it drops are read back
- * from the repositories stripe by stripe ({@link SegmentSource}, {@code m} pieces at a time), each block whole and
- * checked against the SHA-256 the base's manifest records before it is handed out, and the manifest ends the payload.
- * Nothing of the state is held beyond the window, one decoded stripe and one block read back; the tables grow with
- * the number of blocks, O(state / block size): about 300 bytes per block of the state (the table's 48, up to twice
- * that while it grows; a map entry of about 120 per new block; at the end the manifest's copy and its encoding) and
- * about 200 per block of the base (see the package documentation for the measurement).
+ * same bytes in an array) and each block new to the commit is passed on at once; at the stream's end the job is listed
+ * again ({@link Differential#recheck}: a base segment that lost fragments while the stream was read is no longer
+ * referred to), then the table of blocks ({@link Differential.Blocks}) decides the compaction, the live blocks of the
+ * segments it drops are read back from the repositories stripe by stripe ({@link SegmentSource}, {@code m} pieces at a
+ * time), each block whole and checked against the SHA-256 the base's manifest records before it is handed out, and the
+ * manifest ends the payload. Nothing of the state is held beyond the window, one decoded stripe and one block read
+ * back; the tables grow with the number of blocks, O(state / block size): about 300 bytes per block of the state (the
+ * table's 48, up to twice that while it grows; a map entry of about 120 per new block; at the end the manifest's copy
+ * and its encoding) and about 200 per block of the base (see the package documentation for the measurement).
  */
 final class StreamedPlan extends InputStream {
 
@@ -30,6 +32,12 @@ final class StreamedPlan extends InputStream {
     private final Chunker chunker;
     private final double maxSpaceAmplification;
     private final InputStream state;
+    /**
+     * Lists the job again and marks the base segments that lost fragments since as not whole
+     * ({@link Differential#recheck}); whether it found one. Runs once the state has ended, before the compaction
+     * decides, and again after each round of blocks read back, until it finds none.
+     */
+    private final BooleanSupplier recheck;
     private final byte[] window;
     private final int maxBlockBytes;
     private int start;
@@ -63,7 +71,8 @@ final class StreamedPlan extends InputStream {
     private boolean tailGiven;
 
     StreamedPlan(StoreContext context, Reads reads, Differential.Base base, Differential.Blocks blocks,
-                 Chunking chunking, double maxSpaceAmplification, InputStream state) {
+                 Chunking chunking, double maxSpaceAmplification, InputStream state, BooleanSupplier recheck) {
+        this.recheck = recheck;
         this.context = context;
         this.reads = reads;
         this.base = base;
@@ -112,18 +121,27 @@ final class StreamedPlan extends InputStream {
 
     /** Makes the next bytes of the payload available; false at its end. */
     private boolean produce() throws IOException {
-        if (manifest == null) {
+        if (moves == null) {
             if (nextNewBlock()) {
                 return true;
             }
+            recheck.getAsBoolean();
             moves = blocks.compact(maxSpaceAmplification);
-            manifest = blocks.manifest();
         }
-        if (move < moves.count()) {
-            readBack();
-            return true;
+        while (manifest == null) {
+            if (move < moves.count()) {
+                readBack();
+                return true;
+            }
+            closeSource();
+            // Reading blocks back took time: a segment still referred to may have lost fragments meanwhile.
+            if (moves.count() > 0 && recheck.getAsBoolean()) {
+                moves = blocks.dropNoLongerWhole();
+                move = 0;
+            } else {
+                manifest = blocks.manifest();
+            }
         }
-        closeSource();
         if (tailGiven) {
             return false;
         }

@@ -84,7 +84,10 @@
  *       markers) and whose fragments were verified (at its commit, or read back by collection). Deleting a checkpoint
  *       removes its commit markers first, and its index copies and fragments only once every marker delete returned
  *       and a listing shows none of them left; a commit that gives up while one of its markers may remain leaves its
- *       checkpoint whole. So a checkpoint never counts without what it needs, even when deletes fail.</li>
+ *       checkpoint whole. So a checkpoint never counts without what it needs, even when deletes fail. A commit that
+ *       gives up after publishing its fragments asks each repository to delete only what it tried to store there:
+ *       the fragments placed on it, first or as replacements, and its index copy and marker where those were
+ *       tried.</li>
  *   <li><b>Integrity.</b> Every fragment is checked against the SHA-256 its index records and the rebuilt checkpoint
  *       against its own (the older segments a differential checkpoint lists are checked block by block instead:
  *       below), so a mixture of two checkpoints, a stale fragment or a corrupt one is never returned. The
@@ -176,30 +179,45 @@
  *       {@code n − m} losses from then on. A differential checkpoint needs every segment it lists as well, and those
  *       were written by older commits: left alone (no repair running), their losses add up over the commits that keep
  *       referring to them, and once one has lost more than {@code n − m} every checkpoint listing it is lost. So a
- *       commit refers to a segment of its base (the base's own one included) only if the listing the commit takes
- *       when it starts shows all {@code n} of that segment's fragments, each on the repository the segment's index
- *       records for it; a segment that is not listed whole — a fragment missing or moved, its repository not
+ *       commit refers to a segment of its base (the base's own one included) only if the job's listing shows all
+ *       {@code n} of that segment's fragments, each on the repository the segment's index records for it — in the
+ *       listing the commit takes when it starts, and again in one taken once its payload is decided, since reading a
+ *       long stream or uploading a large state takes minutes in which fragments are deleted or their hosts depart. A
+ *       commit from an array lists again after its own fragments are written and verified, before its index copies;
+ *       if a segment it refers to is no longer whole, that attempt is abandoned and the state planned and written
+ *       again without the segment. A commit from a stream lists again when the state has ended, before its
+ *       compaction decides, and once more after each round of blocks read back, until no segment it still refers to
+ *       has dropped out. A segment that is not listed whole — a fragment missing or moved, its repository not
  *       answering, the segment or its index not found — is dropped as compaction drops one: its live blocks are
- *       stored again in the new segment, from the state being committed. A committed differential checkpoint
- *       therefore tolerates, from its commit point on, {@code n − m} fragment losses on its own segment and on each
- *       segment it lists, independently, exactly as a full checkpoint tolerates them on its own. The check lists
- *       nothing beyond the commit's own listing and downloads no fragment; it costs one read of the index copies of
+ *       stored again in the new segment, from the array, or, for a stream (which the store does not keep), read back
+ *       from the segment's remaining fragments, any {@code m} of which decode it; a segment that can no longer be
+ *       decoded fails the stream commit with {@link io.github.volpex.checkpoint.store.CommitFailedException} before
+ *       anything of it is published. A committed differential checkpoint therefore tolerates, from its commit point
+ *       on, {@code n − m} fragment losses on its own segment and on each segment it lists, independently, exactly as
+ *       a full checkpoint tolerates them on its own. The last listing precedes the commit point by the index copies,
+ *       the epoch check and the first marker (for a stream, also by its last stripes and their verification): a
+ *       fragment lost in that span is not seen by this commit, and the next commit stores that segment's live blocks
+ *       again. The second listing costs one listing request per repository, made only by a commit that refers to a
+ *       block of its base (in {@code DifferentialScaleTest}, six repositories: 42 calls per commit before it, 48
+ *       after, the median of commits 100 to 199 of each history), and more only when a segment drops out meanwhile.
+ *       The check downloads no fragment; it costs one read of the index copies of
  *       each listed segment whose index the store does not have in memory (after a restart), and of each whose listing
  *       shows a fragment where the index remembered does not record it — a repair elsewhere may have moved fragments
  *       and revised the index — once per listing (the store's own repairs update the indices it remembers). What this
  *       cannot see: another store revising a segment's index between two commits of this one, and the moved fragment
  *       lost before this store's next listing while an old copy reappears where the remembered index records it —
- *       the segment then counts as whole with one loss already taken. Storing the live
- *       blocks again was chosen over repairing the segment: it needs no read (the blocks are in the state being
- *       committed), works even when the segment has fewer than {@code m} fragments left and so could not be
- *       repaired, and is an ordinary compaction step for the space accounting (the dropped segment's live bytes count
- *       as the new segment's, so the space bound still holds and the segment is freed once the commit is durable,
- *       never before). Its cost is writing that segment's live blocks again ({@code × n/m}); when repositories keep
- *       losing fragments or one does not answer, differential commits approach full ones, which is what such churn
- *       requires. What the listing cannot see is a fragment present but with damaged bytes: recovery detects it (by
- *       CRC-32C and SHA-256) and counts it among the segment's {@code n − m} tolerated losses, and
- *       {@link io.github.volpex.checkpoint.store.CheckpointStore#repair}, which reads every fragment, replaces
- *       it.</li>
+ *       the segment then counts as whole with one loss already taken. Storing the live blocks again was chosen over
+ *       repairing the segment: from an array it needs no read (the blocks are in the state being committed) and works
+ *       even when the segment has fewer than {@code m} fragments left and so could not be repaired, from a stream it
+ *       reads only the live blocks (a repair reads and writes whole fragments), it leaves the segment, which other
+ *       writers may be repairing, untouched, and it is an ordinary compaction step for the space accounting (the
+ *       dropped segment's live bytes count as the new segment's, so the space bound still holds and the segment is
+ *       freed once the commit is durable, never before). Its cost is writing that segment's live blocks again
+ *       ({@code × n/m}); when repositories keep losing fragments or one does not answer, differential commits approach
+ *       full ones, which is what such churn requires. What the listing cannot see is a fragment present but with
+ *       damaged bytes: recovery detects it (by CRC-32C and SHA-256) and counts it among the segment's {@code n − m}
+ *       tolerated losses, and {@link io.github.volpex.checkpoint.store.CheckpointStore#repair}, which reads every
+ *       fragment, replaces it.</li>
  *   <li><b>Commits from a stream.</b> A commit from an {@link java.io.InputStream} cuts the state into blocks as it
  *       reads it, with a window of two of the chunking's largest blocks (at least 64 KiB): a cut depends only on the
  *       bytes from a block's start up to its largest size, so the blocks are those of the same bytes in an array.

@@ -38,7 +38,7 @@ class DifferentialDurabilityTest {
     }
 
     /** The checkpoints whose fragments hold blocks of {@code index}: its own and those its manifest lists. */
-    private static Set<CheckpointId> segments(CheckpointStore store, FragmentIndex index) {
+    static Set<CheckpointId> segments(CheckpointStore store, FragmentIndex index) {
         Set<CheckpointId> ids = new LinkedHashSet<>();
         ids.add(index.checkpointId());
         ids.addAll(Differential.segments(Manifest.ofPayload(new Reads(store.context()).rebuild(index).bytes())));
@@ -46,7 +46,7 @@ class DifferentialDurabilityTest {
     }
 
     /** Deletes {@code count} fragments of checkpoint {@code id} that are still listed, chosen by {@code random}. */
-    private static void lose(List<FragmentRepository> repositories, CheckpointId id, int count,
+    static void lose(List<? extends FragmentRepository> repositories, CheckpointId id, int count,
                              SplittableRandom random) throws Exception {
         List<String[]> present = new ArrayList<>();
         for (FragmentRepository repository : repositories) {
