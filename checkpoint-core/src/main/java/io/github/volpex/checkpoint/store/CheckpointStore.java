@@ -358,8 +358,9 @@ public final class CheckpointStore implements AutoCloseable {
      * @throws IllegalArgumentException if {@code jobId} is not valid, or the store is differential and the stream is
      *                                  longer than {@link #MAX_ARRAY_BYTES} bytes, or so is the payload the commit
      *                                  would store (its new blocks and a block manifest of 48 bytes per block, which
-     *                                  a recovery holds in one array) — found at the latest at the stream's end;
-     *                                  nothing is committed and nothing deleted
+     *                                  a recovery holds in one array) — found at the latest once the stream has
+     *                                  ended and the compaction has decided which blocks to store again, before
+     *                                  they are read back; nothing is committed and nothing deleted
      */
     public FragmentIndex commit(String jobId, InputStream checkpoint) throws IOException {
         Objects.requireNonNull(checkpoint, "checkpoint");

@@ -197,8 +197,9 @@ final class Differential {
 
     /**
      * Which segments of a base are whole: for each (0 the base's own, then those its manifest lists), whether every
-     * one of its {@code n} fragments is listed, in the view the commit took when it started, by the repository its
-     * index records. The check lists nothing more — the view is the commit's own listing — and downloads no fragment:
+     * one of its {@code n} fragments is listed, in the view given (the listing the commit took when it started, or
+     * the one {@link #recheck} took later), by the repository its index records. The check lists nothing itself and
+     * downloads no fragment:
      * a fragment present but damaged is not seen here (recovery finds it by its CRC-32C and digest and counts it among
      * the {@code n − m} losses the checkpoint tolerates). A segment's index comes from {@code state}'s cache of the
      * indices of the segments its last commit referred to or its repairs revised; an index not cached is read from
@@ -525,6 +526,9 @@ final class Differential {
         /**
          * Decides which base segments stay referred to ({@link #keptSegments}, with every byte of the state known)
          * and gives each block of a dropped segment its place in the new segment, after the new blocks.
+         *
+         * @throws IllegalArgumentException if the payload would then be longer than a recovery can hold
+         *                                  ({@link #requireRecoverable})
          */
         Moves compact(double amplification) {
             if (bm == null) {
@@ -532,7 +536,9 @@ final class Differential {
                 return new Moves(new int[0], new int[0]);
             }
             kept = keptSegments(baseSegments, live, whole, ownBytes, amplification);
-            return moveDropped();
+            Moves moves = moveDropped();
+            requireRecoverablePayload();
+            return moves;
         }
 
         /**
@@ -547,7 +553,21 @@ final class Differential {
             for (int s = 0; s < kept.length; s++) {
                 kept[s] &= whole[s];
             }
-            return moveDropped();
+            Moves moves = moveDropped();
+            requireRecoverablePayload();
+            return moves;
+        }
+
+        /**
+         * Refuses, as soon as the compaction has decided (before any block is read back), a payload longer than a
+         * recovery can hold: the blocks it stores and the manifest.
+         */
+        private void requireRecoverablePayload() {
+            int keptCount = 0;
+            for (boolean k : kept) {
+                keptCount += k ? 1 : 0;
+            }
+            requireRecoverable(stateBytes, ownBytes + Manifest.encodedBytes(keptCount, count) + 4, maxArrayBytes);
         }
 
         /** Moves the blocks still referred to in segments not {@link #kept} into the new segment. */
@@ -596,11 +616,7 @@ final class Differential {
          *                                  ({@link #requireRecoverable})
          */
         Manifest manifest() {
-            int keptCount = 0;
-            for (boolean k : kept) {
-                keptCount += k ? 1 : 0;
-            }
-            requireRecoverable(stateBytes, ownBytes + Manifest.encodedBytes(keptCount, count) + 4, maxArrayBytes);
+            requireRecoverablePayload();
             int[] ordinal = new int[baseSegments.size()];
             List<Manifest.Segment> segments = new ArrayList<>();
             for (int s = 0; s < baseSegments.size(); s++) {

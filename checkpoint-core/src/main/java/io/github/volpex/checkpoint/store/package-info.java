@@ -174,11 +174,12 @@
  *       spares every checkpoint whose segment that checkpoint's manifest lists; a segment is freed only once no
  *       retained checkpoint lists it. When the newest checkpoint's manifest cannot be read, collection deletes
  *       nothing.</li>
- *   <li><b>Durability: every segment referred to is whole at the commit point.</b> A full commit's guarantee at its
- *       commit point is that all {@code n} of its fragments were just written and listed, so it tolerates
- *       {@code n − m} losses from then on. A differential checkpoint needs every segment it lists as well, and those
- *       were written by older commits: left alone (no repair running), their losses add up over the commits that keep
- *       referring to them, and once one has lost more than {@code n − m} every checkpoint listing it is lost. So a
+ *   <li><b>Durability: every segment referred to is whole at the commit's last listing.</b> A full commit's
+ *       guarantee at its commit point is that all {@code n} of its fragments were just written and listed, so it
+ *       tolerates {@code n − m} losses from then on. A differential checkpoint needs every segment it lists as well,
+ *       and those were written by older commits: left alone (no repair running), their losses add up over the commits
+ *       that keep referring to them, and once one has lost more than {@code n − m} every checkpoint listing it is
+ *       lost. So a
  *       commit refers to a segment of its base (the base's own one included) only if the job's listing shows all
  *       {@code n} of that segment's fragments, each on the repository the segment's index records for it — in the
  *       listing the commit takes when it starts, and again in one taken once its payload is decided, since reading a
@@ -192,14 +193,16 @@
  *       stored again in the new segment, from the array, or, for a stream (which the store does not keep), read back
  *       from the segment's remaining fragments, any {@code m} of which decode it; a segment that can no longer be
  *       decoded fails the stream commit with {@link io.github.volpex.checkpoint.store.CommitFailedException} before
- *       anything of it is published. A committed differential checkpoint therefore tolerates, from its commit point
- *       on, {@code n − m} fragment losses on its own segment and on each segment it lists, independently, exactly as
- *       a full checkpoint tolerates them on its own. The last listing precedes the commit point by the index copies,
- *       the epoch check and the first marker (for a stream, also by its last stripes and their verification): a
- *       fragment lost in that span is not seen by this commit, and the next commit stores that segment's live blocks
- *       again. The second listing costs one listing request per repository, made only by a commit that refers to a
- *       block of its base (in {@code DifferentialScaleTest}, six repositories: 42 calls per commit before it, 48
- *       after, the median of commits 100 to 199 of each history), and more only when a segment drops out meanwhile.
+ *       anything of it is published. A committed differential checkpoint therefore tolerates, from its last listing
+ *       on, {@code n − m} fragment losses on its own segment and on each segment it lists, independently, as a full
+ *       checkpoint tolerates them on its own — save what the listing cannot see (below). The last listing precedes
+ *       the commit point by the index copies, the epoch check and the first marker (for a stream, also by its last
+ *       stripes, the replacement of fragment writes that failed — which reads {@code m} fragments of the new segment —
+ *       and their verification): a fragment lost in that span is not seen by this commit, and the next commit stores
+ *       that segment's live blocks again. The second listing costs one listing request per repository, made only by a
+ *       commit that refers to a block of its base (in {@code DifferentialScaleTest}, six repositories: 42 calls per
+ *       commit before it, 48 after, the median of commits 100 to 199 of each history); a stream commit whose
+ *       compaction read blocks back lists once more after them, and any commit again when a segment drops out.
  *       The check downloads no fragment; it costs one read of the index copies of
  *       each listed segment whose index the store does not have in memory (after a restart), and of each whose listing
  *       shows a fragment where the index remembered does not record it — a repair elsewhere may have moved fragments
