@@ -588,7 +588,10 @@ class S3RepositoryTest {
      * which the repository holds back until the commit — leaves nothing: the request ends with the body incomplete.
      * The test waits until the server holds all but the last chunk of the body (S3Proxy lists an upload in progress
      * as a temporary object, with its size so far), so that a repository that sent the last byte before the commit
-     * would have its value stored.
+     * would have its value stored. It first waits until the server holds the beginning of the body, written within
+     * the repository's stream buffer: a writer that filled that buffer before the executor had started the request
+     * would go on as a multipart upload instead, which the server does not list (and this test would check
+     * nothing but that upload's abort, after waiting out its deadline).
      */
     @Test
     void an_output_closed_after_every_byte_but_the_last_was_sent_leaves_nothing() {
@@ -603,7 +606,14 @@ class S3RepositoryTest {
             byte[] value = new byte[S3Repository.MIN_PART_BYTES + 12_345];
             new SplittableRandom(seed).nextBytes(value);
             try (FragmentOutput out = repository.create("v", value.length)) {
-                out.write(value);
+                int first = 512 << 10;
+                out.write(value, 0, first);
+                long started = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (raw.listObjectsV2(b -> b.bucket(LocalS3.BUCKET).prefix(prefix)).contents().isEmpty()) {
+                    assertTrue(System.nanoTime() - started < 0, "the streamed request did not begin within 60 s");
+                    Thread.sleep(5);
+                }
+                out.write(value, first, value.length - first);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (System.nanoTime() - deadline < 0) {
                     List<S3Object> objects = raw.listObjectsV2(b -> b.bucket(LocalS3.BUCKET).prefix(prefix))
