@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.testsupport.SearchDepth;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -21,15 +22,19 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Differential commits, example by example: what each writes (its segment holds exactly the blocks its base does not
- * refer to) and that every state is recovered byte for byte, by this store and by a restarted one.
+ * refer to) and that every state is recovered byte for byte, by this store and by a restarted one. Each example that
+ * draws from a seed runs once per seed ({@link SearchDepth#eachSeed}: more in a deeper search), each seed on fresh
+ * repositories; {@code -Dvolpex.differential.commit.seed=<seed>} replays one.
  */
 class DifferentialCommitTest {
 
     private static final int BLOCK = Chunking.DEFAULT_BLOCK_BYTES;
     private static final int STATE = 64 * BLOCK;
     private static final String JOB = "job";
+    private static final String SEED_PROPERTY = "volpex.differential.commit.seed";
 
     private List<Stores.Counting> repositories;
+    /** The seed of the check running now. */
     private long seed;
 
     @BeforeEach
@@ -38,7 +43,21 @@ class DifferentialCommitTest {
         for (FragmentRepository r : Stores.inMemory(6)) {
             repositories.add(new Stores.Counting(r));
         }
-        seed = new SplittableRandom().nextLong();
+    }
+
+    /** Runs {@code check} once per seed that {@link SearchDepth#eachSeed} gives, each on fresh repositories. */
+    private void eachSeed(Check check) {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, drawn -> {
+            repositories();
+            seed = drawn;
+            check.run();
+        });
+    }
+
+    /** A check that draws from {@link #seed}. */
+    @FunctionalInterface
+    private interface Check {
+        void run() throws Exception;
     }
 
     private CheckpointStore store(Chunking chunking) {
@@ -81,7 +100,11 @@ class DifferentialCommitTest {
     }
 
     @Test
-    void noChangeWritesTheManifestOnlyUnderOnePercentOfTheState() throws Exception {
+    void noChangeWritesTheManifestOnlyUnderOnePercentOfTheState() {
+        eachSeed(this::noChangeWritesTheManifestOnlyUnderOnePercentOfTheStateWithSeed);
+    }
+
+    private void noChangeWritesTheManifestOnlyUnderOnePercentOfTheStateWithSeed() throws Exception {
         CheckpointStore store = store(Chunking.fixed());
         byte[] state = Stores.data(seed, STATE);
         commit(store, state, STATE);
@@ -93,7 +116,11 @@ class DifferentialCommitTest {
     }
 
     @Test
-    void scatteredChangesStoreTheirBlocksOnly() throws Exception {
+    void scatteredChangesStoreTheirBlocksOnly() {
+        eachSeed(this::scatteredChangesStoreTheirBlocksOnlyWithSeed);
+    }
+
+    private void scatteredChangesStoreTheirBlocksOnlyWithSeed() throws Exception {
         CheckpointStore store = store(Chunking.fixed());
         byte[] state = Stores.data(seed, STATE);
         commit(store, state, STATE);
@@ -111,7 +138,11 @@ class DifferentialCommitTest {
     }
 
     @Test
-    void allChangedStoresEveryBlockAndFreesTheOldSegment() throws Exception {
+    void allChangedStoresEveryBlockAndFreesTheOldSegment() {
+        eachSeed(this::allChangedStoresEveryBlockAndFreesTheOldSegmentWithSeed);
+    }
+
+    private void allChangedStoresEveryBlockAndFreesTheOldSegmentWithSeed() throws Exception {
         CheckpointStore store = store(Chunking.fixed());
         commit(store, Stores.data(seed, STATE), STATE);
         commit(store, Stores.data(seed + 1, STATE), STATE);
@@ -119,7 +150,11 @@ class DifferentialCommitTest {
     }
 
     @Test
-    void growingAndShrinkingStates() throws Exception {
+    void growingAndShrinkingStates() {
+        eachSeed(this::growingAndShrinkingStatesWithSeed);
+    }
+
+    private void growingAndShrinkingStatesWithSeed() throws Exception {
         CheckpointStore store = store(Chunking.fixed());
         byte[] state = Stores.data(seed, STATE + 100);
         commit(store, state, STATE + 100);
@@ -139,7 +174,11 @@ class DifferentialCommitTest {
     }
 
     @Test
-    void contentDefinedChunkingStoresLittleAfterAnInsertion() throws Exception {
+    void contentDefinedChunkingStoresLittleAfterAnInsertion() {
+        eachSeed(this::contentDefinedChunkingStoresLittleAfterAnInsertionWithSeed);
+    }
+
+    private void contentDefinedChunkingStoresLittleAfterAnInsertionWithSeed() throws Exception {
         Chunking cdc = Chunking.contentDefined(4096);
         CheckpointStore store = store(cdc);
         byte[] state = Stores.data(seed, STATE);
@@ -165,7 +204,11 @@ class DifferentialCommitTest {
     }
 
     @Test
-    void aRestartedStoreReadsItsBaseBackAndStillStoresOnlyWhatChanged() throws Exception {
+    void aRestartedStoreReadsItsBaseBackAndStillStoresOnlyWhatChanged() {
+        eachSeed(this::aRestartedStoreReadsItsBaseBackAndStillStoresOnlyWhatChangedWithSeed);
+    }
+
+    private void aRestartedStoreReadsItsBaseBackAndStillStoresOnlyWhatChangedWithSeed() throws Exception {
         byte[] state = Stores.data(seed, STATE);
         commit(store(Chunking.fixed()), state, STATE);
         state[5] ^= 1;
@@ -190,7 +233,11 @@ class DifferentialCommitTest {
      * all. A restarted store that repairs first reads it for the manifest in the repair, and its commit does not.
      */
     @Test
-    void aRestartedWriterReadsTheNewestSegmentForItsManifestOnce() throws Exception {
+    void aRestartedWriterReadsTheNewestSegmentForItsManifestOnce() {
+        eachSeed(this::aRestartedWriterReadsTheNewestSegmentForItsManifestOnceWithSeed);
+    }
+
+    private void aRestartedWriterReadsTheNewestSegmentForItsManifestOnceWithSeed() throws Exception {
         byte[] state = Stores.data(seed, STATE);
         CheckpointStore writer = store(Chunking.fixed());
         writer.commit(JOB, state);
@@ -246,7 +293,11 @@ class DifferentialCommitTest {
      * the new revision and refers to the base again.
      */
     @Test
-    void aBaseIndexIsReadAgainOnlyWhenARepairMayHaveMovedItsFragments() throws Exception {
+    void aBaseIndexIsReadAgainOnlyWhenARepairMayHaveMovedItsFragments() {
+        eachSeed(this::aBaseIndexIsReadAgainOnlyWhenARepairMayHaveMovedItsFragmentsWithSeed);
+    }
+
+    private void aBaseIndexIsReadAgainOnlyWhenARepairMayHaveMovedItsFragmentsWithSeed() throws Exception {
         repositories.add(new Stores.Counting(FragmentRepository.inMemory("seventh")));
         CheckpointStore writer = store(Chunking.fixed());
         byte[] state = Stores.data(seed, STATE);
@@ -279,7 +330,11 @@ class DifferentialCommitTest {
      * then tolerate one loss fewer than n − m). The store's own repair updates what it remembers.
      */
     @Test
-    void aFragmentLeftBehindByItsOwnRepairDoesNotMakeASegmentWhole() throws Exception {
+    void aFragmentLeftBehindByItsOwnRepairDoesNotMakeASegmentWhole() {
+        eachSeed(this::aFragmentLeftBehindByItsOwnRepairDoesNotMakeASegmentWholeWithSeed);
+    }
+
+    private void aFragmentLeftBehindByItsOwnRepairDoesNotMakeASegmentWholeWithSeed() throws Exception {
         List<Stores.Switchable> hosts = Stores.Switchable.inMemory(7);
         CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(4, 2), hosts)
                 .differential(Chunking.fixed()).segmentBytes(64 * 1024).reconstructionThreshold(6).build();
@@ -292,7 +347,11 @@ class DifferentialCommitTest {
      * again, and so knows the newest locations when the new copy is lost.
      */
     @Test
-    void aFragmentLeftBehindByAnotherStoresRepairIsNoticedWhileBothCopiesAreListed() throws Exception {
+    void aFragmentLeftBehindByAnotherStoresRepairIsNoticedWhileBothCopiesAreListed() {
+        eachSeed(this::aFragmentLeftBehindByAnotherStoresRepairIsNoticedWhileBothCopiesAreListedWithSeed);
+    }
+
+    private void aFragmentLeftBehindByAnotherStoresRepairIsNoticedWhileBothCopiesAreListedWithSeed() throws Exception {
         List<Stores.Switchable> hosts = Stores.Switchable.inMemory(7);
         CheckpointStore writer = CheckpointStore.perennial(IdaCodec.systematic(4, 2), hosts)
                 .differential(Chunking.fixed()).segmentBytes(64 * 1024).build();
@@ -341,7 +400,11 @@ class DifferentialCommitTest {
     }
 
     @Test
-    void aStreamCommitIsDifferentialAndStoresOnlyTheChangedBlocks() throws Exception {
+    void aStreamCommitIsDifferentialAndStoresOnlyTheChangedBlocks() {
+        eachSeed(this::aStreamCommitIsDifferentialAndStoresOnlyTheChangedBlocksWithSeed);
+    }
+
+    private void aStreamCommitIsDifferentialAndStoresOnlyTheChangedBlocksWithSeed() throws Exception {
         CheckpointStore store = store(Chunking.fixed());
         byte[] state = Stores.data(seed, STATE);
         commit(store, state, STATE);
@@ -356,7 +419,11 @@ class DifferentialCommitTest {
     }
 
     @Test
-    void repairRegeneratesTheFragmentsOfTheSegmentsTheNewestLists() throws Exception {
+    void repairRegeneratesTheFragmentsOfTheSegmentsTheNewestLists() {
+        eachSeed(this::repairRegeneratesTheFragmentsOfTheSegmentsTheNewestListsWithSeed);
+    }
+
+    private void repairRegeneratesTheFragmentsOfTheSegmentsTheNewestListsWithSeed() throws Exception {
         CheckpointStore store = store(Chunking.fixed());
         byte[] state = Stores.data(seed, STATE);
         FragmentIndex first = store.commit(JOB, state);
@@ -398,12 +465,20 @@ class DifferentialCommitTest {
     }
 
     @Test
-    void segmentsTheNewestDoesNotListAreCollectedAndListedOnesKept() throws Exception {
+    void segmentsTheNewestDoesNotListAreCollectedAndListedOnesKept() {
+        eachSeed(this::segmentsTheNewestDoesNotListAreCollectedAndListedOnesKeptWithSeed);
+    }
+
+    private void segmentsTheNewestDoesNotListAreCollectedAndListedOnesKeptWithSeed() throws Exception {
         collectsAndCompactsWithin(store(Chunking.fixed()), CheckpointStore.DEFAULT_MAX_SPACE_AMPLIFICATION);
     }
 
     @Test
-    void everySpaceBoundHoldsFromTheTightestToALooseOne() throws Exception {
+    void everySpaceBoundHoldsFromTheTightestToALooseOne() {
+        eachSeed(this::everySpaceBoundHoldsFromTheTightestToALooseOneWithSeed);
+    }
+
+    private void everySpaceBoundHoldsFromTheTightestToALooseOneWithSeed() throws Exception {
         for (double bound : new double[] {1.0, 1.3, 4.0}) {
             repositories();
             collectsAndCompactsWithin(CheckpointStore.perennial(IdaCodec.systematic(4, 2), repositories)
@@ -463,7 +538,11 @@ class DifferentialCommitTest {
      * never different bytes.
      */
     @Test
-    void damageThatPassesThePieceChecksIsCaughtByTheBlockDigests() throws Exception {
+    void damageThatPassesThePieceChecksIsCaughtByTheBlockDigests() {
+        eachSeed(this::damageThatPassesThePieceChecksIsCaughtByTheBlockDigestsWithSeed);
+    }
+
+    private void damageThatPassesThePieceChecksIsCaughtByTheBlockDigestsWithSeed() throws Exception {
         CheckpointStore store = store(Chunking.fixed());
         SplittableRandom random = new SplittableRandom(seed);
         byte[] state = Stores.data(seed, STATE);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.testsupport.SearchDepth;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,9 +23,13 @@ import org.junit.jupiter.api.Test;
  * A committed differential checkpoint tolerates {@code n − m} fragment losses on every segment it refers to, as a full
  * checkpoint tolerates them on its own: older segments lose fragments between commits and nobody repairs them, losses
  * accumulating over many commits; after every commit up to {@code n − m} further fragments of each segment the newest
- * checkpoint lists are deleted, and the newest checkpoint must still be recovered byte for byte.
+ * checkpoint lists are deleted, and the newest checkpoint must still be recovered byte for byte. The examples run once
+ * per seed ({@link SearchDepth#eachSeed}: more in a deeper search), each history on repositories of its own;
+ * {@code -Dvolpex.differential.durability.seed=<seed>} replays one.
  */
 class DifferentialDurabilityTest {
+
+    private static final String SEED_PROPERTY = "volpex.differential.durability.seed";
 
     private static final String JOB = "job";
     private static final int M = 4;
@@ -102,13 +107,13 @@ class DifferentialDurabilityTest {
     }
 
     @Test
-    void olderSegmentsThatLostFragmentsAreNotReferredToAgain() throws Exception {
-        run(Chunking.fixed(BLOCK), new SplittableRandom().nextLong(), 12, 5, true);
+    void olderSegmentsThatLostFragmentsAreNotReferredToAgain() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, seed -> run(Chunking.fixed(BLOCK), seed, 12, 5, true));
     }
 
     @Test
-    void contentDefinedChunkingToo() throws Exception {
-        run(Chunking.contentDefined(BLOCK), new SplittableRandom().nextLong(), 12, 5, true);
+    void contentDefinedChunkingToo() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, seed -> run(Chunking.contentDefined(BLOCK), seed, 12, 5, true));
     }
 
     @Property(tries = 40)

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.testsupport.SearchDepth;
 import java.io.ByteArrayInputStream;
 import java.util.HashSet;
 import java.util.List;
@@ -17,7 +18,9 @@ import org.junit.jupiter.api.Test;
  * A differential commit is refused before its commit point when anything a recovery must hold in one array — the
  * state, or the stored payload of new blocks and block manifest — would exceed the array bound: such a checkpoint
  * could be committed but never recovered, and its commit would delete the older ones. The bound is lowered here
- * (package-private builder setting) so that the payload outgrows it while the state does not.
+ * (package-private builder setting) so that the payload outgrows it while the state does not. The randomised tests
+ * run once per seed ({@link SearchDepth#eachSeed}: more in a deeper search), each seed on repositories and a store of
+ * its own; {@code -Dvolpex.differential.size.seed=<seed>} replays one.
  */
 class DifferentialRecoverableSizeTest {
 
@@ -25,10 +28,30 @@ class DifferentialRecoverableSizeTest {
     private static final int BLOCK = Chunking.MIN_BLOCK_BYTES;
     private static final int BOUND = 64 * BLOCK;
 
-    private final long seed = new SplittableRandom().nextLong();
-    private final SplittableRandom random = new SplittableRandom(seed);
-    private final List<FragmentRepository> repositories = Stores.inMemory(5);
-    private final CheckpointStore store = store(repositories, BOUND);
+    private static final String SEED_PROPERTY = "volpex.differential.size.seed";
+
+    /** The seed of the check running now, what it draws from, and the fresh repositories and store it runs on. */
+    private long seed;
+    private SplittableRandom random;
+    private List<FragmentRepository> repositories;
+    private CheckpointStore store;
+
+    /** Runs {@code check} once per seed that {@link SearchDepth#eachSeed} gives, on fresh repositories. */
+    private void eachSeed(Check check) {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, drawn -> {
+            seed = drawn;
+            random = new SplittableRandom(drawn);
+            repositories = Stores.inMemory(5);
+            store = store(repositories, BOUND);
+            check.run();
+        });
+    }
+
+    /** A check that draws from {@link #random}. */
+    @FunctionalInterface
+    private interface Check {
+        void run() throws Exception;
+    }
 
     /** Commits a random state of {@code bytes} and returns it. */
     private byte[] committed(int bytes) throws Exception {
@@ -53,7 +76,11 @@ class DifferentialRecoverableSizeTest {
     }
 
     @Test
-    void aPayloadLongerThanTheBoundIsRefusedBeforeItsCommitPointFromAnArrayAndAStream() throws Exception {
+    void aPayloadLongerThanTheBoundIsRefusedBeforeItsCommitPointFromAnArrayAndAStream() {
+        eachSeed(this::aPayloadLongerThanTheBoundIsRefusedWithSeed);
+    }
+
+    private void aPayloadLongerThanTheBoundIsRefusedWithSeed() throws Exception {
         byte[] first = committed(16 * BLOCK);
         // 60 blocks, all new: the state fits the bound, its blocks and their 48-byte manifest entries do not.
         byte[] tooMany = Stores.data(random.nextLong(), 60 * BLOCK);
@@ -87,7 +114,11 @@ class DifferentialRecoverableSizeTest {
     }
 
     @Test
-    void aStreamLongerThanTheBoundIsRefusedAndTheLastCheckpointKept() throws Exception {
+    void aStreamLongerThanTheBoundIsRefusedAndTheLastCheckpointKept() {
+        eachSeed(this::aStreamLongerThanTheBoundIsRefusedWithSeed);
+    }
+
+    private void aStreamLongerThanTheBoundIsRefusedWithSeed() throws Exception {
         byte[] first = committed(4 * BLOCK);
         List<String> before = Stores.everything(repositories);
         // One block repeated: the payload stays small, the state is one byte too long.

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.volpex.checkpoint.repository.FragmentOutput;
 import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.testsupport.SearchDepth;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,9 +25,13 @@ import org.junit.jupiter.api.Test;
  * The store promises each repository the exact length of every fragment it writes when it knows it — a commit of a
  * byte array, full or differential, and the regeneration of a lost fragment — and promises nothing for a checkpoint
  * read from a stream, whose length it learns only at its end. The repositories underneath hold the store to its
- * promises ({@link FragmentRepository#create(String, long)}'s default), so a wrong one would fail the writes.
+ * promises ({@link FragmentRepository#create(String, long)}'s default), so a wrong one would fail the writes. Each
+ * test runs once per seed ({@link SearchDepth#eachSeed}: more in a deeper search), on repositories of its own;
+ * {@code -Dvolpex.lengthpromise.seed=<seed>} replays one.
  */
 class LengthPromiseTest {
+
+    private static final String SEED_PROPERTY = "volpex.lengthpromise.seed";
 
     /** An in-memory repository that records the length promised for each key it is asked to create. */
     private static final class Promises extends Stores.Forwarding {
@@ -77,8 +82,11 @@ class LengthPromiseTest {
     }
 
     @Test
-    void commits_of_arrays_promise_every_fragment_its_length_and_streams_promise_none() throws IOException {
-        long seed = new SplittableRandom().nextLong();
+    void commits_of_arrays_promise_every_fragment_its_length_and_streams_promise_none() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, LengthPromiseTest::arraysPromiseAndStreamsDoNotWithSeed);
+    }
+
+    private static void arraysPromiseAndStreamsDoNotWithSeed(long seed) throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
         List<Promises> repositories = repositories(9);
         CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), repositories)
@@ -100,8 +108,11 @@ class LengthPromiseTest {
     }
 
     @Test
-    void differential_commits_promise_their_segments_length() throws IOException {
-        long seed = new SplittableRandom().nextLong();
+    void differential_commits_promise_their_segments_length() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, LengthPromiseTest::differentialCommitsPromiseWithSeed);
+    }
+
+    private static void differentialCommitsPromiseWithSeed(long seed) throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
         List<Promises> repositories = repositories(9);
         CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), repositories)
@@ -120,11 +131,15 @@ class LengthPromiseTest {
     }
 
     @Test
-    void a_regenerated_fragment_is_promised_its_length() throws IOException {
+    void a_regenerated_fragment_is_promised_its_length() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, LengthPromiseTest::aRegeneratedFragmentIsPromisedWithSeed);
+    }
+
+    private static void aRegeneratedFragmentIsPromisedWithSeed(long seed) throws IOException {
         List<Promises> repositories = repositories(10);
         CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), repositories)
                 .segmentBytes(1000).build();
-        byte[] data = Stores.data(new SplittableRandom().nextLong(), 12_345);
+        byte[] data = Stores.data(seed, 12_345);
         FragmentIndex index = store.commit("job", data);
         // Lose two fragments; repair regenerates them, on their holders or elsewhere.
         for (FragmentLocation location : index.fragments().subList(0, 2)) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.testsupport.SearchDepth;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
@@ -21,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * The digests a commit and a streaming recovery compute on the executor, beside the encoding and the reading: with an
  * executor that starts its tasks late and in any order, every fragment's digest and the checkpoint's still cover their
  * bytes in order, so that what is committed recovers byte for byte, by array and by stream, and the index records the
- * digests of the bytes stored.
+ * digests of the bytes stored. The test runs once per seed ({@link SearchDepth#eachSeed}: more in a deeper search),
+ * each with a pool and repositories of its own; {@code -Dvolpex.parallelhashing.seed=<seed>} replays one (the sizes
+ * and the pauses; which thread runs a task first is up to the scheduler).
  */
 class ParallelHashingTest {
 
@@ -41,9 +44,11 @@ class ParallelHashingTest {
     }
 
     @Test
-    void digests_computed_beside_the_encoding_and_the_reading_cover_every_byte_in_order() throws IOException,
-            InterruptedException {
-        long seed = new SplittableRandom().nextLong();
+    void digests_computed_beside_the_encoding_and_the_reading_cover_every_byte_in_order() {
+        SearchDepth.eachSeed("volpex.parallelhashing.seed", 1, ParallelHashingTest::digestsCoverEveryByteWithSeed);
+    }
+
+    private static void digestsCoverEveryByteWithSeed(long seed) throws IOException, InterruptedException {
         SplittableRandom random = new SplittableRandom(seed);
         ExecutorService pool = Executors.newFixedThreadPool(3);
         try {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.testsupport.SearchDepth;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.HashSet;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * commit from it must fail with an {@link IOException} after a bounded number of such reads, not spin, and commit
  * nothing — on a store of full checkpoints and on a differential one. The stream counts the reads it answers with
  * 0 and fails the test itself (an error the commit does not catch) once it has answered far more than the store's
- * bound, so the test needs no clock.
+ * bound, so the test needs no clock. It runs once per seed ({@link SearchDepth#eachSeed}: more in a deeper
+ * search), each on repositories of its own; {@code -Dvolpex.stalledstream.seed=<seed>} replays one.
  */
 class StalledStreamTest {
 
@@ -29,8 +31,11 @@ class StalledStreamTest {
     private static final int SPINNING = 10_000_000;
 
     @Test
-    void aStreamThatReturnsZeroBytesForeverFailsTheCommitAndCommitsNothing() throws Exception {
-        long seed = new SplittableRandom().nextLong();
+    void aStreamThatReturnsZeroBytesForeverFailsTheCommitAndCommitsNothing() {
+        SearchDepth.eachSeed("volpex.stalledstream.seed", 1, StalledStreamTest::stallingFailsTheCommitWithSeed);
+    }
+
+    private static void stallingFailsTheCommitWithSeed(long seed) throws Exception {
         SplittableRandom random = new SplittableRandom(seed);
         for (boolean differential : new boolean[] {false, true}) {
             for (int given : new int[] {0, 1, 3 * BLOCK + 7, 20 * BLOCK}) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.testsupport.Scale;
+import io.github.volpex.testsupport.SearchDepth;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,7 +29,9 @@ import org.junit.jupiter.api.Timeout;
  * inline limit (a handful fill a batch's byte cap) and one in a thousand goes to the blob store. Every value read back
  * is compared with the one put, every process issued each request once, every batch stayed within the caps and the
  * namespace is consistent and holds no orphan blob afterwards. CI runs 10⁴ tags; {@code -Pscale} 10⁵
- * ({@code -Dvolpex.zookeeper.batch.tags} sets any count, {@code -Dvolpex.zookeeper.batch.seed} replays the values).
+ * ({@code -Dvolpex.zookeeper.batch.tags} sets any count). The values are drawn from a seed: the test runs once per
+ * seed ({@link SearchDepth#eachSeed}: more in a deeper search), each in a fresh namespace of the class's server, and
+ * {@code -Dvolpex.zookeeper.batch.seed=<seed>} replays one.
  */
 // A hang guard only, far above the run time of a loaded machine at the profile's scale.
 @Timeout(value = 1_800, unit = TimeUnit.SECONDS)
@@ -67,8 +70,11 @@ class BatchedVolumeTest {
     }
 
     @Test
-    void many_tags_go_through_shared_batches_and_every_value_comes_back_once() throws Exception {
-        long seed = Long.getLong("volpex.zookeeper.batch.seed", new SplittableRandom().nextLong());
+    void many_tags_go_through_shared_batches_and_every_value_comes_back_once() {
+        SearchDepth.eachSeed("volpex.zookeeper.batch.seed", 1, BatchedVolumeTest::sharedBatchesWithSeed);
+    }
+
+    private static void sharedBatchesWithSeed(long seed) throws Exception {
         String namespace = ensemble.freshNamespace();
         List<ZkDataspace> clients = new ArrayList<>();
         ExecutorService threads = Executors.newFixedThreadPool(2 * PAIRS);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.testsupport.Scale;
+import io.github.volpex.testsupport.SearchDepth;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,7 +31,10 @@ import org.junit.jupiter.api.Timeout;
  * uses 10⁴ tags of which 2·10³ hold blobs of their own (an inline limit of 0); {@code -Pscale} raises this to 10⁵
  * tags and 2·10⁴ blobs ({@code -Dvolpex.zookeeper.volume.tags}, {@code -Dvolpex.zookeeper.volume.blobs} set any
  * size). One tag in a hundred has a name too long to escape, so the
- * dictionary fills too. What was measured is written to {@code target/zookeeper-volume.txt}.
+ * dictionary fills too. What was measured is written to {@code target/zookeeper-volume.txt}. The tags read and got
+ * are drawn from a seed: the test runs once per seed ({@link SearchDepth#eachSeed}: more in a deeper search), each in
+ * a fresh namespace of the class's server (a get takes its tuple, so a second sample must not meet the first's
+ * takes), and {@code -Dvolpex.zookeeper.volume.seed=<seed>} replays one.
  */
 // A hang guard only, far above the run time of a loaded machine at the profile's scale.
 @Timeout(value = 1_800, unit = TimeUnit.SECONDS)
@@ -64,13 +68,17 @@ class NamespaceVolumeTest {
         return bytes((i < BLOBS ? "blob-" : "inline-") + i);
     }
 
-    private ZooKeeperDataspace connect(String namespace, int inlineLimit) {
+    private static ZooKeeperDataspace connect(String namespace, int inlineLimit) {
         return ZooKeeperDataspace.builder(ensemble.connectString(), namespace).processCount(READER + 1)
                 .inlineLimitBytes(inlineLimit).connect();
     }
 
     @Test
-    void a_large_namespace_connects_reads_replays_lists_every_znode_and_is_destroyed() throws Exception {
+    void a_large_namespace_connects_reads_replays_lists_every_znode_and_is_destroyed() {
+        SearchDepth.eachSeed("volpex.zookeeper.volume.seed", 1, NamespaceVolumeTest::largeNamespaceWithSeed);
+    }
+
+    private static void largeNamespaceWithSeed(long seed) throws Exception {
         assertNull(System.getProperty("jute.maxbuffer"), "ZooKeeper's default jute.maxbuffer");
         assertTrue(BLOBS <= TAGS, "the blobs are held by tags");
         String namespace = ensemble.freshNamespace();
@@ -102,7 +110,6 @@ class NamespaceVolumeTest {
         }
         long written = System.nanoTime();
 
-        long seed = Long.getLong("volpex.zookeeper.volume.seed", new SplittableRandom().nextLong());
         List<Integer> sample = new ArrayList<>();
         SplittableRandom draw = new SplittableRandom(seed);
         for (int k = 0; k < SAMPLE; k++) {

@@ -10,11 +10,13 @@ import io.github.volpex.checkpoint.store.ProcessCheckpoint;
 import io.github.volpex.dataspace.DataspaceOptions;
 import io.github.volpex.dataspace.Replica;
 import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.testsupport.SearchDepth;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,12 +26,18 @@ import org.junit.jupiter.api.Timeout;
  * The restart cycle of a replicated process on the ZooKeeper dataspace: its state and request number committed as one
  * process checkpoint under its elected writer's epoch; every replica lost; a new replica recovers both, reopens at the
  * saved request number and re-executes what came after it — every get answered from the read log with the bytes the
- * lost replicas received, nothing consumed twice — and ends with the state a run without failures ends with.
+ * lost replicas received, nothing consumed twice — and ends with the state a run without failures ends with. The
+ * crash point is drawn from a seed; the test runs once per seed ({@link SearchDepth#eachSeed}: more in a deeper
+ * search), each in namespaces and repositories of its own on the class's server, and
+ * {@code -Dvolpex.zookeeper.restart.seed=<seed>} replays one.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ProcessRestartTest {
 
     private static final int TASKS = 30;
+    private static final String SEED_PROPERTY = "volpex.zookeeper.restart.seed";
+    /** Numbers the runs, so that each uses a dataspace namespace and an election path of its own. */
+    private static final AtomicInteger RUNS = new AtomicInteger();
     private static EmbeddedZooKeeper ensemble;
 
     @BeforeAll
@@ -52,18 +60,23 @@ class ProcessRestartTest {
     }
 
     @Test
-    void a_process_restarted_from_its_checkpoint_replays_from_the_read_log_and_ends_as_without_failures()
-            throws Exception {
+    void a_process_restarted_from_its_checkpoint_replays_from_the_read_log_and_ends_as_without_failures() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, ProcessRestartTest::restartedFromItsCheckpointWithSeed);
+    }
+
+    private static void restartedFromItsCheckpointWithSeed(long seed) throws Exception {
         List<FragmentRepository> repositories = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             repositories.add(FragmentRepository.inMemory("r" + i));
         }
-        int crashAt = 10 + new SplittableRandom().nextInt(15);
+        int crashAt = 10 + new SplittableRandom(seed).nextInt(15);
         String context = "crash after task " + crashAt;
         DataspaceOptions options = DataspaceOptions.builder().readLogCapacity(100).build();
-        try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.connect(ensemble.connectString(), "/restart", 2,
-                options);
-             WriterElection election = WriterElection.join(ensemble.connectString(), "/restart-epochs", "p0")) {
+        int run = RUNS.incrementAndGet();
+        try (ZooKeeperDataspace dataspace = ZooKeeperDataspace.connect(ensemble.connectString(), "/restart-" + run,
+                2, options);
+             WriterElection election = WriterElection.join(ensemble.connectString(), "/restart-epochs-" + run,
+                     "p0")) {
             Replica feeder = dataspace.open(1);
             for (int task = 1; task <= TASKS; task++) {
                 feeder.put("task-" + task, value(task));

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The tour across processes, end to end: replicas in JVMs of their own killed with SIGKILL, restarted from their
  * checkpoints, the ZooKeeper leader failing over, storage hosts losing their data — verified bit for bit; then the
  * same with services the run is given, and a coordinator that is killed or interrupted mid-run leaving nothing running.
- * The randomised run replays with {@code -Dvolpex.cluster.seed=<seed>}, which every failure message names.
+ * The randomised runs (one seed each in an ordinary build, more in a deeper search) replay with
+ * {@code -Dvolpex.cluster.seed=<seed>}, which every failure message names.
  */
 class ClusterTest {
 
@@ -250,35 +251,39 @@ class ClusterTest {
 
     @Test
     @Timeout(value = 720, unit = TimeUnit.SECONDS)
-    void a_run_on_services_it_is_given_uses_them_and_leaves_nothing_in_them() throws Exception {
-        long seed = Long.getLong("volpex.cluster.seed", System.nanoTime());
-        S3Credentials credentials = new S3Credentials("test-access", "test-secret");
-        try (EmbeddedZooKeeper ensemble = EmbeddedZooKeeper.start(1);
-             S3Server first = S3Server.start("127.0.0.1", 0, "given-bucket", credentials);
-             S3Server second = S3Server.start("127.0.0.1", 0, "given-bucket", credentials)) {
-            List<String> arguments = smallRun(seed);
-            arguments.addAll(List.of("--processes", "2", "--zookeeper", ensemble.connectString(), "--s3",
-                    first.endpoint() + "," + second.endpoint(), "--s3-bucket", "given-bucket"));
-            arguments.remove(arguments.indexOf("--processes") + 1);
-            arguments.remove(arguments.indexOf("--processes"));
-            Process coordinator = launch(arguments, credentials);
-            String text = readAll(coordinator, 600);
-            String context = "seed " + seed + " (replay with -Dvolpex.cluster.seed=" + seed + "):\n" + text;
-            assertEquals(0, coordinator.exitValue(), context);
-            assertTrue(text.contains("verdict: PASS"), context);
-            assertTrue(text.contains("ZooKeeper failovers               0 (an ensemble of yours"), context);
-            assertTrue(number(text, "replica JVMs +\\d+ started, (\\d+) killed with SIGKILL") >= 4, context);
-            assertTrue(number(text, "storage-host departures +(\\d+)") >= 1, context);
-            assertChurnKeptUp(text, context);
-            assertTrue(RunSpecTest.runs(ensemble.connectString()).isEmpty(), "the run's znodes are deleted");
-            for (S3Server server : List.of(first, second)) {
-                try (S3Repository bucket = S3Repository.builder("given-bucket").endpoint(server.endpoint())
-                        .pathStyle(true).credentials(credentials.accessKeyId(), credentials.secretAccessKey())
-                        .build()) {
-                    assertEquals(List.of(), bucket.list(""), "the run's objects are deleted from " + server.endpoint());
+    void a_run_on_services_it_is_given_uses_them_and_leaves_nothing_in_them() {
+        // One run in an ordinary build, more in a deep search, each on services of its own; a failure names its seed
+        // and the replay flag.
+        SearchDepth.eachSeed("volpex.cluster.seed", 1, seed -> {
+            S3Credentials credentials = new S3Credentials("test-access", "test-secret");
+            try (EmbeddedZooKeeper ensemble = EmbeddedZooKeeper.start(1);
+                 S3Server first = S3Server.start("127.0.0.1", 0, "given-bucket", credentials);
+                 S3Server second = S3Server.start("127.0.0.1", 0, "given-bucket", credentials)) {
+                List<String> arguments = smallRun(seed);
+                arguments.addAll(List.of("--processes", "2", "--zookeeper", ensemble.connectString(), "--s3",
+                        first.endpoint() + "," + second.endpoint(), "--s3-bucket", "given-bucket"));
+                arguments.remove(arguments.indexOf("--processes") + 1);
+                arguments.remove(arguments.indexOf("--processes"));
+                Process coordinator = launch(arguments, credentials);
+                String text = readAll(coordinator, 600);
+                String context = "seed " + seed + " (replay with -Dvolpex.cluster.seed=" + seed + "):\n" + text;
+                assertEquals(0, coordinator.exitValue(), context);
+                assertTrue(text.contains("verdict: PASS"), context);
+                assertTrue(text.contains("ZooKeeper failovers               0 (an ensemble of yours"), context);
+                assertTrue(number(text, "replica JVMs +\\d+ started, (\\d+) killed with SIGKILL") >= 4, context);
+                assertTrue(number(text, "storage-host departures +(\\d+)") >= 1, context);
+                assertChurnKeptUp(text, context);
+                assertTrue(RunSpecTest.runs(ensemble.connectString()).isEmpty(), "the run's znodes are deleted");
+                for (S3Server server : List.of(first, second)) {
+                    try (S3Repository bucket = S3Repository.builder("given-bucket").endpoint(server.endpoint())
+                            .pathStyle(true).credentials(credentials.accessKeyId(), credentials.secretAccessKey())
+                            .build()) {
+                        assertEquals(List.of(), bucket.list(""), "the run's objects are deleted from "
+                                + server.endpoint());
+                    }
                 }
             }
-        }
+        });
     }
 
     @Test

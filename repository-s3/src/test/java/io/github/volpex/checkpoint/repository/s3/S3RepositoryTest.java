@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.checkpoint.repository.FragmentOutput;
 import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
+import io.github.volpex.testsupport.SearchDepth;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -50,7 +51,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Bad input and bad answers: a missing bucket, refused credentials, throttling, a body cut short, a server that never
  * answers, a listing that changes while it is paged, an abandoned multipart upload — each a typed failure or a retry,
  * never a wrong object; parts uploaded on an executor while the next is filled, which arrive whole and in order, and
- * whose failures fail the commit and leave nothing.
+ * whose failures fail the commit and leave nothing. The tests that draw sizes, pieces or bytes at random run once per
+ * seed ({@link SearchDepth#eachSeed}: more in a deeper search), each seed's writes under a key prefix of their own on
+ * the class's servers; {@code -Dvolpex.s3.seed=<seed>} replays one.
  */
 // A hang guard only (a silent server must not stall the build), far above the run time of a loaded machine.
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
@@ -61,6 +64,9 @@ class S3RepositoryTest {
     private static FaultyS3Front front;
     /** Where the tests of {@link S3Repository.Builder#uploadExecutor} upload parts. */
     private static ExecutorService uploads;
+    private static final String SEED_PROPERTY = "volpex.s3.seed";
+    /** Numbers the seeds' runs, so that each writes under a key prefix of its own. */
+    private static final AtomicInteger RUNS = new AtomicInteger();
 
     @BeforeAll
     static void start() throws Exception {
@@ -488,8 +494,11 @@ class S3RepositoryTest {
     }
 
     @Test
-    void parts_uploaded_on_an_executor_arrive_whole_and_in_order_whoever_runs_them() throws IOException {
-        long seed = new SplittableRandom().nextLong();
+    void parts_uploaded_on_an_executor_arrive_whole_and_in_order_whoever_runs_them() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, S3RepositoryTest::partsArriveWholeAndInOrderWithSeed);
+    }
+
+    private static void partsArriveWholeAndInOrderWithSeed(long seed) throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
         for (Mode mode : Mode.values()) {
             for (int fullParts = 0; fullParts <= 2; fullParts++) {
@@ -506,8 +515,11 @@ class S3RepositoryTest {
      * streaming buffer, written in pieces of random sizes.
      */
     @Test
-    void values_of_promised_length_arrive_whole_whoever_runs_the_request() throws IOException {
-        long seed = new SplittableRandom().nextLong();
+    void values_of_promised_length_arrive_whole_whoever_runs_the_request() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, S3RepositoryTest::valuesOfPromisedLengthArriveWholeWithSeed);
+    }
+
+    private static void valuesOfPromisedLengthArriveWholeWithSeed(long seed) throws IOException {
         SplittableRandom random = new SplittableRandom(seed);
         for (Mode mode : Mode.values()) {
             for (int length : new int[] {S3Repository.MIN_PART_BYTES + 1,
@@ -539,31 +551,35 @@ class S3RepositoryTest {
      * (its bytes are gone): the write fails, says why, and leaves nothing, without waiting for bytes that will never
      * be read (a part of a multipart upload would have been sent again). When the damage meets an attempt that had not
      * begun its body yet (a stale pooled connection, a refusal before the body), the next attempt sends the body and
-     * the value is stored whole. Never a damaged value, never a hang.
+     * the value is stored whole. Never a damaged value, never a hang. Three rounds, each a seed of its own (more in a
+     * deeper search).
      */
     @Test
-    void a_streamed_put_damaged_on_the_way_fails_the_write_and_leaves_nothing() throws Exception {
+    void a_streamed_put_damaged_on_the_way_fails_the_write_and_leaves_nothing() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 3, S3RepositoryTest::aStreamedPutDamagedOnTheWayWithSeed);
+    }
+
+    private static void aStreamedPutDamagedOnTheWayWithSeed(long seed) throws Exception {
         byte[] value = new byte[3 * S3Repository.MIN_PART_BYTES];
-        new SplittableRandom().nextBytes(value);
-        for (int round = 0; round < 3; round++) {
-            try (TamperingProxy proxy = new TamperingProxy(s3.endpoint());
-                 S3Repository repository = S3Repository.builder(LocalS3.BUCKET).endpoint(proxy.endpoint())
-                         .pathStyle(true).credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)
-                         .keyPrefix("streamed-" + round + "/").id("streamed").partBytes(S3Repository.MIN_PART_BYTES)
-                         .maxAttempts(3).uploadExecutor(uploads).streamPromisedLengths(true)
-                         .timeouts(Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(120)).build()) {
-                proxy.flipNextBodies(1);
-                try (FragmentOutput out = repository.create("v", value.length)) {
-                    out.write(value);
-                    out.commit();
-                    assertArrayEquals(value, repository.get("v").orElseThrow(), "stored after a flip");
-                } catch (IOException e) {
-                    assertTrue(e.getMessage().contains("cannot be sent again"), e.getMessage());
-                    assertEquals(List.of(), repository.list(""));
-                    assertEquals(Optional.empty(), repository.get("v"));
-                }
-                assertEquals(1, proxy.flipped());
+        new SplittableRandom(seed).nextBytes(value);
+        int round = RUNS.incrementAndGet();
+        try (TamperingProxy proxy = new TamperingProxy(s3.endpoint());
+             S3Repository repository = S3Repository.builder(LocalS3.BUCKET).endpoint(proxy.endpoint())
+                     .pathStyle(true).credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)
+                     .keyPrefix("streamed-" + round + "/").id("streamed").partBytes(S3Repository.MIN_PART_BYTES)
+                     .maxAttempts(3).uploadExecutor(uploads).streamPromisedLengths(true)
+                     .timeouts(Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(120)).build()) {
+            proxy.flipNextBodies(1);
+            try (FragmentOutput out = repository.create("v", value.length)) {
+                out.write(value);
+                out.commit();
+                assertArrayEquals(value, repository.get("v").orElseThrow(), "stored after a flip");
+            } catch (IOException e) {
+                assertTrue(e.getMessage().contains("cannot be sent again"), e.getMessage());
+                assertEquals(List.of(), repository.list(""));
+                assertEquals(Optional.empty(), repository.get("v"));
             }
+            assertEquals(1, proxy.flipped());
         }
     }
 
@@ -572,18 +588,32 @@ class S3RepositoryTest {
      * which the repository holds back until the commit — leaves nothing: the request ends with the body incomplete.
      * The test waits until the server holds all but the last chunk of the body (S3Proxy lists an upload in progress
      * as a temporary object, with its size so far), so that a repository that sent the last byte before the commit
-     * would have its value stored.
+     * would have its value stored. It first waits until the server holds the beginning of the body, written within
+     * the repository's stream buffer: a writer that filled that buffer before the executor had started the request
+     * would go on as a multipart upload instead, which the server does not list (and this test would check
+     * nothing but that upload's abort, after waiting out its deadline).
      */
     @Test
-    void an_output_closed_after_every_byte_but_the_last_was_sent_leaves_nothing() throws Exception {
-        String prefix = "held-back/";
+    void an_output_closed_after_every_byte_but_the_last_was_sent_leaves_nothing() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, S3RepositoryTest::anOutputClosedBeforeTheLastByteWithSeed);
+    }
+
+    private static void anOutputClosedBeforeTheLastByteWithSeed(long seed) throws Exception {
+        String prefix = "held-back-" + RUNS.incrementAndGet() + "/";
         try (S3Repository repository = s3.repository("held-back").keyPrefix(prefix)
                 .partBytes(S3Repository.MIN_PART_BYTES).uploadExecutor(uploads).streamPromisedLengths(true).build();
              S3Client raw = rawClient(s3)) {
             byte[] value = new byte[S3Repository.MIN_PART_BYTES + 12_345];
-            new SplittableRandom().nextBytes(value);
+            new SplittableRandom(seed).nextBytes(value);
             try (FragmentOutput out = repository.create("v", value.length)) {
-                out.write(value);
+                int first = 512 << 10;
+                out.write(value, 0, first);
+                long started = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (raw.listObjectsV2(b -> b.bucket(LocalS3.BUCKET).prefix(prefix)).contents().isEmpty()) {
+                    assertTrue(System.nanoTime() - started < 0, "the streamed request did not begin within 60 s");
+                    Thread.sleep(5);
+                }
+                out.write(value, first, value.length - first);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (System.nanoTime() - deadline < 0) {
                     List<S3Object> objects = raw.listObjectsV2(b -> b.bucket(LocalS3.BUCKET).prefix(prefix))
@@ -632,7 +662,12 @@ class S3RepositoryTest {
     }
 
     @Test
-    void a_part_that_fails_on_the_executor_fails_the_commit_and_leaves_nothing() throws Exception {
+    void a_part_that_fails_on_the_executor_fails_the_commit_and_leaves_nothing() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1, S3RepositoryTest::aPartThatFailsOnTheExecutorWithSeed);
+    }
+
+    private static void aPartThatFailsOnTheExecutorWithSeed(long seed) throws Exception {
+        String prefix = "failing-" + RUNS.incrementAndGet() + "/";
         CountDownLatch ran = new CountDownLatch(1);
         // The part given to the executor meets a throttling answer, and no retry (maxAttempts 1).
         Executor failing = task -> uploads.execute(() -> {
@@ -641,11 +676,11 @@ class S3RepositoryTest {
             ran.countDown();
         });
         try (S3Repository repository = S3Repository.builder(LocalS3.BUCKET).endpoint(front.endpoint())
-                .pathStyle(true).credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY).keyPrefix("failing/")
+                .pathStyle(true).credentials(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY).keyPrefix(prefix)
                 .id("failing").partBytes(S3Repository.MIN_PART_BYTES).maxAttempts(1).uploadExecutor(failing)
                 .timeouts(Duration.ofSeconds(2), Duration.ofSeconds(10), Duration.ofSeconds(30)).build()) {
             byte[] value = new byte[S3Repository.MIN_PART_BYTES + 1000];
-            new SplittableRandom().nextBytes(value);
+            new SplittableRandom(seed).nextBytes(value);
             FragmentOutput out = repository.create("v");
             out.write(value);
             assertTrue(ran.await(60, TimeUnit.SECONDS), "the executor ran the part");
@@ -653,7 +688,7 @@ class S3RepositoryTest {
             assertTrue(e.getMessage().contains("503"), e.getMessage());
             out.close();
             assertEquals(List.of(), repository.list(""));
-            assertEquals(List.of(), incompleteUploads(open, "failing/"));
+            assertEquals(List.of(), incompleteUploads(open, prefix));
         }
     }
 
