@@ -1,5 +1,6 @@
 package io.github.volpex.checkpoint.repository.s3;
 
+import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -76,10 +77,22 @@ final class BytePipe {
         }
     }
 
+    /**
+     * Fails the writer once the upload has ended: with a {@link RepositoryUnavailableException} if that is what the
+     * upload failed with (the type a write of the same value as a multipart upload fails with), else an
+     * {@link IOException}.
+     */
     private void checkReader() throws IOException {
         if (readerEnded) {
-            throw new IOException("write " + key + " failed: its upload ended after " + read + " of " + length
-                    + " bytes" + (readerFailure == null ? "" : ": " + readerFailure.getMessage()), readerFailure);
+            String ended = "write " + key + " failed: its upload ended after " + read + " of " + length + " bytes";
+            if (readerFailure instanceof RepositoryUnavailableException unavailable) {
+                String prefix = "repository " + unavailable.repositoryId() + " is unavailable: ";
+                String detail = String.valueOf(unavailable.getMessage());
+                throw new RepositoryUnavailableException(unavailable.repositoryId(), ended + ": "
+                        + (detail.startsWith(prefix) ? detail.substring(prefix.length()) : detail), unavailable);
+            }
+            throw new IOException(ended + (readerFailure == null ? "" : ": " + readerFailure.getMessage()),
+                    readerFailure);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.volpex.checkpoint.repository.FragmentOutput;
+import io.github.volpex.checkpoint.repository.RepositoryUnavailableException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -76,6 +77,9 @@ class S3StalledLinkTest {
             }
             assertEquals(1, proxy.stalled(), "seed " + seed + ": " + failure);
             if (failure != null) {
+                // The type a stalled multipart upload fails with too: the store counts the repository as unavailable.
+                assertTrue(failure instanceof RepositoryUnavailableException, "seed " + seed + ": " + failure);
+                assertEquals("stalled", ((RepositoryUnavailableException) failure).repositoryId());
                 assertTrue(String.valueOf(failure.getMessage()).contains("write v"), "names the value: " + failure);
                 assertEquals(Optional.empty(), repository.get("v"), "seed " + seed);
             } else {
