@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A TCP proxy on loopback that passes HTTP/1.1 exchanges through byte for byte — so that the server checks the
  * client's signatures as if it were reached directly — except that it flips one byte in the body of the next
  * {@code n} requests that have one, as a faulty network card or middlebox would, or stalls the next ones half-way
- * through their body, as a link that stops carrying data without closing does (the connection stays open and idle
- * until the client gives up or the proxy is closed). Always close it.
+ * through their body, as a link that stops carrying data without closing does (the connection's thread and its
+ * upstream half stay until the server drops it or the proxy is closed). Always close it.
  */
 final class TamperingProxy implements AutoCloseable {
 
@@ -40,6 +40,7 @@ final class TamperingProxy implements AutoCloseable {
     private final AtomicInteger flipped = new AtomicInteger();
     private final AtomicInteger stalls = new AtomicInteger();
     private final AtomicInteger stalled = new AtomicInteger();
+    private final AtomicInteger bodies = new AtomicInteger();
     private final List<Socket> sockets = new ArrayList<>();
 
     TamperingProxy(URI target) throws IOException {
@@ -60,6 +61,11 @@ final class TamperingProxy implements AutoCloseable {
     /** The next {@code count} request bodies stop half-way: nothing more of them reaches the server. */
     void stallNextBodies(int count) {
         stalls.set(count);
+    }
+
+    /** How many requests with a body began so far (their heads passed on). */
+    int bodiesBegun() {
+        return bodies.get();
     }
 
     /** How many bodies were stalled so far. */
@@ -100,12 +106,17 @@ final class TamperingProxy implements AutoCloseable {
                     return;
                 }
                 out.write(head);
+                // The head goes on at once: a client that asked for "100 Continue" waits for it before its body.
+                out.flush();
                 String headers = new String(head, StandardCharsets.ISO_8859_1);
                 long length = header(headers, "content-length").map(Long::parseLong).orElse(0L);
                 boolean chunked = header(headers, "content-encoding").filter(e -> e.contains("aws-chunked"))
                         .isPresent();
                 boolean flip = length > 0 && flips.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
-                boolean stall = length > 1 && stalls.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+                boolean stall = !flip && length > 1 && stalls.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+                if (length > 0) {
+                    bodies.incrementAndGet();
+                }
                 // In an aws-chunked body, the first data byte follows the first chunk header's line end.
                 boolean lineEnded = false;
                 long target = chunked ? -1 : length / 2;
