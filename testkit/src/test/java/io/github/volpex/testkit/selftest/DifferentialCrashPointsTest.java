@@ -12,6 +12,7 @@ import io.github.volpex.checkpoint.store.Chunking;
 import io.github.volpex.checkpoint.store.CommitFailedException;
 import io.github.volpex.checkpoint.store.CommitSupersededException;
 import io.github.volpex.checkpoint.store.FragmentIndex;
+import io.github.volpex.checkpoint.store.FragmentLocation;
 import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
 import io.github.volpex.erasure.IdaCodec;
 import io.github.volpex.testkit.Fault;
@@ -88,7 +89,8 @@ import org.junit.jupiter.api.Test;
  * the seeds, one write to one repository (a fragment, an index copy or a marker) is acknowledged but not stored. Store
  * calls may then fail, typed, and the history goes on; a commit that fails saying it never reached its commit point
  * counts for nothing and must never be recovered (one that may have reached it may be), and a stage that failed so
- * likewise. The new process recovers first while the hosts out at the death stay out — at most {@code n − m}, so it
+ * likewise; and every commit that returns, and every stage that completes, has its {@code n} fragments stored where
+ * its index says (a dropped fragment noticed and replaced). The new process recovers first while the hosts out at the death stay out — at most {@code n − m}, so it
  * must still recover the last commit that returned or a newer one — and then with every host back. On perennial
  * stores with two hosts more than fragments (commits go on while two are out), synchronously and asynchronously; on
  * the perennial store whose five hosts each hold a fragment (a commit fails while any is out); and on the ephemeral
@@ -237,14 +239,16 @@ class DifferentialCrashPointsTest {
 
     /**
      * Repositories out over ranges of the history's calls — each from a call to a later one, or to the end and on
-     * into the first recovery — at most {@code n − m} of them, and optionally one write (a put or a stream's commit)
-     * to one repository acknowledged but not stored, the first at or after a given call that reaches it.
+     * into the first recovery — at most {@code n − m} of them, and optionally one write to one repository acknowledged
+     * but not stored: the first at or after a given call that reaches it, of a fragment (a stream's commit) or of an
+     * index copy or a marker (a put).
      *
-     * @param out     for each repository out, its index and the first call it misses and the first it answers again
-     * @param dropOn  the repository whose write is dropped, or -1 for none
-     * @param dropAt  the call from which the next write to {@code dropOn} is dropped
+     * @param out      for each repository out, its index and the first call it misses and the first it answers again
+     * @param dropOn   the repository whose write is dropped, or -1 for none
+     * @param dropAt   the call from which the next write to {@code dropOn} is dropped
+     * @param dropKind the kind of write dropped
      */
-    private record Outages(List<long[]> out, int dropOn, long dropAt) {
+    private record Outages(List<long[]> out, int dropOn, long dropAt, RepositoryCall dropKind) {
 
         static Outages draw(SplittableRandom random, Variant variant, long calls) {
             List<Integer> hosts = new ArrayList<>();
@@ -259,7 +263,8 @@ class DifferentialCrashPointsTest {
                 out.add(new long[] {hosts.get(i), from, to});
             }
             boolean drop = random.nextBoolean();
-            return new Outages(out, drop ? random.nextInt(variant.repositories) : -1, 1 + random.nextLong(calls));
+            return new Outages(out, drop ? random.nextInt(variant.repositories) : -1, 1 + random.nextLong(calls),
+                    random.nextBoolean() ? RepositoryCall.COMMIT : RepositoryCall.PUT);
         }
 
         /** A schedule that dies as {@code crash} says and takes the repositories out and back as these outages say. */
@@ -273,7 +278,7 @@ class DifferentialCrashPointsTest {
                         repositories.get((int) outage[0]).setReachable(at < outage[1] || at >= outage[2]);
                     }
                     if (fault == Fault.NONE && !dropped[0] && at >= dropAt
-                            && (call == RepositoryCall.PUT || call == RepositoryCall.COMMIT)
+                            && call == dropKind
                             && repositories.get(dropOn).id().equals(repositoryId)
                             && repositories.get(dropOn).isReachable()) {
                         dropped[0] = true;
@@ -291,8 +296,8 @@ class DifferentialCrashPointsTest {
                 text.append(" r").append(outage[0]).append(" from call ").append(outage[1])
                         .append(outage[2] == Long.MAX_VALUE ? " on" : " to " + outage[2]);
             }
-            return text + (dropOn < 0 ? ", no write dropped" : ", a write to r" + dropOn + " dropped from call "
-                    + dropAt);
+            return text + (dropOn < 0 ? ", no write dropped" : ", a " + (dropKind == RepositoryCall.PUT ? "put"
+                    : "fragment") + " to r" + dropOn + " dropped from call " + dropAt);
         }
     }
 
@@ -420,7 +425,7 @@ class DifferentialCrashPointsTest {
                     }
                 }
                 byte[] shrunk = change(state, Change.SHRINK, random);
-                attempt.run(() -> commit(variant, store, truth, shrunk));
+                attempt.run(() -> commit(variant, store, truth, shrunk, repositories));
                 attempt.run(() -> store.collectGarbage(JOB));
                 persist(deferred, stages);
             } else {
@@ -432,7 +437,7 @@ class DifferentialCrashPointsTest {
                         attempt.run(() -> failingStream(store, failing, random));
                     }
                     byte[] next = state;
-                    attempt.run(() -> commit(variant, store, truth, next));
+                    attempt.run(() -> commit(variant, store, truth, next, repositories));
                     if (i % 3 == 2) {
                         attempt.run(() -> store.collectGarbage(JOB));
                     }
@@ -502,7 +507,7 @@ class DifferentialCrashPointsTest {
         try {
             for (Change change : List.of(Change.SCATTERED, Change.INSERT)) {
                 next = change(next, change, random);
-                commit(variant, restarted, truth, next);
+                commit(variant, restarted, truth, next, repositories);
             }
             restarted.collectGarbage(JOB);
         } catch (SimulatedCrash | CheckpointStoreException e) {
@@ -542,15 +547,29 @@ class DifferentialCrashPointsTest {
         }
     }
 
-    /** At a stage's successful completion, {@code k + 1} repositories hold the checkpoint's commit marker. */
+    /**
+     * At a stage's successful completion (or a commit's return), {@code k + 1} repositories hold the checkpoint's
+     * commit marker, and each of its {@code n} fragments is stored where its index says — a write dropped on the way
+     * must have been noticed and replaced.
+     */
     private static void durableAtCompletion(List<FaultyRepository> repositories, FragmentIndex index) {
         int markers = 0;
-        for (FaultyRepository repository : repositories) {
-            try {
+        try {
+            for (FaultyRepository repository : repositories) {
                 markers += repository.delegate().get(index.markerKey()).isPresent() ? 1 : 0;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
+            for (FragmentLocation location : index.fragments()) {
+                String key = index.fragmentKey(location.fragmentIndex());
+                boolean stored = false;
+                for (FaultyRepository repository : repositories) {
+                    stored |= repository.id().equals(location.repositoryId())
+                            && repository.delegate().get(key).isPresent();
+                }
+                assertTrue(stored, "a commit completed without fragment " + key + " on " + location.repositoryId()
+                        + ", where its index says it is");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         if (markers < index.k() + 1) {
             throw new AssertionError("a stage completed with " + markers + " commit markers stored, "
@@ -598,13 +617,15 @@ class DifferentialCrashPointsTest {
      * Commits {@code state}: from a stream every other time when the variant streams, else from the array; a failure
      * that says the commit never reached its commit point takes it back.
      */
-    private static void commit(Variant variant, CheckpointStore store, Truth truth, byte[] state) {
+    private static void commit(Variant variant, CheckpointStore store, Truth truth, byte[] state,
+                               List<FaultyRepository> repositories) {
         int index = truth.accept(state);
         try {
-            if (variant.streams && index % 2 == 1) {
-                store.commit(JOB, new ByteArrayInputStream(state));
-            } else {
-                store.commit(JOB, state);
+            FragmentIndex committed = variant.streams && index % 2 == 1
+                    ? store.commit(JOB, new ByteArrayInputStream(state)) : store.commit(JOB, state);
+            if (!variant.pooled) {
+                // (On a pool, a persist accepted earlier may already run and replace it.)
+                durableAtCompletion(repositories, committed);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("a byte array stream cannot fail", e);
