@@ -82,7 +82,6 @@ import org.junit.jupiter.api.Test;
  * store reads a clock that steps back and forth by up to five seconds at every reading, within a lease of an hour: no
  * clock orders checkpoints, so neither may lose or reorder one.
  *
- *
  * <p>Faults that combine: the same, while up to {@code n − m} repositories (the loss a checkpoint tolerates) are out
  * over ranges of the history's calls drawn from the seed — each from one call to a later one or on to the end, so that
  * outages begin and end mid-commit, mid-collection and mid-persist, and some last into the recovery — and, for half
@@ -90,8 +89,9 @@ import org.junit.jupiter.api.Test;
  * calls may then fail, typed, and the history goes on; a commit that fails saying it never reached its commit point
  * counts for nothing and must never be recovered (one that may have reached it may be), and a stage that failed so
  * likewise; and every commit that returns, and every stage that completes, has its {@code n} fragments stored where
- * its index says (a dropped fragment noticed and replaced). The new process recovers first while the hosts out at the death stay out — at most {@code n − m}, so it
- * must still recover the last commit that returned or a newer one — and then with every host back. On perennial
+ * its index says (a dropped fragment noticed and replaced). The new process recovers first while the hosts out at
+ * the death stay out — at most {@code n − m}, so it must still recover the last commit that returned or a newer one
+ * — and then with every host back. On perennial
  * stores with two hosts more than fragments (commits go on while two are out), synchronously and asynchronously; on
  * the perennial store whose five hosts each hold a fragment (a commit fails while any is out); and on the ephemeral
  * one with streams. (Fragments lost behind the process's back are left out of these histories: the outages take up
