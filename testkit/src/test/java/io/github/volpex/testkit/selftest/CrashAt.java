@@ -43,9 +43,14 @@ final class CrashAt implements FaultSchedule {
      * call.
      */
     static void eachCrashPoint(long calls, boolean bothWays, Run run) throws Exception {
-        for (long crashAt = 1; crashAt <= calls; crashAt++) {
+        eachCrashPoint(calls, bothWays, 1, 1, run);
+    }
+
+    /** As {@link #eachCrashPoint(long, boolean, Run)}, at every {@code stride}-th call from call {@code first}. */
+    static void eachCrashPoint(long calls, boolean bothWays, int stride, long first, Run run) throws Exception {
+        for (long crashAt = first; crashAt <= calls; crashAt += stride) {
             List<Fault> ways = bothWays ? List.of(Fault.CRASH_BEFORE, Fault.CRASH_AFTER)
-                    : List.of(crashAt % 2 == 0 ? Fault.CRASH_BEFORE : Fault.CRASH_AFTER);
+                    : List.of((crashAt - first) / stride % 2 == 1 ? Fault.CRASH_BEFORE : Fault.CRASH_AFTER);
             for (Fault how : ways) {
                 try {
                     run.run(new CrashAt(crashAt, how));

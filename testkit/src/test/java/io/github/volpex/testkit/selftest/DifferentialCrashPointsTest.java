@@ -9,13 +9,16 @@ import io.github.volpex.checkpoint.repository.FragmentRepository;
 import io.github.volpex.checkpoint.store.CheckpointStore;
 import io.github.volpex.checkpoint.store.CheckpointStoreException;
 import io.github.volpex.checkpoint.store.Chunking;
+import io.github.volpex.checkpoint.store.CommitFailedException;
 import io.github.volpex.checkpoint.store.CommitSupersededException;
 import io.github.volpex.checkpoint.store.FragmentIndex;
+import io.github.volpex.checkpoint.store.FragmentLocation;
 import io.github.volpex.checkpoint.store.RecoveredCheckpoint;
 import io.github.volpex.erasure.IdaCodec;
 import io.github.volpex.testkit.Fault;
 import io.github.volpex.testkit.FaultSchedule;
 import io.github.volpex.testkit.FaultyRepository;
+import io.github.volpex.testkit.RepositoryCall;
 import io.github.volpex.testkit.SimulatedCrash;
 import io.github.volpex.testsupport.Scale;
 import io.github.volpex.testsupport.SearchDepth;
@@ -32,6 +35,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -78,10 +82,26 @@ import org.junit.jupiter.api.Test;
  * store reads a clock that steps back and forth by up to five seconds at every reading, within a lease of an hour: no
  * clock orders checkpoints, so neither may lose or reorder one.
  *
- * <p>Sizes for CI: each crash point with one way of dying, alternating, for one seed; {@code -Pscale} or a search
- * factor above 1 tries both ways at every point, for three seeds under {@code -Pscale} and the factor's multiple of
- * the seeds with {@code -Dvolpex.search.factor=N}. The seed is new each run and named in a failure; replay with
- * {@code -Dvolpex.crashpoints.seed=<seed>}.
+ * <p>Faults that combine: the same, while up to {@code n − m} repositories (the loss a checkpoint tolerates) are out
+ * over ranges of the history's calls drawn from the seed — each from one call to a later one or on to the end, so that
+ * outages begin and end mid-commit, mid-collection and mid-persist, and some last into the recovery — and, for half
+ * the seeds, one write to one repository (a fragment, an index copy or a marker) is acknowledged but not stored. Store
+ * calls may then fail, typed, and the history goes on; a commit that fails saying it never reached its commit point
+ * counts for nothing and must never be recovered (one that may have reached it may be), and a stage that failed so
+ * likewise; and every commit that returns, and every stage that completes, has its {@code n} fragments stored where
+ * its index says (a dropped fragment noticed and replaced). The new process recovers first while the hosts out at
+ * the death stay out — at most {@code n − m}, so it must still recover the last commit that returned or a newer one
+ * — and then with every host back. On perennial
+ * stores with two hosts more than fragments (commits go on while two are out), synchronously and asynchronously; on
+ * the perennial store whose five hosts each hold a fragment (a commit fails while any is out); and on the ephemeral
+ * one with streams. (Fragments lost behind the process's back are left out of these histories: the outages take up
+ * that tolerance.)
+ *
+ * <p>Sizes for CI: each crash point with one way of dying, alternating, for one seed (under outages every other crash
+ * point, which half the seed says); {@code -Pscale} or a search factor above 1 tries both ways at every point, for
+ * three seeds under {@code -Pscale} and the factor's multiple of the seeds (each with its own outages) with
+ * {@code -Dvolpex.search.factor=N}. The seed is new each run and named in a failure (with the outages it drew); replay
+ * with {@code -Dvolpex.crashpoints.seed=<seed>}.
  */
 class DifferentialCrashPointsTest {
 
@@ -101,7 +121,11 @@ class DifferentialCrashPointsTest {
                 false),
         PERENNIAL_FIXED_ASYNCHRONOUS_ON_A_POOL(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), true, true, false),
         PERENNIAL_FIXED_STREAMS(5, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), false, false, true),
-        EPHEMERAL_CONTENT_DEFINED_STREAMS(4, null, Chunking.contentDefined(BLOCK), false, false, true);
+        EPHEMERAL_CONTENT_DEFINED_STREAMS(4, null, Chunking.contentDefined(BLOCK), false, false, true),
+        /** Two hosts more than fragments, so that commits can go on while two are out. */
+        PERENNIAL_FIXED_SPARE_HOSTS(7, IdaCodec.systematic(3, 2), Chunking.fixed(BLOCK), false, false, false),
+        PERENNIAL_CONTENT_DEFINED_ASYNCHRONOUS_SPARE_HOSTS(7, IdaCodec.rabin(3, 2), Chunking.contentDefined(BLOCK),
+                true, false, false);
 
         final int repositories;
         final IdaCodec codec;
@@ -120,6 +144,11 @@ class DifferentialCrashPointsTest {
             this.chunking = chunking;
             this.asynchronous = asynchronous;
             this.pooled = pooled;
+        }
+
+        /** How many repositories a checkpoint's fragments (or replicas) may lose: {@code n − m}. */
+        int tolerance() {
+            return codec == null ? 1 : codec.k();
         }
     }
 
@@ -161,18 +190,115 @@ class DifferentialCrashPointsTest {
         everyCrashPoint(Variant.EPHEMERAL_CONTENT_DEFINED_STREAMS);
     }
 
+    @Test
+    void a_crash_at_any_call_while_hosts_are_out_and_a_write_is_dropped() {
+        everyCrashPointWithOutages(Variant.PERENNIAL_FIXED_SPARE_HOSTS);
+    }
+
+    @Test
+    void a_crash_at_any_call_of_asynchronous_commits_while_hosts_are_out() {
+        everyCrashPointWithOutages(Variant.PERENNIAL_CONTENT_DEFINED_ASYNCHRONOUS_SPARE_HOSTS);
+    }
+
+    @Test
+    void a_crash_at_any_call_of_ephemeral_stream_commits_while_a_host_is_out() {
+        everyCrashPointWithOutages(Variant.EPHEMERAL_CONTENT_DEFINED_STREAMS);
+    }
+
+    @Test
+    void a_crash_at_any_call_while_hosts_that_every_commit_needs_are_out() {
+        everyCrashPointWithOutages(Variant.PERENNIAL_FIXED);
+    }
+
     private static void everyCrashPoint(Variant variant) {
+        SearchDepth.eachSeed(SEED_PROPERTY, SEEDS, seed -> everyCrashPoint(variant, seed, null));
+    }
+
+    /** Each seed draws its own outages (and dropped write) over the calls of the history without them. */
+    private static void everyCrashPointWithOutages(Variant variant) {
         SearchDepth.eachSeed(SEED_PROPERTY, SEEDS, seed -> {
+            long calls = run(variant, seed, CrashAt.never(), null);
+            everyCrashPoint(variant, seed, Outages.draw(new SplittableRandom(~seed), variant, calls));
+        });
+    }
+
+    private static void everyCrashPoint(Variant variant, long seed, Outages outages) throws Exception {
+        try {
             // Every run of a seed makes the same calls up to its crash when the executor runs tasks on the test's
             // thread; on a pool the threads order them, so the count leaves room.
-            long calls = run(variant, seed, CrashAt.never()) + (variant.pooled ? 20 : 0);
-            assertTrue(calls > 150, variant + ": the history made only " + calls + " calls");
-            try {
-                CrashAt.eachCrashPoint(calls, WIDE, faults -> run(variant, seed, faults));
-            } catch (AssertionError e) {
-                throw new AssertionError(variant + ", " + e.getMessage(), e);
+            long calls = run(variant, seed, CrashAt.never(), outages) + (variant.pooled ? 20 : 0);
+            assertTrue(calls > 150, "the history made only " + calls + " calls");
+            // Under outages, every other crash point in CI (which half the seed says), dying before and after in turn.
+            int stride = outages == null || WIDE ? 1 : 2;
+            CrashAt.eachCrashPoint(calls, WIDE, stride, 1 + Math.floorMod(seed, stride),
+                    faults -> run(variant, seed, faults, outages));
+        } catch (AssertionError e) {
+            throw new AssertionError(variant + (outages == null ? "" : ", " + outages) + ", " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Repositories out over ranges of the history's calls — each from a call to a later one, or to the end and on
+     * into the first recovery — at most {@code n − m} of them, and optionally one write to one repository acknowledged
+     * but not stored: the first at or after a given call that reaches it, of a fragment (a stream's commit) or of an
+     * index copy or a marker (a put).
+     *
+     * @param out      for each repository out, its index and the first call it misses and the first it answers again
+     * @param dropOn   the repository whose write is dropped, or -1 for none
+     * @param dropAt   the call from which the next write to {@code dropOn} is dropped
+     * @param dropKind the kind of write dropped
+     */
+    private record Outages(List<long[]> out, int dropOn, long dropAt, RepositoryCall dropKind) {
+
+        static Outages draw(SplittableRandom random, Variant variant, long calls) {
+            List<Integer> hosts = new ArrayList<>();
+            for (int i = 0; i < variant.repositories; i++) {
+                hosts.add(i);
             }
-        });
+            Collections.shuffle(hosts, new Random(random.nextLong()));
+            List<long[]> out = new ArrayList<>();
+            for (int i = 0, count = 1 + random.nextInt(variant.tolerance()); i < count; i++) {
+                long from = 1 + random.nextLong(calls);
+                long to = random.nextInt(4) == 0 ? Long.MAX_VALUE : from + 1 + random.nextLong(calls / 2);
+                out.add(new long[] {hosts.get(i), from, to});
+            }
+            boolean drop = random.nextBoolean();
+            return new Outages(out, drop ? random.nextInt(variant.repositories) : -1, 1 + random.nextLong(calls),
+                    random.nextBoolean() ? RepositoryCall.COMMIT : RepositoryCall.PUT);
+        }
+
+        /** A schedule that dies as {@code crash} says and takes the repositories out and back as these outages say. */
+        FaultSchedule around(CrashAt crash, List<FaultyRepository> repositories) {
+            boolean[] dropped = {dropOn < 0};
+            return (repositoryId, call, key) -> {
+                synchronized (dropped) {
+                    Fault fault = crash.next(repositoryId, call, key);
+                    long at = crash.calls();
+                    for (long[] outage : out) {
+                        repositories.get((int) outage[0]).setReachable(at < outage[1] || at >= outage[2]);
+                    }
+                    if (fault == Fault.NONE && !dropped[0] && at >= dropAt
+                            && call == dropKind
+                            && repositories.get(dropOn).id().equals(repositoryId)
+                            && repositories.get(dropOn).isReachable()) {
+                        dropped[0] = true;
+                        return Fault.DROP;
+                    }
+                    return fault;
+                }
+            };
+        }
+
+        @Override
+        public String toString() {
+            StringBuilder text = new StringBuilder("outages");
+            for (long[] outage : out) {
+                text.append(" r").append(outage[0]).append(" from call ").append(outage[1])
+                        .append(outage[2] == Long.MAX_VALUE ? " on" : " to " + outage[2]);
+            }
+            return text + (dropOn < 0 ? ", no write dropped" : ", a " + (dropKind == RepositoryCall.PUT ? "put"
+                    : "fragment") + " to r" + dropOn + " dropped from call " + dropAt);
+        }
     }
 
     /** A clock that steps back or forward by up to five seconds at every reading, as NTP steps a bad one. */
@@ -191,7 +317,10 @@ class DifferentialCrashPointsTest {
         }
     }
 
-    /** The states accepted, in order, and which of them is known durable. */
+    /**
+     * The states accepted, in order, and which of them is known durable; a commit that failed and says it did not
+     * reach its commit point is taken back, and may never be recovered.
+     */
     private static final class Truth {
         final List<byte[]> accepted = new ArrayList<>();
         int durable;
@@ -201,10 +330,17 @@ class DifferentialCrashPointsTest {
             return accepted.size() - 1;
         }
 
+        /** Takes back commit {@code index} if {@code failure} says it never reached its commit point. */
+        void failed(int index, Throwable failure) {
+            if (failure instanceof CommitFailedException failed && !failed.reachedCommitPoint()) {
+                accepted.set(index, null);
+            }
+        }
+
         /** The index of the newest accepted state equal to {@code bytes}, or -1. */
         int which(byte[] bytes) {
             for (int i = accepted.size() - 1; i >= 0; i--) {
-                if (Arrays.equals(accepted.get(i), bytes)) {
+                if (accepted.get(i) != null && Arrays.equals(accepted.get(i), bytes)) {
                     return i;
                 }
             }
@@ -213,11 +349,11 @@ class DifferentialCrashPointsTest {
     }
 
     /** Runs the history, dying as {@code faults} says, and checks the new processes; returns the calls it made. */
-    private static long run(Variant variant, long seed, CrashAt faults) throws InterruptedException {
+    private static long run(Variant variant, long seed, CrashAt faults, Outages outages) throws InterruptedException {
         ExecutorService pool = variant.pooled ? Executors.newFixedThreadPool(2) : null;
         long calls;
         try {
-            calls = run(variant, seed, faults, pool);
+            calls = run(variant, seed, faults, outages, pool);
         } finally {
             if (pool != null) {
                 pool.shutdownNow();
@@ -230,7 +366,7 @@ class DifferentialCrashPointsTest {
         return calls;
     }
 
-    private static long run(Variant variant, long seed, CrashAt faults, ExecutorService pool)
+    private static long run(Variant variant, long seed, CrashAt faults, Outages outages, ExecutorService pool)
             throws InterruptedException {
         List<FaultyRepository> repositories = new ArrayList<>();
         for (int i = 0; i < variant.repositories; i++) {
@@ -247,7 +383,18 @@ class DifferentialCrashPointsTest {
         List<AssertionError> violations = Collections.synchronizedList(new ArrayList<>());
         store.commit(JOB, state);
         truth.accept(state);
-        repositories.forEach(r -> r.schedule(faults));
+        FaultSchedule schedule = outages == null ? faults : outages.around(faults, repositories);
+        repositories.forEach(r -> r.schedule(schedule));
+        // Under outages a store call may fail (typed) though the process lives on: the history goes on after it.
+        Attempt attempt = outages == null ? Runnable::run : operation -> {
+            try {
+                operation.run();
+            } catch (CheckpointStoreException e) {
+                if (faults.died()) {
+                    throw e;
+                }
+            }
+        };
         CompletionStage<FragmentIndex> superseded = null;
         try {
             if (variant.asynchronous) {
@@ -272,26 +419,31 @@ class DifferentialCrashPointsTest {
                     for (int i = 0; i < stages.size(); i++) {
                         if (succeeded(stages.get(i))) {
                             truth.durable = Math.max(truth.durable, which.get(i));
+                        } else if (stages.get(i).toCompletableFuture().isCompletedExceptionally()) {
+                            truth.failed(which.get(i), failure(stages.get(i)));
                         }
                     }
                 }
-                state = change(state, Change.SHRINK, random);
-                commit(variant, store, truth, state);
-                store.collectGarbage(JOB);
+                byte[] shrunk = change(state, Change.SHRINK, random);
+                attempt.run(() -> commit(variant, store, truth, shrunk, repositories));
+                attempt.run(() -> store.collectGarbage(JOB));
                 persist(deferred, stages);
             } else {
                 Change[] changes = Change.values();
                 for (int i = 0; i < 9; i++) {
                     state = change(state, changes[(i + 1) % changes.length], random);
                     if (variant.streams && i == 2) {
-                        failingStream(store, change(state, Change.SCATTERED, random), random);
+                        byte[] failing = change(state, Change.SCATTERED, random);
+                        attempt.run(() -> failingStream(store, failing, random));
                     }
-                    commit(variant, store, truth, state);
+                    byte[] next = state;
+                    attempt.run(() -> commit(variant, store, truth, next, repositories));
                     if (i % 3 == 2) {
-                        store.collectGarbage(JOB);
+                        attempt.run(() -> store.collectGarbage(JOB));
                     }
-                    if (i == 4) {
-                        // Older segments lose a fragment each (behind the process's back), and it repairs them.
+                    if (i == 4 && outages == null) {
+                        // Older segments lose a fragment each (behind the process's back), and it repairs them;
+                        // not under outages, whose hosts already take up the loss a checkpoint tolerates.
                         loseOneFragmentOfEach(repositories, random);
                         store.repair(JOB);
                     }
@@ -320,6 +472,19 @@ class DifferentialCrashPointsTest {
         long calls = faults.calls();
         // A new process on the same repositories; the dead one's executor never runs again.
         repositories.forEach(r -> r.schedule(FaultSchedule.none()));
+        if (repositories.stream().anyMatch(r -> !r.isReachable())) {
+            // First while the hosts out at the end stay out: at most n − m of them, so it must recover all the same.
+            Optional<RecoveredCheckpoint> whileOut = builder(variant, repositories, clock, random.nextLong()).build()
+                    .recover(JOB);
+            if (whileOut.isEmpty()) {
+                fail("no checkpoint recovered while hosts are out, but commit " + truth.durable + " was durable");
+            }
+            int recoveredWhileOut = truth.which(whileOut.get().toByteArray());
+            assertTrue(recoveredWhileOut >= truth.durable, "while hosts are out, recovered commit "
+                    + recoveredWhileOut + " (-1: the bytes of none accepted), not the durable commit "
+                    + truth.durable + " or a newer one");
+            repositories.forEach(r -> r.setReachable(true));
+        }
         CheckpointStore restarted = builder(variant, repositories, clock, random.nextLong()).build();
         Optional<RecoveredCheckpoint> recovered = restarted.recover(JOB);
         if (recovered.isEmpty()) {
@@ -342,7 +507,7 @@ class DifferentialCrashPointsTest {
         try {
             for (Change change : List.of(Change.SCATTERED, Change.INSERT)) {
                 next = change(next, change, random);
-                commit(variant, restarted, truth, next);
+                commit(variant, restarted, truth, next, repositories);
             }
             restarted.collectGarbage(JOB);
         } catch (SimulatedCrash | CheckpointStoreException e) {
@@ -382,15 +547,29 @@ class DifferentialCrashPointsTest {
         }
     }
 
-    /** At a stage's successful completion, {@code k + 1} repositories hold the checkpoint's commit marker. */
+    /**
+     * At a stage's successful completion (or a commit's return), {@code k + 1} repositories hold the checkpoint's
+     * commit marker, and each of its {@code n} fragments is stored where its index says — a write dropped on the way
+     * must have been noticed and replaced.
+     */
     private static void durableAtCompletion(List<FaultyRepository> repositories, FragmentIndex index) {
         int markers = 0;
-        for (FaultyRepository repository : repositories) {
-            try {
+        try {
+            for (FaultyRepository repository : repositories) {
                 markers += repository.delegate().get(index.markerKey()).isPresent() ? 1 : 0;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
+            for (FragmentLocation location : index.fragments()) {
+                String key = index.fragmentKey(location.fragmentIndex());
+                boolean stored = false;
+                for (FaultyRepository repository : repositories) {
+                    stored |= repository.id().equals(location.repositoryId())
+                            && repository.delegate().get(key).isPresent();
+                }
+                assertTrue(stored, "a commit completed without fragment " + key + " on " + location.repositoryId()
+                        + ", where its index says it is");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         if (markers < index.k() + 1) {
             throw new AssertionError("a stage completed with " + markers + " commit markers stored, "
@@ -428,17 +607,31 @@ class DifferentialCrashPointsTest {
         }
     }
 
-    /** Commits {@code state}: from a stream every other time when the variant streams, else from the array. */
-    private static void commit(Variant variant, CheckpointStore store, Truth truth, byte[] state) {
+    /** Runs a store operation of the dead process's history. */
+    @FunctionalInterface
+    private interface Attempt {
+        void run(Runnable operation);
+    }
+
+    /**
+     * Commits {@code state}: from a stream every other time when the variant streams, else from the array; a failure
+     * that says the commit never reached its commit point takes it back.
+     */
+    private static void commit(Variant variant, CheckpointStore store, Truth truth, byte[] state,
+                               List<FaultyRepository> repositories) {
         int index = truth.accept(state);
-        if (variant.streams && index % 2 == 1) {
-            try {
-                store.commit(JOB, new ByteArrayInputStream(state));
-            } catch (IOException e) {
-                throw new UncheckedIOException("a byte array stream cannot fail", e);
+        try {
+            FragmentIndex committed = variant.streams && index % 2 == 1
+                    ? store.commit(JOB, new ByteArrayInputStream(state)) : store.commit(JOB, state);
+            if (!variant.pooled) {
+                // (On a pool, a persist accepted earlier may already run and replace it.)
+                durableAtCompletion(repositories, committed);
             }
-        } else {
-            store.commit(JOB, state);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a byte array stream cannot fail", e);
+        } catch (CommitFailedException e) {
+            truth.failed(index, e);
+            throw e;
         }
         truth.durable = index;
     }
