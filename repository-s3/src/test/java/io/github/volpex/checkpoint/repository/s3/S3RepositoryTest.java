@@ -571,7 +571,16 @@ class S3RepositoryTest {
                      .timeouts(Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(120)).build()) {
             proxy.flipNextBodies(1);
             try (FragmentOutput out = repository.create("v", value.length)) {
-                out.write(value);
+                // Less than the streaming buffer until the request has begun: the value is streamed, not written as a
+                // multipart upload (which a writer that fills the buffer before the request starts goes on with).
+                int first = 512 << 10;
+                out.write(value, 0, first);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (proxy.bodiesBegun() == 0) {
+                    assertTrue(System.nanoTime() - deadline < 0, "the streamed request did not begin within 60 s");
+                    Thread.sleep(5);
+                }
+                out.write(value, first, value.length - first);
                 out.commit();
                 assertArrayEquals(value, repository.get("v").orElseThrow(), "stored after a flip");
             } catch (IOException e) {
