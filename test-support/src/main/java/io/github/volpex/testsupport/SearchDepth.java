@@ -81,8 +81,9 @@ public final class SearchDepth {
     /**
      * Runs a randomised check with fresh seeds, {@link #rounds(int) rounds(ordinaryRounds)} times, or once with the
      * seed that the system property {@code seedProperty} names (the replay of a failure). A failure is rethrown as an
-     * {@link AssertionError} whose message starts with the seed and the command-line flag that replays it. The
-     * check runs on the calling thread.
+     * {@link AssertionError} whose message starts with the seed and the command-line flag that replays it; an
+     * {@link Error} other than an assertion is rethrown as it is, with such an assertion error added as suppressed.
+     * The check runs on the calling thread.
      *
      * @param seedProperty the system property that replays a seed, such as {@code volpex.crash.seed}
      * @param ordinaryRounds the seeds an ordinary run tries, at least 1
@@ -119,9 +120,16 @@ public final class SearchDepth {
         try {
             check.check(seed);
         } catch (Exception | AssertionError e) {
-            throw new AssertionError("seed " + seed + round + "; replay with -D" + seedProperty + "=" + seed + ": "
-                    + e, e);
+            throw new AssertionError(replay(seedProperty, seed, round) + ": " + e, e);
+        } catch (Error e) {
+            // Another error (a simulated crash, running out of memory) keeps its type; the seed goes with it.
+            e.addSuppressed(new AssertionError(replay(seedProperty, seed, round)));
+            throw e;
         }
+    }
+
+    private static String replay(String seedProperty, long seed, String round) {
+        return "seed " + seed + round + "; replay with -D" + seedProperty + "=" + seed;
     }
 
     /**

@@ -101,6 +101,13 @@ class SearchDepthTest {
             throw new AssertionError("expected 1");
         }));
         assertEquals("seed 7; replay with -D" + SEED + "=7: java.lang.AssertionError: expected 1", e.getMessage());
+        // Another error keeps its type and carries the seed as a suppressed exception.
+        StackOverflowError overflow = assertThrows(StackOverflowError.class, () -> SearchDepth.eachSeed(SEED, 3,
+                seed -> {
+                    throw new StackOverflowError("deep");
+                }));
+        assertEquals(1, overflow.getSuppressed().length);
+        assertEquals("seed 7; replay with -D" + SEED + "=7", overflow.getSuppressed()[0].getMessage());
     }
 
     @Test
