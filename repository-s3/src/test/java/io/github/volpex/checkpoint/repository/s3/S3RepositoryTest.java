@@ -624,7 +624,7 @@ class S3RepositoryTest {
                 }
                 out.write(value, first, value.length - first);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (System.nanoTime() - deadline < 0) {
+                while (true) {
                     List<S3Object> objects = raw.listObjectsV2(b -> b.bucket(LocalS3.BUCKET).prefix(prefix))
                             .contents();
                     // The client sends the body in chunks of up to 128 KiB, so the last one waits with the last byte.
@@ -632,6 +632,8 @@ class S3RepositoryTest {
                             || o.size() >= value.length - (256 << 10))) {
                         break;
                     }
+                    assertTrue(System.nanoTime() - deadline < 0, "the server never held all but the last chunk: "
+                            + objects);
                     Thread.sleep(5);
                 }
             }
