@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs repository calls on the store's executor and waits for all of them.
@@ -34,6 +35,8 @@ final class Parallel {
         private final Callable<T> callable;
         private final AtomicBoolean claimed = new AtomicBoolean();
         final CompletableFuture<T> future = new CompletableFuture<>();
+        /** The executor's reference to this task, dropped when the task is claimed. */
+        private volatile AtomicReference<Task<T>> queued;
 
         private Task(Callable<T> callable) {
             this.callable = callable;
@@ -48,6 +51,10 @@ final class Parallel {
         boolean runIfUnclaimed() {
             if (!claimed.compareAndSet(false, true)) {
                 return false;
+            }
+            AtomicReference<Task<T>> reference = queued;
+            if (reference != null) {
+                reference.set(null);
             }
             try {
                 future.complete(callable.call());
@@ -89,8 +96,17 @@ final class Parallel {
      */
     static <T> Task<T> start(Executor executor, Callable<T> callable) {
         Task<T> task = new Task<>(callable);
+        // The executor is handed a reference it drops once the task is claimed: a task the waiting thread ran itself
+        // may stay queued until a pool thread is free, and must not keep its result (a fragment) reachable there.
+        AtomicReference<Task<T>> queued = new AtomicReference<>(task);
+        task.queued = queued;
         try {
-            executor.execute(task);
+            executor.execute(() -> {
+                Task<T> claimable = queued.getAndSet(null);
+                if (claimable != null) {
+                    claimable.runIfUnclaimed();
+                }
+            });
         } catch (RejectedExecutionException e) {
             task.run();
         }
