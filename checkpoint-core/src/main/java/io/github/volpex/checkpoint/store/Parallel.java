@@ -35,8 +35,8 @@ final class Parallel {
         private final Callable<T> callable;
         private final AtomicBoolean claimed = new AtomicBoolean();
         final CompletableFuture<T> future = new CompletableFuture<>();
-        /** The executor's reference to this task, dropped when the task is claimed. */
-        private volatile AtomicReference<Task<T>> queued;
+        /** What the executor was handed, dropped when the task is claimed. */
+        private volatile Handle handle;
 
         private Task(Callable<T> callable) {
             this.callable = callable;
@@ -52,9 +52,9 @@ final class Parallel {
             if (!claimed.compareAndSet(false, true)) {
                 return false;
             }
-            AtomicReference<Task<T>> reference = queued;
-            if (reference != null) {
-                reference.set(null);
+            Handle queued = handle;
+            if (queued != null) {
+                queued.task.set(null);
             }
             try {
                 future.complete(callable.call());
@@ -62,6 +62,27 @@ final class Parallel {
                 future.completeExceptionally(t);
             }
             return true;
+        }
+    }
+
+    /**
+     * What the executor is handed for a {@link Task}: a reference it drops once the task is claimed, so that a task the
+     * waiting thread ran itself, which may stay queued until a pool thread is free, does not keep its result (a
+     * fragment) reachable from the queue.
+     */
+    static final class Handle implements Runnable {
+        private final AtomicReference<Task<?>> task;
+
+        private Handle(Task<?> task) {
+            this.task = new AtomicReference<>(task);
+        }
+
+        @Override
+        public void run() {
+            Task<?> claimable = task.getAndSet(null);
+            if (claimable != null) {
+                claimable.runIfUnclaimed();
+            }
         }
     }
 
@@ -96,17 +117,10 @@ final class Parallel {
      */
     static <T> Task<T> start(Executor executor, Callable<T> callable) {
         Task<T> task = new Task<>(callable);
-        // The executor is handed a reference it drops once the task is claimed: a task the waiting thread ran itself
-        // may stay queued until a pool thread is free, and must not keep its result (a fragment) reachable there.
-        AtomicReference<Task<T>> queued = new AtomicReference<>(task);
-        task.queued = queued;
+        Handle handle = new Handle(task);
+        task.handle = handle;
         try {
-            executor.execute(() -> {
-                Task<T> claimable = queued.getAndSet(null);
-                if (claimable != null) {
-                    claimable.runIfUnclaimed();
-                }
-            });
+            executor.execute(handle);
         } catch (RejectedExecutionException e) {
             task.run();
         }
