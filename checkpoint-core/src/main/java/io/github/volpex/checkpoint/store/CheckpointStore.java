@@ -883,8 +883,10 @@ public final class CheckpointStore implements AutoCloseable {
         /**
          * Sets the executor that runs repository calls and asynchronous persists; the default runs them on the
          * calling thread, one after another (so {@link CheckpointStore#commitAsync} persists before it returns). With
-         * a pool, writes of a segment's fragments and fetches of fragments run in parallel, and asynchronous commits
-         * persist in the background. A task the executor rejects runs on the calling thread.
+         * a pool, writes of a segment's fragments and fetches of fragments run in parallel, a differential
+         * recovery reads the segments it lists at once, and asynchronous commits persist in the background. A task the
+         * executor rejects runs on the calling thread; {@code execute} must not block (a pool whose queue is full
+         * should reject, not wait).
          *
          * @param executor the executor; the store's own waits never block it (a waiting thread runs the calls not
          *                 yet started itself)

@@ -16,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 
 /**
@@ -723,29 +724,112 @@ final class Differential {
         for (int i : bySegment[0]) {
             System.arraycopy(own, (int) manifest.offset[i], state, (int) position[i], manifest.length[i]);
         }
-        BlockCheck check = new BlockCheck(manifest);
-        for (int s = 1; s <= manifest.segments.size(); s++) {
-            FragmentIndex segmentIndex = segmentIndex(index, view, manifest.segments.get(s - 1));
-            if (copyBlocks(segmentIndex, manifest, bySegment[s], position, state, check)) {
-                continue;
+        own = null;
+        copySegments(index, view, manifest, bySegment, position, state);
+        if (jobState != null) {
+            jobState.learnt(index, manifest);
+        }
+        return new RecoveredCheckpoint(index, state);
+    }
+
+    /**
+     * Copies the blocks of every segment the manifest lists into {@code state}, the segments read on the executor
+     * at once: each segment's task reads its index, fetches its fragments and copies its blocks, which no other
+     * segment supplies, so the tasks write disjoint ranges of {@code state}. Besides the one awaited and the next,
+     * a segment is started only while fewer than {@code n} are running and the payloads of the segments started and
+     * not yet awaited fit in the state's length. A task the executor has not started is run by the waiting thread
+     * ({@link Parallel}), so an executor of any size will do. The first segment (in the manifest's order) that cannot
+     * be read fails the recovery, as it would if they were read one after the other: once a segment has failed, no
+     * later one is started and the later ones not yet started, or not yet re-reading a damaged segment, stop there;
+     * those running are waited for, so that no task of the recovery outlives the call, and an {@link Error} of one
+     * of them is thrown before any other failure.
+     */
+    private void copySegments(FragmentIndex index, JobView view, Manifest manifest, int[][] bySegment,
+                              long[] position, byte[] state) {
+        int count = manifest.segments.size();
+        long window = Math.max(1, manifest.stateBytes);
+        int running = Math.max(2, index.n());
+        AtomicInteger firstFailed = new AtomicInteger(Integer.MAX_VALUE);
+        List<Parallel.Task<Void>> started = new ArrayList<>(count);
+        long ahead = 0;
+        Throwable failure = null;
+        try {
+            for (int s = 1; s <= count && failure == null; s++) {
+                while (started.size() < count) {
+                    int segment = started.size() + 1;
+                    long payload = manifest.segments.get(segment - 1).payloadBytes();
+                    // The one awaited; then, unless an earlier one failed, the next, and more within both bounds.
+                    if (segment > s && (firstFailed.get() <= segment
+                            || segment > s + 1 && (segment - s >= running || ahead + payload > window))) {
+                        break;
+                    }
+                    ahead += payload;
+                    started.add(Parallel.start(context.executor, () -> {
+                        copySegment(index, view, manifest, segment, bySegment[segment], position, state,
+                                firstFailed);
+                        return null;
+                    }));
+                }
+                Parallel.Outcome<Void> outcome = Parallel.await(started.get(s - 1));
+                ahead -= manifest.segments.get(s - 1).payloadBytes();
+                failure = outcome.failure();
             }
-            // A piece failed its CRC or a block its digest: read the segment whole, every fragment verified.
+        } catch (RuntimeException | Error e) {
+            // Starting a task failed other than by rejection (a pool that cannot create its thread).
+            failure = e;
+        }
+        if (failure == null) {
+            return;
+        }
+        firstFailed.accumulateAndGet(0, Math::min);
+        for (Parallel.Task<Void> task : started) {
+            Throwable other = Parallel.await(task).failure();
+            if (other instanceof Error e && !(failure instanceof Error)) {
+                e.addSuppressed(failure);
+                failure = e;
+            }
+        }
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException("reading a segment of " + index.checkpointId() + " failed", failure);
+    }
+
+    /**
+     * Copies the blocks of segment {@code s} (1 the first the manifest lists) into {@code state}: by {@link
+     * #copyBlocks}, or, if a piece fails its CRC or a block its digest, from the segment read whole with every
+     * fragment verified. Does nothing once an earlier segment has failed ({@code firstFailed}); lowers it to
+     * {@code s} when this one fails.
+     */
+    private void copySegment(FragmentIndex index, JobView view, Manifest manifest, int s, int[] blocks,
+                             long[] position, byte[] state, AtomicInteger firstFailed) {
+        if (firstFailed.get() < s) {
+            return;
+        }
+        try {
+            FragmentIndex segmentIndex = segmentIndex(index, view, manifest.segments.get(s - 1));
+            BlockCheck check = new BlockCheck(manifest);
+            if (copyBlocks(segmentIndex, manifest, blocks, position, state, check) || firstFailed.get() < s) {
+                return;
+            }
             byte[] payload = reads.rebuild(segmentIndex).bytes();
-            for (int i : bySegment[s]) {
+            for (int i : blocks) {
                 System.arraycopy(payload, (int) manifest.offset[i], state, (int) position[i], manifest.length[i]);
                 if (!check.matches(i, state, (int) position[i])) {
-                    throw new CheckpointUnavailableException(jobId, index.sequence(), index.m(), 0, List.of(
+                    throw new CheckpointUnavailableException(index.jobId(), index.sequence(), index.m(), 0, List.of(
                             new FragmentFailure(-1, "decoder", FragmentFailure.Reason.CORRUPT, "block " + i
                                     + " of segment " + segmentIndex.checkpointId() + " does not match its digest "
                                     + Sha256.wrap(Arrays.copyOfRange(manifest.hashes, i * Sha256.LENGTH_BYTES,
                                     (i + 1) * Sha256.LENGTH_BYTES)))));
                 }
             }
+        } catch (RuntimeException | Error e) {
+            firstFailed.accumulateAndGet(s, Math::min);
+            throw e;
         }
-        if (jobState != null) {
-            jobState.learnt(index, manifest);
-        }
-        return new RecoveredCheckpoint(index, state);
     }
 
     /** The index of {@code segment}, found in {@code view} and checked against what the manifest records. */

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs repository calls on the store's executor and waits for all of them.
@@ -34,6 +35,8 @@ final class Parallel {
         private final Callable<T> callable;
         private final AtomicBoolean claimed = new AtomicBoolean();
         final CompletableFuture<T> future = new CompletableFuture<>();
+        /** What the executor was handed, dropped when the task is claimed. */
+        private volatile Handle handle;
 
         private Task(Callable<T> callable) {
             this.callable = callable;
@@ -49,12 +52,37 @@ final class Parallel {
             if (!claimed.compareAndSet(false, true)) {
                 return false;
             }
+            Handle queued = handle;
+            if (queued != null) {
+                queued.task.set(null);
+            }
             try {
                 future.complete(callable.call());
             } catch (Throwable t) {
                 future.completeExceptionally(t);
             }
             return true;
+        }
+    }
+
+    /**
+     * What the executor is handed for a {@link Task}: a reference it drops once the task is claimed, so that a task the
+     * waiting thread ran itself, which may stay queued until a pool thread is free, does not keep its result (a
+     * fragment) reachable from the queue.
+     */
+    static final class Handle implements Runnable {
+        private final AtomicReference<Task<?>> task;
+
+        private Handle(Task<?> task) {
+            this.task = new AtomicReference<>(task);
+        }
+
+        @Override
+        public void run() {
+            Task<?> claimable = task.getAndSet(null);
+            if (claimable != null) {
+                claimable.runIfUnclaimed();
+            }
         }
     }
 
@@ -89,8 +117,10 @@ final class Parallel {
      */
     static <T> Task<T> start(Executor executor, Callable<T> callable) {
         Task<T> task = new Task<>(callable);
+        Handle handle = new Handle(task);
+        task.handle = handle;
         try {
-            executor.execute(task);
+            executor.execute(handle);
         } catch (RejectedExecutionException e) {
             task.run();
         }
