@@ -22,7 +22,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +77,12 @@ class DifferentialParallelRecoveryTest {
     /** Repositories that pass every call to in-memory ones after {@code before} has seen the key. */
     private static List<FragmentRepository> watched(List<FragmentRepository> repositories,
                                                     Consumer<String> before, AtomicLong calls) {
+        return watched(repositories, before, () -> { }, calls);
+    }
+
+    /** As {@link #watched(List, Consumer, AtomicLong)}, running {@code after} once each get has returned its value. */
+    private static List<FragmentRepository> watched(List<FragmentRepository> repositories,
+                                                    Consumer<String> before, Runnable after, AtomicLong calls) {
         List<FragmentRepository> watched = new ArrayList<>();
         for (FragmentRepository repository : repositories) {
             watched.add(new Stores.Forwarding(repository) {
@@ -85,7 +90,9 @@ class DifferentialParallelRecoveryTest {
                 public Optional<byte[]> get(String key) throws IOException {
                     calls.incrementAndGet();
                     before.accept(key);
-                    return super.get(key);
+                    Optional<byte[]> value = super.get(key);
+                    after.run();
+                    return value;
                 }
 
                 @Override
@@ -101,43 +108,6 @@ class DifferentialParallelRecoveryTest {
     private static CheckpointId fragmentOf(String key) {
         StoreKeys.Parsed parsed = StoreKeys.parse(key);
         return parsed != null && parsed.kind() == StoreKeys.Kind.FRAGMENT ? parsed.id() : null;
-    }
-
-    /**
-     * Damages every piece of fragment {@code f} (one byte each, the pieces' CRC-32C left as they were): a recovery
-     * that reads the fragment finds a bad CRC in every stripe that holds a block, and reads the segment again whole.
-     */
-    private static void damagePieces(List<FragmentRepository> repositories, CheckpointStore store, FragmentIndex index,
-                                     int f, SplittableRandom random) throws IOException {
-        FragmentLocation location = index.fragments().get(f);
-        FragmentRepository holder = repositories.stream().filter(r -> r.id().equals(location.repositoryId()))
-                .findFirst().orElseThrow();
-        byte[] fragment = holder.get(index.fragmentKey(f)).orElseThrow();
-        Dispersal d = store.context().dispersalFor(index);
-        Framing framing = new Framing(d, index.segmentBytes(), index.checkpointBytes());
-        int at = 0;
-        for (long s = 0; s < framing.segments(); s++) {
-            int length = d.pieceLength(framing.segmentLength(s));
-            fragment[at + random.nextInt(length)] ^= (byte) (1 + random.nextInt(255));
-            at += length + Framing.CRC_BYTES;
-        }
-        assertEquals(fragment.length, at, "framing of fragment " + f);
-        holder.put(index.fragmentKey(f), fragment);
-    }
-
-    /** Runs each task on a pool thread after a random pause of up to {@code maxMicros}. */
-    private static Executor late(ExecutorService pool, long seed, int maxMicros) {
-        SplittableRandom random = new SplittableRandom(seed);
-        return task -> {
-            long pause;
-            synchronized (random) {
-                pause = random.nextInt(maxMicros + 1) * 1_000L;
-            }
-            pool.execute(() -> {
-                LockSupport.parkNanos(pause);
-                task.run();
-            });
-        };
     }
 
     private static void stop(ExecutorService pool) throws InterruptedException {
@@ -198,7 +168,7 @@ class DifferentialParallelRecoveryTest {
                     history.segments().size() - 1))) {
                 FragmentIndex index = writer.checkpoints(JOB).stream().filter(i -> i.checkpointId().equals(segment))
                         .findFirst().orElseThrow();
-                damagePieces(repositories, writer, index, random.nextInt(M), random);
+                Stores.damagePieces(repositories, writer, index, random.nextInt(M), random, false);
                 disguised.add(segment);
             } else {
                 DifferentialDurabilityTest.lose(repositories, segment, random.nextInt(K + 1), random);
@@ -209,7 +179,7 @@ class DifferentialParallelRecoveryTest {
                 key -> gets.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet(), new AtomicLong());
         ExecutorService pool = Executors.newFixedThreadPool(1 + random.nextInt(6));
         try {
-            RecoveredCheckpoint recovered = store(watched, late(pool, seed, 400)).recover(JOB).orElseThrow();
+            RecoveredCheckpoint recovered = store(watched, Stores.late(pool, seed, 400)).recover(JOB).orElseThrow();
             assertEquals(history.newest().checkpointId(), recovered.index().checkpointId(), "seed " + seed);
             assertArrayEquals(history.state(), recovered.toByteArray(), "seed " + seed);
         } finally {
@@ -247,44 +217,30 @@ class DifferentialParallelRecoveryTest {
         AtomicBoolean thrown = new AtomicBoolean();
         AtomicBoolean late = new AtomicBoolean();
         AtomicLong calls = new AtomicLong();
-        List<FragmentRepository> watched = new ArrayList<>();
-        for (FragmentRepository repository : repositories) {
-            watched.add(new Stores.Forwarding(repository) {
-                @Override
-                public Optional<byte[]> get(String key) throws IOException {
-                    calls.incrementAndGet();
-                    CheckpointId id = fragmentOf(key);
-                    if (second.equals(id)) {
-                        secondBegun.countDown();
-                    } else if (first.equals(id)) {
-                        try {
-                            if (!secondBegun.await(10, TimeUnit.SECONDS)) {
-                                overlapped.set(false);
-                            }
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
+        List<FragmentRepository> watched = watched(repositories, key -> {
+            CheckpointId id = fragmentOf(key);
+            if (second.equals(id)) {
+                secondBegun.countDown();
+            } else if (first.equals(id)) {
+                try {
+                    if (!secondBegun.await(10, TimeUnit.SECONDS)) {
+                        overlapped.set(false);
                     }
-                    Optional<byte[]> value = super.get(key);
-                    if (thrown.get()) {
-                        late.set(true);
-                    }
-                    return value;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
-
-                @Override
-                public List<String> list(String prefix) throws IOException {
-                    calls.incrementAndGet();
-                    return super.list(prefix);
-                }
-            });
-        }
+            }
+        }, () -> {
+            if (thrown.get()) {
+                late.set(true);
+            }
+        }, calls);
         // Segment a's fetches may hold m pool threads and its task one more: the pool has room for a + 1 beside them.
         ExecutorService pool = Executors.newFixedThreadPool(M + 2 + random.nextInt(4));
         long atFailure;
         CheckpointUnavailableException failure;
         try {
-            CheckpointStore store = store(watched, late(pool, seed, 400));
+            CheckpointStore store = store(watched, Stores.late(pool, seed, 400));
             failure = assertThrows(CheckpointUnavailableException.class,
                     () -> store.recover(history.newest()));
             thrown.set(true);

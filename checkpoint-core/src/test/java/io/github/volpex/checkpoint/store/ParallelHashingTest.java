@@ -11,11 +11,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,21 +26,6 @@ import org.junit.jupiter.api.Test;
  */
 class ParallelHashingTest {
 
-    /** Runs each task on a pool thread after a random pause of up to {@code maxMicros}. */
-    private static Executor late(ExecutorService pool, long seed, int maxMicros) {
-        SplittableRandom random = new SplittableRandom(seed);
-        return task -> {
-            long pause;
-            synchronized (random) {
-                pause = random.nextInt(maxMicros + 1) * 1_000L;
-            }
-            pool.execute(() -> {
-                LockSupport.parkNanos(pause);
-                task.run();
-            });
-        };
-    }
-
     @Test
     void digests_computed_beside_the_encoding_and_the_reading_cover_every_byte_in_order() {
         SearchDepth.eachSeed("volpex.parallelhashing.seed", 1, ParallelHashingTest::digestsCoverEveryByteWithSeed);
@@ -54,7 +37,7 @@ class ParallelHashingTest {
         try {
             List<FragmentRepository> repositories = Stores.inMemory(9);
             CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(6, 3), repositories)
-                    .executor(late(pool, seed, 300)).segmentBytes(600).build();
+                    .executor(Stores.late(pool, seed, 300)).segmentBytes(600).build();
             for (int round = 0; round < 4; round++) {
                 byte[] data = Stores.data(random.nextLong(), 1 + random.nextInt(40 * 600));
                 FragmentIndex index = store.commit("job", data);

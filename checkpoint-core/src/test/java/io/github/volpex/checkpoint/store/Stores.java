@@ -144,6 +144,16 @@ final class Stores {
      */
     static void disguise(List<? extends FragmentRepository> repositories, CheckpointStore store, FragmentIndex index,
                          int f, SplittableRandom random) throws java.io.IOException {
+        damagePieces(repositories, store, index, f, random, true);
+    }
+
+    /**
+     * Changes one byte in every piece of fragment {@code f} of {@code index}; recomputes each piece's CRC-32C when
+     * {@code hideFromCrc} (only the fragment's SHA-256 then tells), else leaves them (every piece fails its CRC).
+     */
+    static void damagePieces(List<? extends FragmentRepository> repositories, CheckpointStore store,
+                             FragmentIndex index, int f, SplittableRandom random, boolean hideFromCrc)
+            throws java.io.IOException {
         FragmentLocation location = index.fragments().get(f);
         FragmentRepository holder = repositories.stream().filter(r -> r.id().equals(location.repositoryId()))
                 .findFirst().orElseThrow();
@@ -154,15 +164,32 @@ final class Stores {
         for (long s = 0; s < framing.segments(); s++) {
             int length = d.pieceLength(framing.segmentLength(s));
             fragment[at + random.nextInt(length)] ^= (byte) (1 + random.nextInt(255));
-            byte[] crc = new byte[Framing.CRC_BYTES];
-            Framing.putCrc(Framing.crc(java.util.Arrays.copyOfRange(fragment, at, at + length), length), crc);
-            System.arraycopy(crc, 0, fragment, at + length, Framing.CRC_BYTES);
+            if (hideFromCrc) {
+                byte[] crc = new byte[Framing.CRC_BYTES];
+                Framing.putCrc(Framing.crc(java.util.Arrays.copyOfRange(fragment, at, at + length), length), crc);
+                System.arraycopy(crc, 0, fragment, at + length, Framing.CRC_BYTES);
+            }
             at += length + Framing.CRC_BYTES;
         }
         if (fragment.length != at) {
             throw new IllegalStateException("fragment " + f + " has " + fragment.length + " bytes, framed " + at);
         }
         holder.put(index.fragmentKey(f), fragment);
+    }
+
+    /** Runs each task on a thread of {@code pool} after a random pause of up to {@code maxMicros}. */
+    static java.util.concurrent.Executor late(java.util.concurrent.ExecutorService pool, long seed, int maxMicros) {
+        SplittableRandom random = new SplittableRandom(seed);
+        return task -> {
+            long pause;
+            synchronized (random) {
+                pause = random.nextInt(maxMicros + 1) * 1_000L;
+            }
+            pool.execute(() -> {
+                java.util.concurrent.locks.LockSupport.parkNanos(pause);
+                task.run();
+            });
+        };
     }
 
     /** Flips one byte of a stored object. */
