@@ -741,8 +741,9 @@ final class Differential {
      * ({@link Parallel}), so an executor of any size will do. The first segment (in the manifest's order) that cannot
      * be read fails the recovery, as it would if they were read one after the other: once a segment has failed, no
      * later one is started and the later ones not yet started, or not yet re-reading a damaged segment, stop there;
-     * those running are waited for, so that no task of the recovery outlives the call, and an {@link Error} of one
-     * of them is thrown before any other failure.
+     * those running are waited for, so that no segment task outlives the call (the fetches beyond the first {@code m}
+     * that verify, which {@code extraFetches} asks for, may), and an {@link Error} of one of them is thrown before any
+     * other failure. A failure is therefore reported only once the segments running beside it have ended.
      */
     private void copySegments(FragmentIndex index, JobView view, Manifest manifest, int[][] bySegment,
                               long[] position, byte[] state) {
@@ -775,7 +776,7 @@ final class Differential {
                 failure = outcome.failure();
             }
         } catch (RuntimeException | Error e) {
-            // Starting a task failed other than by rejection (a pool that cannot create its thread).
+            // Not a task's failure (those are outcomes): the loop's own, which must not leave tasks running either.
             failure = e;
         }
         if (failure == null) {

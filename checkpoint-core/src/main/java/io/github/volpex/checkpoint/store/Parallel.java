@@ -123,6 +123,13 @@ final class Parallel {
             executor.execute(handle);
         } catch (RejectedExecutionException e) {
             task.run();
+        } catch (RuntimeException | Error e) {
+            // The executor failed otherwise (a pool that cannot start its thread), perhaps with the task queued: unless
+            // a pool thread has claimed it, the task fails with that; either way the caller awaits it as any other.
+            if (task.claimed.compareAndSet(false, true)) {
+                handle.task.set(null);
+                task.future.completeExceptionally(e);
+            }
         }
         return task;
     }

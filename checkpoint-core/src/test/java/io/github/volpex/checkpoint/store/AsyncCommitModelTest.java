@@ -46,7 +46,7 @@ class AsyncCommitModelTest {
 
         @Override
         public void execute(Runnable task) {
-            if (task instanceof Parallel.Handle || task instanceof Parallel.Task<?>) {
+            if (task instanceof Parallel.Handle) {
                 task.run();
             } else {
                 tasks.add(task);
