@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.testsupport.SearchDepth;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -131,11 +132,14 @@ class EraserTest {
     }
 
     @Test
-    void a_tree_of_any_shape_is_erased_also_when_cut_short_before_and_grown_meanwhile() throws Exception {
+    void a_tree_of_any_shape_is_erased_also_when_cut_short_before_and_grown_meanwhile() {
+        SearchDepth.eachSeed("volpex.zookeeper.eraser.seed", 1, this::eraseTreeOfShape);
+    }
+
+    /** One tree, its shape drawn from {@code seed}, under a namespace of its own. */
+    private void eraseTreeOfShape(long seed) throws Exception {
         String root = ensemble.freshNamespace();
         create(root);
-        SplittableRandom random = new SplittableRandom();
-        long seed = random.nextLong();
         SplittableRandom shape = new SplittableRandom(seed);
         List<String> all = new ArrayList<>();
         List<String> level = List.of(root);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.volpex.testsupport.SearchDepth;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -297,10 +298,15 @@ class GroupCommitTest {
 
     /** Creates {@code count} empty znodes {@code root/n-0}, … and returns their paths. */
     private List<String> createMany(int count) throws Exception {
+        return createMany(count, "n-");
+    }
+
+    /** Creates {@code count} empty znodes {@code root/<prefix>0}, … and returns their paths. */
+    private List<String> createMany(int count, String prefix) throws Exception {
         List<String> paths = new ArrayList<>();
         List<Op> creates = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            paths.add(path("n-" + i));
+            paths.add(path(prefix + i));
             creates.add(Op.create(paths.get(i), new byte[0], Records.OPEN_ACL, CreateMode.PERSISTENT));
             if (creates.size() == 500 || i == count - 1) {
                 raw.multi(creates);
@@ -337,9 +343,15 @@ class GroupCommitTest {
     }
 
     @Test
-    void batches_of_many_small_and_a_few_large_values_stay_within_the_byte_cap_and_commit_exactly() throws Exception {
+    void batches_of_many_small_and_a_few_large_values_stay_within_the_byte_cap_and_commit_exactly() {
+        SearchDepth.eachSeed("volpex.zookeeper.groupcommit.seed", 1, this::smallAndLargeValuesWithSeed);
+    }
+
+    /** The values' sizes and bytes drawn from {@code seed}, on znodes of their own. */
+    private void smallAndLargeValuesWithSeed(long seed) throws Exception {
         int members = 90;
-        List<String> paths = createMany(members);
+        List<String> paths = createMany(members + 1, "s" + Long.toHexString(seed) + "-");
+        String headPath = paths.remove(members);
         List<List<Op>> recorded = Collections.synchronizedList(new ArrayList<>());
         Held held = new Held() {
             @Override
@@ -351,10 +363,10 @@ class GroupCommitTest {
         GroupCommit commits = new GroupCommit(held, client.context().transactionLimit);
         Map<String, byte[]> values = new HashMap<>();
         Map<String, Long> declared = new HashMap<>();
-        SplittableRandom random = new SplittableRandom();
+        SplittableRandom random = new SplittableRandom(seed);
         List<CompletableFuture<Session.Result>> futures = new ArrayList<>();
         CompletableFuture<Session.Result> head = CompletableFuture.supplyAsync(
-                () -> commits.commit(List.of(Op.setData(path("a"), new byte[] {1}, 0)), 100), threads);
+                () -> commits.commit(List.of(Op.setData(headPath, new byte[] {1}, 0)), 100), threads);
         assertTrue(held.firstSent.await(60, TimeUnit.SECONDS));
         for (int m = 0; m < members; m++) {
             String path = paths.get(m);
