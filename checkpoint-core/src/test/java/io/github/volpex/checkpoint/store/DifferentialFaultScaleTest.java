@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
  * asynchronous commits accepted at once (so that the middle ones are superseded) and then persisted — and now and then
  * collects garbage or repairs the job; into those operations, at repository calls drawn from the seed, go:
  * <ul>
- *   <li>calls that fail (one to three in a row), as requests to a host that does not answer do;</li>
+ *   <li>calls that fail (one to three in a row, or now and then a burst of up to 15 that fails a whole step of a
+ *       commit), as requests to a host that does not answer do;</li>
  *   <li>a write that reports success but stores nothing (a fragment, an index copy, a marker or a repair's
  *       fragment);</li>
  *   <li>a crash of the process, before a call takes effect or after it took effect but before its reply: the store is
@@ -90,13 +91,13 @@ class DifferentialFaultScaleTest {
     @Test
     void faultsInsideCommitsCollectionsAndRepairsOfFixedSizeCheckpoints() {
         SearchDepth.eachSeed(SEED_PROPERTY, 1,
-                seed -> new History(Chunking.fixed(BLOCK), false, true, seed).run(LONG ? 3_000 : 400));
+                seed -> new History(Chunking.fixed(BLOCK), false, true, seed).run(LONG ? 20_000 : 2_000));
     }
 
     @Test
     void faultsInsideCommitsCollectionsAndRepairsOfContentDefinedCheckpoints() {
         SearchDepth.eachSeed(SEED_PROPERTY, 1,
-                seed -> new History(Chunking.contentDefined(BLOCK), true, false, seed).run(LONG ? 1_000 : 150));
+                seed -> new History(Chunking.contentDefined(BLOCK), true, false, seed).run(LONG ? 6_000 : 700));
     }
 
     /** A process's executor whose tasks wait until {@link #drain}; the store's waiting thread runs its calls itself. */
@@ -229,8 +230,16 @@ class DifferentialFaultScaleTest {
         int outageOn;
         boolean fired;
         boolean lost;
-        /** The hosts whose listing of the job was asked for since the last fragment lost. */
+        /**
+         * The hosts whose listing of the job was asked for since the last fragment lost and before the round's first
+         * commit marker was written (the commit's last listing precedes its commit point; its deletes list too).
+         */
         final Set<String> listedSinceLoss = new HashSet<>();
+        boolean markerWritten;
+        /** The call at which the round's last fragment was lost. */
+        long lastLoss;
+        /** The call at which each checkpoint's first fragment was written. */
+        final Map<CheckpointId, Long> firstFragment = new HashMap<>();
 
         Plan(History history) {
             this.history = history;
@@ -250,10 +259,17 @@ class DifferentialFaultScaleTest {
                 fired = true;
                 if (history.loseOne()) {
                     lost = true;
+                    lastLoss = calls;
                     listedSinceLoss.clear();
                 }
             }
-            if (call.equals("list") && key.equals(StoreKeys.jobPrefix(JOB))) {
+            if (call.equals("put") && key.endsWith(".ok")) {
+                markerWritten = true;
+            }
+            if (call.equals("put") && StoreKeys.parse(key).kind() == StoreKeys.Kind.FRAGMENT) {
+                firstFragment.putIfAbsent(StoreKeys.parse(key).id(), calls);
+            }
+            if (call.equals("list") && key.equals(StoreKeys.jobPrefix(JOB)) && !markerWritten) {
                 listedSinceLoss.add(repository.id());
             }
             if (calls == crashAt) {
@@ -296,6 +312,8 @@ class DifferentialFaultScaleTest {
         int outRounds;
         /** The calls a round made lately, from which fault calls are drawn. */
         long typicalCalls = 200;
+        /** The calls a commit from an array made lately, within which most fragments are lost. */
+        long typicalCommitCalls = 60;
         int crashes;
         int lost;
         int failedOperations;
@@ -392,6 +410,7 @@ class DifferentialFaultScaleTest {
                 typicalCalls = Math.max(50, (typicalCalls * 3 + injector.calls - before) / 4);
                 if (commitCalls >= 0 && !plan.fired && out < 0) {
                     cleanCommits.add(new long[] {round, commitCalls});
+                    typicalCommitCalls = (typicalCommitCalls * 3 + commitCalls) / 4;
                 }
             }
         }
@@ -402,7 +421,8 @@ class DifferentialFaultScaleTest {
             long span = typicalCalls + typicalCalls / 2;
             if (random.nextInt(100) < 15) {
                 plan.failAt = 1 + random.nextLong(span);
-                plan.failCount = 1 + random.nextInt(3);
+                // Mostly one to three calls; now and then a burst that fails a whole step (all the markers, say).
+                plan.failCount = random.nextInt(3) == 0 ? 4 + random.nextInt(12) : 1 + random.nextInt(3);
             }
             if (random.nextInt(100) < 12) {
                 plan.dropAt = 1 + random.nextLong(span);
@@ -411,10 +431,11 @@ class DifferentialFaultScaleTest {
                 plan.crashAt = 1 + random.nextLong(span);
                 plan.crash = random.nextBoolean() ? Stores.Fault.CRASH_BEFORE : Stores.Fault.CRASH_AFTER;
             }
-            if (random.nextInt(100) < 15) {
-                plan.loseAt = 1 + random.nextLong(span);
+            if (random.nextInt(100) < 25) {
+                // Mostly inside the commit, where the listing that decides what it refers to happens.
+                plan.loseAt = 1 + random.nextLong(random.nextInt(4) == 0 ? span : typicalCommitCalls + 10);
             }
-            if (random.nextInt(100) < 10) {
+            if (random.nextInt(100) < 15) {
                 plan.deletesFailAt = 1 + random.nextLong(span);
                 plan.deletesFailOn = random.nextInt(HOSTS);
                 plan.deletes = random.nextBoolean() ? Stores.Switchable.Deletes.FAIL : Stores.Switchable.Deletes.VANISH;
@@ -460,9 +481,17 @@ class DifferentialFaultScaleTest {
                 if (!injector.plan.lost) {
                     durable(committed);
                 }
-                if (!injector.plan.lost || injector.plan.listedSinceLoss.size() == HOSTS) {
-                    // No fragment was lost after the commit's last listing of the job.
-                    referredWhole(committed);
+                // A commit from an array lists the job again after its fragments are verified, before its index
+                // copies; one from a stream, once the state has ended and after each round of blocks read back. A
+                // fragment lost before that listing began (for an array, before the committed attempt's first
+                // fragment was written) must keep its segment from being referred to.
+                Plan plan = injector.plan;
+                if (!plan.lost || (stream ? plan.listedSinceLoss.size() == HOSTS
+                        : plan.lastLoss < plan.firstFragment.getOrDefault(committed.checkpointId(), 0L))) {
+                    referredWhole(committed, plan.lost ? "from " + (stream ? "a stream" : "an array") + ", a fragment"
+                            + " lost at call " + plan.lastLoss + " of the round, its first fragment written at call "
+                            + plan.firstFragment.get(committed.checkpointId()) + ", " + plan.listedSinceLoss.size()
+                            + " hosts listed after the loss" : "none lost in the round");
                 }
                 return stream ? -1 : calls;
             } catch (CommitFailedException e) {
@@ -521,7 +550,7 @@ class DifferentialFaultScaleTest {
             // (Only the last: the stages after an earlier one deleted it if it lists nothing of it.)
             if (last != null && !injector.plan.lost && !injector.dead) {
                 durable(last);
-                referredWhole(last);
+                referredWhole(last, "none lost in the round");
             }
         }
 
@@ -570,14 +599,14 @@ class DifferentialFaultScaleTest {
          * A differential checkpoint refers only to segments whose {@code n} fragments its last listing showed where
          * their newest index records them: with no fragment lost since, every one it lists is whole.
          */
-        void referredWhole(FragmentIndex index) {
+        void referredWhole(FragmentIndex index, String lost) {
             Set<CheckpointId> segments = DifferentialDurabilityTest.segments(raw, index);
             segments.remove(index.checkpointId());
             try {
                 for (CheckpointId id : segments) {
                     int missing = missing(id, false);
                     assertEquals(0, missing, "a commit refers to segment " + id + ", " + missing + " of whose"
-                            + " fragments were missing at its last listing, " + where());
+                            + " fragments were missing at its last listing (" + lost + "), " + where());
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
