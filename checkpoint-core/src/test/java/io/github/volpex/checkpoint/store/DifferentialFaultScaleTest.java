@@ -70,8 +70,8 @@ import org.junit.jupiter.api.Test;
  * <p>Two histories: fixed-size blocks with arrays, streams and asynchronous commits; content-defined chunking, whose
  * states also see insertions and deletions in the middle, with arrays and streams.
  *
- * <p>Sizes for CI: 400 rounds in fixed-size blocks and 150 content-defined; {@code -Pscale}, or a search factor above
- * 1, runs 3,000 and 1,000 ({@code -Dvolpex.search.factor=N}: for {@code N} seeds). The seed is new each run and named
+ * <p>Sizes for CI: 2,000 rounds in fixed-size blocks and 700 content-defined (8 s on two cores); {@code -Pscale}, or a
+ * search factor above 1, runs 20,000 and 6,000 ({@code -Dvolpex.search.factor=N}: for {@code N} seeds). The seed is new each run and named
  * in every failure, with the round; replay with {@code -Dvolpex.differential.faultscale.seed=<seed>}.
  */
 class DifferentialFaultScaleTest {
