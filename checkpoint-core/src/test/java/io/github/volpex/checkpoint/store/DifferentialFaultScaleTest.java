@@ -278,6 +278,9 @@ class DifferentialFaultScaleTest {
             }
             if (failAt > 0 && calls >= failAt && calls < failAt + failCount) {
                 fired = true;
+                if (call.equals("list")) {
+                    history.unseen(repository);
+                }
                 return Stores.Fault.FAIL;
             }
             if (dropAt > 0 && calls >= dropAt && call.equals("put") && repository.reachable) {
@@ -314,6 +317,12 @@ class DifferentialFaultScaleTest {
         long typicalCalls = 200;
         /** The calls a commit from an array made lately, within which most fragments are lost. */
         long typicalCommitCalls = 60;
+        /**
+         * The checkpoints that had objects on a host when it went out or failed a listing: an operation that deletes
+         * one from the repositories it listed leaves its marker there, which it did not see (the store deletes only
+         * index copies and fragments "while no marker it set out to delete may remain").
+         */
+        final Set<CheckpointId> unseen = new HashSet<>();
         int crashes;
         int lost;
         int failedOperations;
@@ -450,12 +459,24 @@ class DifferentialFaultScaleTest {
             return plan;
         }
 
+        /** Exempts what {@code host} holds from the check that what counts has what it needs. */
+        void unseen(Stores.Switchable host) {
+            try {
+                for (String key : host.delegate.list("")) {
+                    unseen.add(StoreKeys.parse(key).id());
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
         /** Takes host {@code on} out for one to five rounds, or brings the host out back ({@code on < 0}). */
         void outage(int on) {
             if (on >= 0 && out < 0) {
                 out = on;
                 outRounds = 1 + random.nextInt(5);
                 hosts.get(on).reachable = false;
+                unseen(hosts.get(on));
             } else if (on < 0 && out >= 0) {
                 hosts.get(out).reachable = true;
                 out = -1;
@@ -621,9 +642,41 @@ class DifferentialFaultScaleTest {
         void check() {
             injector.plan = null;
             recoverAndJudge(newStore(new Deferred()), "a new store, " + where());
+            countsWithWhatItNeeds();
             if (round % 10 == 0) {
                 recoverAndJudge(store, where());
                 executor.drain(injector);
+            }
+        }
+
+        /**
+         * No checkpoint counts without what it needs: one with a commit marker stored has a readable index copy and
+         * at most {@code k} of its fragments missing — whatever deletes failed or were dropped, or where a process
+         * died — but for one that had objects on a host when the host went out or failed to list them.
+         */
+        private void countsWithWhatItNeeds() {
+            try {
+                for (Map.Entry<CheckpointId, Boolean> entry : stored().entrySet()) {
+                    CheckpointId id = entry.getKey();
+                    if (!entry.getValue() || unseen.contains(id)) {
+                        continue;
+                    }
+                    int missing = missing(id, false);
+                    if (missing > K) {
+                        List<String> objects = new ArrayList<>();
+                        for (Stores.Switchable host : hosts) {
+                            for (String key : host.delegate.list(StoreKeys.checkpointPrefix(JOB, id))) {
+                                objects.add(host.id() + "/" + key.substring(key.lastIndexOf('.') + 1));
+                            }
+                        }
+                        fail("checkpoint " + id + " has a commit marker and " + missing + " of its " + N
+                                + " fragments missing: " + objects + "; the checkpoints with a marker: "
+                                + stored().entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey)
+                                        .sorted().toList() + ", " + where());
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }
 
@@ -717,7 +770,8 @@ class DifferentialFaultScaleTest {
         /**
          * How many of checkpoint {@code id}'s {@code n} fragments are missing: a fragment counts as there only if it
          * is stored where every readable index copy of the checkpoint records it ({@code everyCopy}) or where the
-         * copy of the newest revision does (anywhere, before an index copy is written).
+         * copy of the newest revision does, {@code n + 1} if there is none (with {@code everyCopy}: anywhere, before
+         * an index copy is written).
          */
         int missing(CheckpointId id, boolean everyCopy) throws IOException {
             List<FragmentIndex> copies = new ArrayList<>();
@@ -736,7 +790,10 @@ class DifferentialFaultScaleTest {
                     }
                 }
             }
-            if (!everyCopy && !copies.isEmpty()) {
+            if (!everyCopy && copies.isEmpty()) {
+                return N + 1;
+            }
+            if (!everyCopy) {
                 FragmentIndex newest = copies.stream().max(java.util.Comparator.comparingInt(FragmentIndex::revision))
                         .orElseThrow();
                 copies = List.of(newest);
