@@ -58,7 +58,11 @@ import org.junit.jupiter.api.Test;
  * in its round, has its {@code n} fragments where its index says and {@code k + 1} markers; and every segment its
  * manifest lists has its {@code n} fragments where the newest copy of that segment's index records them, unless a
  * fragment was lost after the commit's last listing of the job (which the store documents it cannot see: a segment
- * that lost fragments before that listing must no longer be referred to). Every 50 rounds and at the
+ * that lost fragments before that listing must no longer be referred to). No checkpoint with a commit marker stored
+ * lacks a readable index copy or more than {@code k} of its fragments (the package's "a checkpoint never counts
+ * without what it needs, even when deletes fail"), save one that had objects on a host when the host went out or
+ * failed to list them: an operation deletes a checkpoint from the hosts it listed, and leaves a marker it did not see
+ * on the others (older than the newest checkpoint, it is collected later). Every 50 rounds and at the
  * end, the faults stop and the outage ends: a collection must leave, of everything older than the newest committed
  * checkpoint, exactly the segments its manifest lists (whatever is newer belongs to commits that failed or crashed,
  * which the store documents it may keep until a newer checkpoint is durable); then a commit must return, after which
@@ -70,9 +74,10 @@ import org.junit.jupiter.api.Test;
  * <p>Two histories: fixed-size blocks with arrays, streams and asynchronous commits; content-defined chunking, whose
  * states also see insertions and deletions in the middle, with arrays and streams.
  *
- * <p>Sizes for CI: 2,000 rounds in fixed-size blocks and 700 content-defined (8 s on two cores); {@code -Pscale}, or a
- * search factor above 1, runs 20,000 and 6,000 ({@code -Dvolpex.search.factor=N}: for {@code N} seeds). The seed is new each run and named
- * in every failure, with the round; replay with {@code -Dvolpex.differential.faultscale.seed=<seed>}.
+ * <p>Sizes for CI: 2,000 rounds in fixed-size blocks and 700 content-defined (about 5 s on two cores);
+ * {@code -Pscale}, or a search factor above 1, runs 20,000 and 6,000 (about 25 s; {@code -Dvolpex.search.factor=N}:
+ * for {@code N} seeds). The seed is new each run and named in every failure, with the round; replay with
+ * {@code -Dvolpex.differential.faultscale.seed=<seed>}.
  */
 class DifferentialFaultScaleTest {
 
