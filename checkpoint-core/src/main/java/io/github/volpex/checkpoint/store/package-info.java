@@ -84,7 +84,12 @@
  *       markers) and whose fragments were verified (at its commit, or read back by collection). Deleting a checkpoint
  *       removes its commit markers first, and its index copies and fragments only once every marker delete returned
  *       and a listing shows none of them left; a commit that gives up while one of its markers may remain leaves its
- *       checkpoint whole. So a checkpoint never counts without what it needs, even when deletes fail. A commit that
+ *       checkpoint whole. So a checkpoint never counts without what it needs, even when deletes fail — on the
+ *       repositories the deleting operation listed: one that did not answer that listing (away, or its listing
+ *       failed) keeps what it holds of the checkpoint, its marker included, so an older checkpoint may then count,
+ *       and be listed by {@code checkpoints}, with fewer than {@code m} of its fragments left. It is never the newest
+ *       (only what is older than a durable, verified checkpoint is deleted), so recovery, repair and the next
+ *       commit's base never use it, and the next collection that lists that repository deletes it. A commit that
  *       gives up after publishing its fragments asks each repository to delete only what it tried to store there:
  *       the fragments placed on it, first or as replacements, and its index copy and marker where those were
  *       tried.</li>

@@ -36,6 +36,9 @@ import org.junit.jupiter.api.Test;
  * calls than a bound fixed by the store's shape — a listing, its own segment's fragments, index copies and markers, the
  * index reads of the 65 segments it may refer to, and the deletes of those it frees — whatever the checkpoint's number.
  *
+ * <p>Here nothing fails while an operation runs; {@link DifferentialFaultScaleTest} runs such histories with faults
+ * inside the commits, collections and repairs.
+ *
  * <p>A third history commits every other checkpoint from a stream, which cuts, stores and compacts the same blocks
  * with the blocks it moves read back from the repositories: every check above holds for it too.
  *
@@ -102,20 +105,7 @@ class DifferentialScaleTest {
                 assertArrayEquals(state, store(repositories, chunking, random.nextLong()).recover(JOB).orElseThrow()
                         .toByteArray(), "restarted, " + where);
             }
-            Manifest manifest = Manifest.ofPayload(new Reads(store.context()).rebuild(index).bytes());
-            Set<CheckpointId> expected = new TreeSet<>(Differential.segments(manifest));
-            expected.add(index.checkpointId());
-            Set<CheckpointId> present = new TreeSet<>();
-            store.checkpoints(JOB).forEach(i -> present.add(i.checkpointId()));
-            assertEquals(expected, present, "present checkpoints, " + where);
-            assertTrue(present.size() <= 65, present.size() + " checkpoints present, " + where);
-            long stored = manifest.ownBlockBytes;
-            for (Manifest.Segment segment : manifest.segments) {
-                stored += segment.blockBytes();
-            }
-            long live = distinctBlockBytes(manifest);
-            assertTrue(stored <= BOUND * live, "stored block bytes " + stored + " > " + BOUND + " × " + live
-                    + " live, " + where);
+            Set<CheckpointId> present = kept(store, index, BOUND, where);
             // Now and then, a fragment of a checkpoint present is lost; now and then, the job is repaired.
             if (random.nextInt(40) == 0) {
                 lost += lose(repositories, new ArrayList<>(present), random);
@@ -146,6 +136,29 @@ class DifferentialScaleTest {
         assertTrue(most <= shape, "a commit made " + most + " calls, more than " + shape + ", seed " + seed);
     }
 
+    /**
+     * Checks what the job keeps once a commit or a collection ran undisturbed: exactly its newest checkpoint
+     * ({@code index}) and the segments its manifest lists, at most 65, whose block bytes are at most {@code bound}
+     * times the bytes of the state's distinct blocks; returns the checkpoints present.
+     */
+    static Set<CheckpointId> kept(CheckpointStore store, FragmentIndex index, double bound, String where) {
+        Manifest manifest = Manifest.ofPayload(new Reads(store.context()).rebuild(index).bytes());
+        Set<CheckpointId> expected = new TreeSet<>(Differential.segments(manifest));
+        expected.add(index.checkpointId());
+        Set<CheckpointId> present = new TreeSet<>();
+        store.checkpoints(JOB).forEach(i -> present.add(i.checkpointId()));
+        assertEquals(expected, present, "present checkpoints, " + where);
+        assertTrue(present.size() <= 65, present.size() + " checkpoints present, " + where);
+        long stored = manifest.ownBlockBytes;
+        for (Manifest.Segment segment : manifest.segments) {
+            stored += segment.blockBytes();
+        }
+        long live = distinctBlockBytes(manifest);
+        assertTrue(stored <= bound * live, "stored block bytes " + stored + " > " + bound + " × " + live
+                + " live, " + where);
+        return present;
+    }
+
     /** The bytes of the distinct blocks a manifest lists. */
     private static long distinctBlockBytes(Manifest manifest) {
         Set<Manifest.BlockHash> seen = new HashSet<>();
@@ -158,13 +171,13 @@ class DifferentialScaleTest {
         return bytes;
     }
 
-    private static long median(long[] values, int from, int to) {
+    static long median(long[] values, int from, int to) {
         long[] window = Arrays.copyOfRange(values, Math.max(0, from), to);
         Arrays.sort(window);
         return window[window.length / 2];
     }
 
-    private static double mean(long[] values, int from, int to) {
+    static double mean(long[] values, int from, int to) {
         return Arrays.stream(values, Math.max(0, from), to).average().orElseThrow();
     }
 
@@ -184,7 +197,7 @@ class DifferentialScaleTest {
     }
 
     /** The next state: unchanged, a few bytes changed, all new, grown, shrunk, or with a stretch inserted or cut. */
-    private static byte[] change(byte[] state, SplittableRandom random, boolean shifts) {
+    static byte[] change(byte[] state, SplittableRandom random, boolean shifts) {
         int length = state.length;
         int pattern = random.nextInt(shifts ? 100 : 80);
         if (pattern < 15) {

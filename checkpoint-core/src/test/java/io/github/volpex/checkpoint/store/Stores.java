@@ -203,9 +203,50 @@ final class Stores {
         repository.put(key, bytes);
     }
 
+    /** A simulated death of the process using a store: it makes no repository call after it. */
+    static final class Crash extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Crash(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** What one call of a {@link Switchable} does besides what it asks for. */
+    enum Fault {
+        /** The call runs. */
+        NONE,
+        /** The call fails without effect, as a request to an unreachable host does. */
+        FAIL,
+        /** A put reports success without storing anything (any other call runs). */
+        DROP,
+        /** The process dies before the call takes effect. */
+        CRASH_BEFORE,
+        /** The call takes effect, and the process dies before its reply. */
+        CRASH_AFTER
+    }
+
+    /** Decides the fault of each call of the repositories it is installed on; the test replaces it as it goes. */
+    @FunctionalInterface
+    interface Faults {
+        /** No fault, ever. */
+        Faults NONE = (repository, call, key) -> Fault.NONE;
+
+        /**
+         * The fault of the next call.
+         *
+         * @param repository the repository called
+         * @param call       {@code put}, {@code get}, {@code delete} or {@code list}
+         * @param key        the key, or the prefix listed
+         * @return the fault
+         */
+        Fault next(Switchable repository, String call, String key);
+    }
+
     /**
-     * A repository whose host the test takes away ({@link #reachable}) and whose deletes of some keys it makes fail or
-     * vanish ({@link #deletes}).
+     * A repository whose host the test takes away ({@link #reachable}), whose deletes of some keys it makes fail or
+     * vanish ({@link #deletes}), and whose calls fail, drop their write or crash the process as {@link #faults} says
+     * (asked first, so that a dead process's calls never reach the host).
      */
     static class Switchable implements FragmentRepository {
         /** What deletes of the keys {@link #deletesOf} matches do. */
@@ -219,6 +260,7 @@ final class Stores {
         volatile boolean reachable = true;
         volatile Deletes deletes = Deletes.WORK;
         volatile java.util.function.Predicate<String> deletesOf = key -> true;
+        volatile Faults faults = Faults.NONE;
 
         Switchable(FragmentRepository delegate) {
             this.delegate = delegate;
@@ -238,6 +280,25 @@ final class Stores {
             }
         }
 
+        /** Asks {@link #faults} about a call; fails or dies before it as the answer says, else returns the answer. */
+        private Fault before(String call, String key) throws RepositoryUnavailableException {
+            Fault fault = faults.next(this, call, key);
+            if (fault == Fault.CRASH_BEFORE) {
+                throw new Crash("the process died before " + call + " " + key + " on " + id());
+            }
+            check();
+            if (fault == Fault.FAIL) {
+                throw new RepositoryUnavailableException(id(), call + " " + key + " failed", null);
+            }
+            return fault;
+        }
+
+        private static void after(Fault fault, String call, String key, String id) {
+            if (fault == Fault.CRASH_AFTER) {
+                throw new Crash("the process died after " + call + " " + key + " on " + id);
+            }
+        }
+
         @Override
         public String id() {
             return delegate.id();
@@ -245,19 +306,24 @@ final class Stores {
 
         @Override
         public void put(String key, byte[] content) throws java.io.IOException {
-            check();
-            delegate.put(key, content);
+            Fault fault = before("put", key);
+            if (fault != Fault.DROP) {
+                delegate.put(key, content);
+            }
+            after(fault, "put", key, id());
         }
 
         @Override
         public java.util.Optional<byte[]> get(String key) throws java.io.IOException {
-            check();
-            return delegate.get(key);
+            Fault fault = before("get", key);
+            java.util.Optional<byte[]> value = delegate.get(key);
+            after(fault, "get", key, id());
+            return value;
         }
 
         @Override
         public boolean delete(String key) throws java.io.IOException {
-            check();
+            Fault fault = before("delete", key);
             if (deletesOf.test(key)) {
                 switch (deletes) {
                     case FAIL -> throw new RepositoryUnavailableException(id(), "the delete of " + key + " failed",
@@ -270,13 +336,17 @@ final class Stores {
                     }
                 }
             }
-            return delegate.delete(key);
+            boolean deleted = delegate.delete(key);
+            after(fault, "delete", key, id());
+            return deleted;
         }
 
         @Override
         public List<String> list(String prefix) throws java.io.IOException {
-            check();
-            return delegate.list(prefix);
+            Fault fault = before("list", prefix);
+            List<String> keys = delegate.list(prefix);
+            after(fault, "list", prefix, id());
+            return keys;
         }
     }
 }

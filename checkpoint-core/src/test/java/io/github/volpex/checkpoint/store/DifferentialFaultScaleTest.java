@@ -1,0 +1,823 @@
+package io.github.volpex.checkpoint.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.github.volpex.erasure.IdaCodec;
+import io.github.volpex.testsupport.Scale;
+import io.github.volpex.testsupport.SearchDepth;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Long histories of differential checkpoints of one job in which the faults strike inside the store's operations, not
+ * between them, and combine over hundreds and thousands of rounds. Each round changes the state by a random pattern
+ * (as {@link DifferentialScaleTest} does) and commits it — from an array, from a stream, or as one to three
+ * asynchronous commits accepted at once (so that the middle ones are superseded) and then persisted — and now and then
+ * collects garbage or repairs the job; into those operations, at repository calls drawn from the seed, go:
+ * <ul>
+ *   <li>calls that fail (one to three in a row, or now and then a burst of up to 15 that fails a whole step of a
+ *       commit), as requests to a host that does not answer do;</li>
+ *   <li>a write that reports success but stores nothing (a fragment, an index copy, a marker or a repair's
+ *       fragment);</li>
+ *   <li>a crash of the process, before a call takes effect or after it took effect but before its reply: the store is
+ *       abandoned, its executor never runs again, and a new store is built on the same repositories;</li>
+ *   <li>a fragment of a checkpoint present deleted behind the store's back (a host losing its disk), while at most
+ *       {@code k − 1} of any checkpoint's {@code n} fragments are missing where its index copies record them, so that
+ *       an outage on top stays within the {@code k} losses a checkpoint tolerates; repairs (with the reconstruction
+ *       threshold at {@code n}) give that budget back;</li>
+ *   <li>the deletes of one host failing, or reporting success and keeping the object (a delete dropped on the way),
+ *       from a call on: halfway through a collection, through the deletes a commit makes of what it replaces, or
+ *       through those of a commit that gives up;</li>
+ *   <li>one host out (an outage) from a call of one round to a call of a round one to five rounds later, while the
+ *       job has two hosts more than fragments, so that commits go on.</li>
+ * </ul>
+ * After every round, with the faults paused (an outage goes on): a new store recovers, and every tenth round the
+ * store that ran the round too, byte for byte, the state of the last commit that returned (or whose stage completed
+ * successfully) or of a later one whose outcome is unknown (it failed saying it may have reached its commit point, or
+ * crashed, or its stage never completed) — never an older state, never one whose commit failed saying it never
+ * reached its commit point, never bytes of no state, and never nothing. A commit that returned, with no fragment lost
+ * in its round, has its {@code n} fragments where its index says and {@code k + 1} markers; and every segment its
+ * manifest lists has its {@code n} fragments where the newest copy of that segment's index records them, unless a
+ * fragment was lost after the commit's last listing of the job (which the store documents it cannot see: a segment
+ * that lost fragments before that listing must no longer be referred to). No checkpoint with a commit marker stored
+ * lacks a readable index copy or more than {@code k} of its fragments (the package's "a checkpoint never counts
+ * without what it needs, even when deletes fail"), save one that had objects on a host when the host went out or
+ * failed to list them: an operation deletes a checkpoint from the hosts it listed, and leaves a marker it did not see
+ * on the others (older than the newest checkpoint, it is collected later). Every 50 rounds and at the
+ * end, the faults stop and the outage ends: a collection must leave, of everything older than the newest committed
+ * checkpoint, exactly the segments its manifest lists (whatever is newer belongs to commits that failed or crashed,
+ * which the store documents it may keep until a newer checkpoint is durable); then a commit must return, after which
+ * every object on every host belongs to that checkpoint or a segment it lists, at most 65 of them, holding at most the
+ * space bound (1.25) times the bytes of the state's distinct blocks. And the repository calls of the commits that ran
+ * with no fault and no outage (from arrays) do not grow with the history: the median of the last quarter of them is at
+ * most 1.5 times that of the first quarter after round 50 (plus 20 calls).
+ *
+ * <p>Two histories: fixed-size blocks with arrays, streams and asynchronous commits; content-defined chunking, whose
+ * states also see insertions and deletions in the middle, with arrays and streams.
+ *
+ * <p>Sizes for CI: 2,000 rounds in fixed-size blocks and 700 content-defined (about 5 s on two cores);
+ * {@code -Pscale}, or a search factor above 1, runs 20,000 and 6,000 (about 25 s; {@code -Dvolpex.search.factor=N}:
+ * for {@code N} seeds). The seed is new each run and named in every failure, with the round; replay with
+ * {@code -Dvolpex.differential.faultscale.seed=<seed>}.
+ */
+class DifferentialFaultScaleTest {
+
+    private static final String JOB = "job";
+    private static final boolean LONG = Scale.full() || SearchDepth.deep();
+    private static final String SEED_PROPERTY = "volpex.differential.faultscale.seed";
+    private static final int BLOCK = Chunking.MIN_BLOCK_BYTES;
+    private static final int M = 4;
+    private static final int K = 2;
+    private static final int N = M + K;
+    /** Two hosts more than fragments: a commit places its fragments while one host is out. */
+    private static final int HOSTS = N + 2;
+    private static final double BOUND = 1.25;
+    private static final int QUIET_EVERY = 50;
+
+    @Test
+    void faultsInsideCommitsCollectionsAndRepairsOfFixedSizeCheckpoints() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1,
+                seed -> new History(Chunking.fixed(BLOCK), false, true, seed).run(LONG ? 20_000 : 2_000));
+    }
+
+    @Test
+    void faultsInsideCommitsCollectionsAndRepairsOfContentDefinedCheckpoints() {
+        SearchDepth.eachSeed(SEED_PROPERTY, 1,
+                seed -> new History(Chunking.contentDefined(BLOCK), true, false, seed).run(LONG ? 6_000 : 700));
+    }
+
+    /** A process's executor whose tasks wait until {@link #drain}; the store's waiting thread runs its calls itself. */
+    private static final class Deferred implements Executor {
+        private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+        }
+
+        /** Runs every task, those queued meanwhile included; after a crash the rest is dropped. */
+        void drain(Injector injector) {
+            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                try {
+                    task.run();
+                } catch (Stores.Crash e) {
+                    tasks.clear();
+                    return;
+                }
+                if (injector.dead) {
+                    tasks.clear();
+                    return;
+                }
+            }
+        }
+    }
+
+    /**
+     * The states committed, in order: those after the last commit known durable are kept whole, older ones only by a
+     * hash that tells a recovery of an older state from bytes of no state at all.
+     */
+    private static final class Truth {
+        final List<byte[]> states = new ArrayList<>();
+        final List<Integer> hashes = new ArrayList<>();
+        /** The commits that failed saying they never reached their commit point. */
+        final Set<Integer> takenBack = new HashSet<>();
+        int durable = -1;
+
+        int accept(byte[] state) {
+            states.add(state);
+            hashes.add(Arrays.hashCode(state));
+            return states.size() - 1;
+        }
+
+        void durable(int index) {
+            if (index > durable) {
+                for (int i = Math.max(0, durable); i < index; i++) {
+                    states.set(i, null);
+                }
+                durable = index;
+            }
+        }
+
+        /** Records a commit's failure: one that says it never reached its commit point may never be recovered. */
+        void failed(int index, Throwable failure) {
+            if (failure instanceof CommitFailedException failed && !failed.reachedCommitPoint()) {
+                takenBack.add(index);
+            }
+        }
+
+        /** Checks that {@code recovered} is the durable state or a later one that may have reached its commit point. */
+        void judge(byte[] recovered, String where) {
+            for (int i = states.size() - 1; i >= Math.max(0, durable); i--) {
+                if (Arrays.equals(states.get(i), recovered)) {
+                    if (takenBack.contains(i)) {
+                        // The same bytes may have been committed again since: only a match to no other counts.
+                        continue;
+                    }
+                    return;
+                }
+            }
+            int hash = Arrays.hashCode(recovered);
+            for (int i = states.size() - 1; i >= Math.max(0, durable); i--) {
+                if (takenBack.contains(i) && Arrays.equals(states.get(i), recovered)) {
+                    fail("recovered commit " + i + ", which failed saying it never reached its commit point (the last"
+                            + " durable commit is " + durable + "), " + where);
+                }
+            }
+            for (int i = Math.max(0, durable) - 1; i >= 0; i--) {
+                if (hashes.get(i) == hash) {
+                    fail("recovered (by its hash) commit " + i + ", older than the last durable commit " + durable
+                            + ", " + where);
+                }
+            }
+            fail("recovered " + recovered.length + " bytes of no state committed (the last durable commit is "
+                    + durable + "), " + where);
+        }
+    }
+
+    /** The repository calls of a history, counted, and the faults of the current round. */
+    private static final class Injector implements Stores.Faults {
+        long calls;
+        boolean dead;
+        Plan plan;
+
+        @Override
+        public synchronized Stores.Fault next(Stores.Switchable repository, String call, String key) {
+            calls++;
+            if (dead) {
+                return Stores.Fault.CRASH_BEFORE;
+            }
+            Plan current = plan;
+            if (current == null) {
+                return Stores.Fault.NONE;
+            }
+            Stores.Fault fault = current.next(repository, call, key);
+            if (fault == Stores.Fault.CRASH_BEFORE || fault == Stores.Fault.CRASH_AFTER) {
+                dead = true;
+            }
+            return fault;
+        }
+    }
+
+    /** The faults of one round, at calls counted from the round's start. */
+    private static final class Plan {
+        final History history;
+        long calls;
+        long failAt;
+        int failCount;
+        long dropAt;
+        long crashAt;
+        Stores.Fault crash;
+        long loseAt;
+        long deletesFailAt;
+        int deletesFailOn;
+        Stores.Switchable.Deletes deletes;
+        long outageAt;
+        /** The host that goes out at {@link #outageAt}, or -1 for the host out to come back. */
+        int outageOn;
+        boolean fired;
+        boolean lost;
+        /**
+         * The hosts whose listing of the job was asked for since the last fragment lost and before the round's first
+         * commit marker was written (the commit's last listing precedes its commit point; its deletes list too).
+         */
+        final Set<String> listedSinceLoss = new HashSet<>();
+        boolean markerWritten;
+        /** The call at which the round's last fragment was lost. */
+        long lastLoss;
+        /** The call at which each checkpoint's first fragment was written. */
+        final Map<CheckpointId, Long> firstFragment = new HashMap<>();
+
+        Plan(History history) {
+            this.history = history;
+        }
+
+        Stores.Fault next(Stores.Switchable repository, String call, String key) {
+            calls++;
+            if (calls == outageAt) {
+                fired = true;
+                history.outage(outageOn);
+            }
+            if (calls == deletesFailAt) {
+                fired = true;
+                history.hosts.get(deletesFailOn).deletes = deletes;
+            }
+            if (calls == loseAt) {
+                fired = true;
+                if (history.loseOne()) {
+                    lost = true;
+                    lastLoss = calls;
+                    listedSinceLoss.clear();
+                }
+            }
+            if (call.equals("put") && key.endsWith(".ok")) {
+                markerWritten = true;
+            }
+            if (call.equals("put") && StoreKeys.parse(key).kind() == StoreKeys.Kind.FRAGMENT) {
+                firstFragment.putIfAbsent(StoreKeys.parse(key).id(), calls);
+            }
+            if (call.equals("list") && key.equals(StoreKeys.jobPrefix(JOB)) && !markerWritten) {
+                listedSinceLoss.add(repository.id());
+            }
+            if (calls == crashAt) {
+                fired = true;
+                return crash;
+            }
+            if (failAt > 0 && calls >= failAt && calls < failAt + failCount) {
+                fired = true;
+                if (call.equals("list")) {
+                    history.unseen(repository);
+                }
+                return Stores.Fault.FAIL;
+            }
+            if (dropAt > 0 && calls >= dropAt && call.equals("put") && repository.reachable) {
+                fired = true;
+                dropAt = 0;
+                return Stores.Fault.DROP;
+            }
+            return Stores.Fault.NONE;
+        }
+    }
+
+    /** One history: its hosts, the store running it (replaced when it crashes) and what it committed. */
+    private static final class History {
+        final Chunking chunking;
+        final boolean shifts;
+        final boolean asynchronous;
+        final long seed;
+        final SplittableRandom random;
+        final List<Stores.Switchable> hosts = Stores.Switchable.inMemory(HOSTS);
+        final Injector injector = new Injector();
+        final Truth truth = new Truth();
+        /** The repository calls of commits that ran without faults or outage, by round. */
+        final List<long[]> cleanCommits = new ArrayList<>();
+        /** A store on the hosts' own repositories, past the faults, to read manifests with. */
+        final CheckpointStore raw;
+        CheckpointStore store;
+        Deferred executor;
+        byte[] state;
+        int round;
+        /** The host out, or -1; and how many rounds on its outage ends. */
+        int out = -1;
+        int outRounds;
+        /** The calls a round made lately, from which fault calls are drawn. */
+        long typicalCalls = 200;
+        /** The calls a commit from an array made lately, within which most fragments are lost. */
+        long typicalCommitCalls = 60;
+        /**
+         * The checkpoints that had objects on a host when it went out or failed a listing: an operation that deletes
+         * one from the repositories it listed leaves its marker there, which it did not see (the store deletes only
+         * index copies and fragments "while no marker it set out to delete may remain").
+         */
+        final Set<CheckpointId> unseen = new HashSet<>();
+        int crashes;
+        int lost;
+        int failedOperations;
+        int quietChecks;
+
+        History(Chunking chunking, boolean shifts, boolean asynchronous, long seed) {
+            this.chunking = chunking;
+            this.shifts = shifts;
+            this.asynchronous = asynchronous;
+            this.seed = seed;
+            this.random = new SplittableRandom(seed);
+            hosts.forEach(host -> host.faults = injector);
+            raw = CheckpointStore.perennial(IdaCodec.systematic(M, K), hosts.stream().map(h -> h.delegate).toList())
+                    .differential(chunking).segmentBytes(16 * BLOCK).build();
+        }
+
+        String where() {
+            return chunking + ", round " + round + (out >= 0 ? " (r" + out + " out)" : "") + ", seed " + seed;
+        }
+
+        CheckpointStore newStore(Deferred deferred) {
+            return CheckpointStore.perennial(IdaCodec.systematic(M, K), hosts).differential(chunking)
+                    .maxSpaceAmplification(BOUND).segmentBytes(16 * BLOCK).reconstructionThreshold(N)
+                    .executor(deferred).random(new SplittableRandom(random.nextLong())).build();
+        }
+
+        void restart() {
+            injector.dead = false;
+            executor = new Deferred();
+            store = newStore(executor);
+        }
+
+        void run(int rounds) throws Exception {
+            restart();
+            state = Stores.data(random.nextLong(), 96 * BLOCK);
+            truth.durable(truth.accept(state));
+            store.commit(JOB, state);
+            for (round = 1; round <= rounds; round++) {
+                round();
+                check();
+                if (round % QUIET_EVERY == 0 || round == rounds) {
+                    quiet();
+                }
+            }
+            int n = cleanCommits.size();
+            List<long[]> early = cleanCommits.stream().filter(c -> c[0] >= 50).limit(Math.max(1, n / 4)).toList();
+            List<long[]> late = cleanCommits.subList(n - Math.max(1, n / 4), n);
+            long earlyMedian = medianCalls(early);
+            long lateMedian = medianCalls(late);
+            System.out.printf("%s, %d rounds (%d crashes, %d fragments lost, %d operations failed, %d quiet checks):"
+                    + " %d commits without faults, their repository calls, median %d early, %d late%n", chunking,
+                    rounds, crashes, lost, failedOperations, quietChecks, n, earlyMedian, lateMedian);
+            assertTrue(crashes > 0 && failedOperations > 0, "the history saw no crash or no failed operation, seed "
+                    + seed);
+            assertTrue(lateMedian <= 1.5 * earlyMedian + 20, "calls per commit grew from a median of " + earlyMedian
+                    + " to " + lateMedian + ", " + chunking + ", seed " + seed);
+        }
+
+        private long medianCalls(List<long[]> commits) {
+            long[] calls = commits.stream().mapToLong(c -> c[1]).toArray();
+            return calls.length == 0 ? 0 : DifferentialScaleTest.median(calls, 0, calls.length);
+        }
+
+        /** One round: the faults drawn, then a commit and now and then a collection or a repair. */
+        void round() {
+            Plan plan = draw();
+            injector.plan = plan;
+            long before = injector.calls;
+            int operation = random.nextInt(asynchronous ? 100 : 80);
+            long commitCalls = -1;
+            if (operation < 50) {
+                commitCalls = commit(false);
+            } else if (operation < 80) {
+                commit(true);
+            } else {
+                commitAsync(1 + random.nextInt(3));
+            }
+            if (random.nextInt(6) == 0) {
+                attempt(() -> store.collectGarbage(JOB));
+            }
+            if (random.nextInt(12) == 0) {
+                attempt(() -> store.repair(JOB));
+            }
+            if (!injector.dead) {
+                executor.drain(injector);
+            }
+            injector.plan = null;
+            hosts.forEach(host -> host.deletes = Stores.Switchable.Deletes.WORK);
+            lost += plan.lost ? 1 : 0;
+            if (injector.dead) {
+                crashes++;
+                restart();
+            } else {
+                typicalCalls = Math.max(50, (typicalCalls * 3 + injector.calls - before) / 4);
+                if (commitCalls >= 0 && !plan.fired && out < 0) {
+                    cleanCommits.add(new long[] {round, commitCalls});
+                    typicalCommitCalls = (typicalCommitCalls * 3 + commitCalls) / 4;
+                }
+            }
+        }
+
+        /** The faults of the next round; it begins or ends an outage too. */
+        Plan draw() {
+            Plan plan = new Plan(this);
+            long span = typicalCalls + typicalCalls / 2;
+            if (random.nextInt(100) < 15) {
+                plan.failAt = 1 + random.nextLong(span);
+                // Mostly one to three calls; now and then a burst that fails a whole step (all the markers, say).
+                plan.failCount = random.nextInt(3) == 0 ? 4 + random.nextInt(12) : 1 + random.nextInt(3);
+            }
+            if (random.nextInt(100) < 12) {
+                plan.dropAt = 1 + random.nextLong(span);
+            }
+            if (random.nextInt(100) < 10) {
+                plan.crashAt = 1 + random.nextLong(span);
+                plan.crash = random.nextBoolean() ? Stores.Fault.CRASH_BEFORE : Stores.Fault.CRASH_AFTER;
+            }
+            if (random.nextInt(100) < 25) {
+                // Mostly inside the commit, where the listing that decides what it refers to happens.
+                plan.loseAt = 1 + random.nextLong(random.nextInt(4) == 0 ? span : typicalCommitCalls + 10);
+            }
+            if (random.nextInt(100) < 15) {
+                plan.deletesFailAt = 1 + random.nextLong(span);
+                plan.deletesFailOn = random.nextInt(HOSTS);
+                plan.deletes = random.nextBoolean() ? Stores.Switchable.Deletes.FAIL : Stores.Switchable.Deletes.VANISH;
+            }
+            if (out < 0 && random.nextInt(12) == 0) {
+                plan.outageAt = 1 + random.nextLong(span);
+                plan.outageOn = random.nextInt(HOSTS);
+            } else if (out >= 0 && --outRounds <= 0) {
+                plan.outageAt = 1 + random.nextLong(span);
+                plan.outageOn = -1;
+            }
+            return plan;
+        }
+
+        /** Exempts what {@code host} holds from the check that what counts has what it needs. */
+        void unseen(Stores.Switchable host) {
+            try {
+                for (String key : host.delegate.list("")) {
+                    unseen.add(StoreKeys.parse(key).id());
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** Takes host {@code on} out for one to five rounds, or brings the host out back ({@code on < 0}). */
+        void outage(int on) {
+            if (on >= 0 && out < 0) {
+                out = on;
+                outRounds = 1 + random.nextInt(5);
+                hosts.get(on).reachable = false;
+                unseen(hosts.get(on));
+            } else if (on < 0 && out >= 0) {
+                hosts.get(out).reachable = true;
+                out = -1;
+            }
+        }
+
+        /** The state's next change; returns the index of the commit of it. */
+        private int next() {
+            state = DifferentialScaleTest.change(state, random, shifts);
+            return truth.accept(state);
+        }
+
+        /** Commits the next state from an array or a stream; returns its repository calls if it returned, or -1. */
+        long commit(boolean stream) {
+            int index = next();
+            byte[] bytes = state;
+            long before = injector.calls;
+            try {
+                FragmentIndex committed = stream ? store.commit(JOB, new ByteArrayInputStream(bytes))
+                        : store.commit(JOB, bytes);
+                long calls = injector.calls - before;
+                truth.durable(index);
+                if (!injector.plan.lost) {
+                    durable(committed);
+                }
+                // A commit from an array lists the job again after its fragments are verified, before its index
+                // copies; one from a stream, once the state has ended and after each round of blocks read back. A
+                // fragment lost before that listing began (for an array, before the committed attempt's first
+                // fragment was written) must keep its segment from being referred to.
+                Plan plan = injector.plan;
+                if (!plan.lost || (stream ? plan.listedSinceLoss.size() == HOSTS
+                        : plan.lastLoss < plan.firstFragment.getOrDefault(committed.checkpointId(), 0L))) {
+                    referredWhole(committed, plan.lost ? "from " + (stream ? "a stream" : "an array") + ", a fragment"
+                            + " lost at call " + plan.lastLoss + " of the round, its first fragment written at call "
+                            + plan.firstFragment.get(committed.checkpointId()) + ", " + plan.listedSinceLoss.size()
+                            + " hosts listed after the loss" : "none lost in the round");
+                }
+                return stream ? -1 : calls;
+            } catch (CommitFailedException e) {
+                truth.failed(index, e);
+                failed(e);
+            } catch (CheckpointStoreException e) {
+                failed(e);
+            } catch (Stores.Crash e) {
+                assertTrue(injector.dead, "a crash escaped a store that did not die, " + where());
+            } catch (IOException e) {
+                throw new UncheckedIOException("a byte array stream failed", e);
+            }
+            return -1;
+        }
+
+        /** Accepts {@code count} asynchronous commits at once, then runs the executor. */
+        void commitAsync(int count) {
+            List<CompletionStage<FragmentIndex>> stages = new ArrayList<>();
+            List<Integer> which = new ArrayList<>();
+            try {
+                for (int i = 0; i < count; i++) {
+                    which.add(next());
+                    stages.add(store.commitAsync(JOB, state));
+                }
+            } catch (Stores.Crash e) {
+                // Accepting ran a persist on this thread that died.
+                assertTrue(injector.dead, "a crash escaped a store that did not die, " + where());
+            }
+            if (!injector.dead) {
+                executor.drain(injector);
+            }
+            FragmentIndex last = null;
+            for (int i = 0; i < stages.size(); i++) {
+                CompletableFuture<FragmentIndex> future = stages.get(i).toCompletableFuture();
+                if (!future.isDone()) {
+                    assertTrue(injector.dead, "a stage undecided though its process lives, " + where());
+                    continue;
+                }
+                try {
+                    last = future.join();
+                    truth.durable(which.get(i));
+                } catch (CompletionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof Stores.Crash) {
+                        assertTrue(injector.dead, "a crash failed a stage of a store that did not die, " + where());
+                    } else if (cause instanceof CheckpointStoreException failure) {
+                        truth.failed(which.get(i), failure);
+                        if (!(failure instanceof CommitSupersededException)) {
+                            failed(failure);
+                        }
+                    } else {
+                        throw new AssertionError("a stage failed with " + cause + ", " + where(), cause);
+                    }
+                }
+            }
+            // (Only the last: the stages after an earlier one deleted it if it lists nothing of it.)
+            if (last != null && !injector.plan.lost && !injector.dead) {
+                durable(last);
+                referredWhole(last, "none lost in the round");
+            }
+        }
+
+        /** Runs a collection or a repair, which may fail typed or die. */
+        void attempt(Runnable operation) {
+            if (injector.dead) {
+                return;
+            }
+            try {
+                operation.run();
+                executor.drain(injector);
+            } catch (CheckpointStoreException e) {
+                failed(e);
+            } catch (Stores.Crash e) {
+                assertTrue(injector.dead, "a crash escaped a store that did not die, " + where());
+            }
+        }
+
+        /** A store operation failed, typed: fine while faults were injected or a host is out, or the process died. */
+        void failed(CheckpointStoreException e) {
+            failedOperations++;
+            if (!injector.dead && !injector.plan.fired && out < 0) {
+                throw new AssertionError("an operation failed with nothing injected, " + where(), e);
+            }
+        }
+
+        /** A commit that returned has all {@code n} fragments where its index says, and {@code k + 1} markers. */
+        void durable(FragmentIndex index) {
+            int markers = 0;
+            try {
+                for (Stores.Switchable host : hosts) {
+                    markers += host.delegate.get(index.markerKey()).isPresent() ? 1 : 0;
+                }
+                for (FragmentLocation location : index.fragments()) {
+                    String key = index.fragmentKey(location.fragmentIndex());
+                    assertTrue(host(location.repositoryId()).delegate.get(key).isPresent(), "a commit returned"
+                            + " without fragment " + key + " on " + location.repositoryId() + ", " + where());
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            assertTrue(markers >= K + 1, "a commit returned with " + markers + " markers stored, " + where());
+        }
+
+        /**
+         * A differential checkpoint refers only to segments whose {@code n} fragments its last listing showed where
+         * their newest index records them: with no fragment lost since, every one it lists is whole.
+         */
+        void referredWhole(FragmentIndex index, String lost) {
+            Set<CheckpointId> segments = DifferentialDurabilityTest.segments(raw, index);
+            segments.remove(index.checkpointId());
+            try {
+                for (CheckpointId id : segments) {
+                    int missing = missing(id, false);
+                    assertEquals(0, missing, "a commit refers to segment " + id + ", " + missing + " of whose"
+                            + " fragments were missing at its last listing (" + lost + "), " + where());
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        Stores.Switchable host(String id) {
+            return hosts.stream().filter(h -> h.id().equals(id)).findFirst().orElseThrow();
+        }
+
+        /** After a round: a new store (and every tenth round the running one) recovers what the truth allows. */
+        void check() {
+            injector.plan = null;
+            recoverAndJudge(newStore(new Deferred()), "a new store, " + where());
+            countsWithWhatItNeeds();
+            if (round % 10 == 0) {
+                recoverAndJudge(store, where());
+                executor.drain(injector);
+            }
+        }
+
+        /**
+         * No checkpoint counts without what it needs: one with a commit marker stored has a readable index copy and
+         * at most {@code k} of its fragments missing — whatever deletes failed or were dropped, or where a process
+         * died — but for one that had objects on a host when the host went out or failed to list them.
+         */
+        private void countsWithWhatItNeeds() {
+            try {
+                for (Map.Entry<CheckpointId, Boolean> entry : stored().entrySet()) {
+                    CheckpointId id = entry.getKey();
+                    if (!entry.getValue() || unseen.contains(id)) {
+                        continue;
+                    }
+                    int missing = missing(id, false);
+                    if (missing > K) {
+                        List<String> objects = new ArrayList<>();
+                        for (Stores.Switchable host : hosts) {
+                            for (String key : host.delegate.list(StoreKeys.checkpointPrefix(JOB, id))) {
+                                objects.add(host.id() + "/" + key.substring(key.lastIndexOf('.') + 1));
+                            }
+                        }
+                        fail("checkpoint " + id + " has a commit marker and " + missing + " of its " + N
+                                + " fragments missing: " + objects + "; the checkpoints with a marker: "
+                                + stored().entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey)
+                                        .sorted().toList() + ", " + where());
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private void recoverAndJudge(CheckpointStore recovering, String where) {
+            Optional<RecoveredCheckpoint> recovered;
+            try {
+                recovered = recovering.recover(JOB);
+            } catch (CheckpointStoreException e) {
+                throw new AssertionError("recovery failed, " + where, e);
+            }
+            if (recovered.isEmpty()) {
+                fail("no checkpoint recovered, " + where);
+            }
+            truth.judge(recovered.get().toByteArray(), where);
+        }
+
+        /**
+         * The faults stop and the outage ends: a collection leaves, older than the newest committed checkpoint,
+         * exactly the segments its manifest lists; a commit then returns and leaves only itself and its segments.
+         */
+        void quiet() throws Exception {
+            quietChecks++;
+            outage(-1);
+            outRounds = 0;
+            String where = "after the faults stopped, " + where();
+            store.collectGarbage(JOB);
+            FragmentIndex newest = store.latestIndex(JOB).orElseThrow();
+            Set<CheckpointId> segments = DifferentialDurabilityTest.segments(store, newest);
+            Map<CheckpointId, Boolean> ids = stored();
+            Set<CheckpointId> older = new TreeSet<>();
+            ids.keySet().stream().filter(id -> id.compareTo(newest.checkpointId()) < 0).forEach(older::add);
+            Set<CheckpointId> expected = new TreeSet<>(segments);
+            expected.remove(newest.checkpointId());
+            assertEquals(expected, older, "what a collection left older than the newest checkpoint, " + where);
+            ids.forEach((id, marked) -> assertTrue(id.compareTo(newest.checkpointId()) <= 0 || !marked,
+                    "a checkpoint newer than the newest one recovered has a marker, " + where));
+            int index = next();
+            long before = injector.calls;
+            FragmentIndex committed = store.commit(JOB, state);
+            cleanCommits.add(new long[] {round, injector.calls - before});
+            truth.durable(index);
+            Set<CheckpointId> kept = DifferentialScaleTest.kept(store, committed, BOUND, where);
+            assertEquals(kept, stored().keySet(), "the objects on the hosts after a commit without faults, " + where);
+        }
+
+        /** Every checkpoint of which a host stores an object, and whether a host stores a marker of it. */
+        Map<CheckpointId, Boolean> stored() throws IOException {
+            Map<CheckpointId, Boolean> ids = new HashMap<>();
+            for (Stores.Switchable host : hosts) {
+                for (String key : host.delegate.list("")) {
+                    StoreKeys.Parsed parsed = StoreKeys.parse(key);
+                    ids.merge(parsed.id(), parsed.kind() == StoreKeys.Kind.MARKER, Boolean::logicalOr);
+                }
+            }
+            return ids;
+        }
+
+        /**
+         * Deletes one fragment of a random checkpoint present, behind the store's back, if none of its fragments is
+         * missing yet (so that one host out on top leaves it within {@code k}); returns whether it deleted one.
+         */
+        boolean loseOne() {
+            try {
+                List<CheckpointId> ids = new ArrayList<>(stored().keySet());
+                if (ids.isEmpty()) {
+                    return false;
+                }
+                CheckpointId id = ids.get(random.nextInt(ids.size()));
+                if (missing(id, true) > 0) {
+                    return false;
+                }
+                List<String[]> fragments = new ArrayList<>();
+                for (Stores.Switchable host : hosts) {
+                    for (String key : host.delegate.list(StoreKeys.checkpointPrefix(JOB, id))) {
+                        StoreKeys.Parsed parsed = StoreKeys.parse(key);
+                        if (parsed.kind() == StoreKeys.Kind.FRAGMENT) {
+                            fragments.add(new String[] {host.id(), key});
+                        }
+                    }
+                }
+                if (fragments.isEmpty()) {
+                    return false;
+                }
+                String[] doomed = fragments.get(random.nextInt(fragments.size()));
+                return host(doomed[0]).delegate.delete(doomed[1]);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /**
+         * How many of checkpoint {@code id}'s {@code n} fragments are missing: a fragment counts as there only if it
+         * is stored where every readable index copy of the checkpoint records it ({@code everyCopy}) or where the
+         * copy of the newest revision does, {@code n + 1} if there is none (with {@code everyCopy}: anywhere, before
+         * an index copy is written).
+         */
+        int missing(CheckpointId id, boolean everyCopy) throws IOException {
+            List<FragmentIndex> copies = new ArrayList<>();
+            Set<String> present = new HashSet<>();
+            for (Stores.Switchable host : hosts) {
+                for (String key : host.delegate.list(StoreKeys.checkpointPrefix(JOB, id))) {
+                    StoreKeys.Parsed parsed = StoreKeys.parse(key);
+                    if (parsed.kind() == StoreKeys.Kind.FRAGMENT) {
+                        present.add(host.id() + "/" + parsed.fragmentIndex());
+                    } else if (parsed.kind() == StoreKeys.Kind.INDEX) {
+                        try {
+                            copies.add(FragmentIndex.parse(host.delegate.get(key).orElseThrow()));
+                        } catch (RuntimeException e) {
+                            // A copy that does not parse records nothing.
+                        }
+                    }
+                }
+            }
+            if (!everyCopy && copies.isEmpty()) {
+                return N + 1;
+            }
+            if (!everyCopy) {
+                FragmentIndex newest = copies.stream().max(java.util.Comparator.comparingInt(FragmentIndex::revision))
+                        .orElseThrow();
+                copies = List.of(newest);
+            }
+            int missing = 0;
+            for (int f = 0; f < N; f++) {
+                boolean there;
+                if (copies.isEmpty()) {
+                    int fragment = f;
+                    there = present.stream().anyMatch(p -> p.endsWith("/" + fragment));
+                } else {
+                    there = true;
+                    for (FragmentIndex copy : copies) {
+                        there &= present.contains(copy.fragments().get(f).repositoryId() + "/" + f);
+                    }
+                }
+                missing += there ? 0 : 1;
+            }
+            return missing;
+        }
+    }
+}
