@@ -576,14 +576,19 @@ public final class LambertW {
      * fast Newton step (or the precise steps).
      */
     private static double large(double zh, double zl, boolean lower, boolean onePlus, boolean precise) {
-        double w = startLarge(zh, lower);
+        double l = logAbs(zh, lower);
+        double w = startFromLog(l, lower);
         return precise ? precise(w, zh, zl, lower, onePlus)
-                : largeStep(w, estimateLarge(zh, lower), zh, zl, lower, onePlus);
+                : largeStep(w, estimateFromLog(l, lower), zh, zl, lower, onePlus);
     }
 
     /** The start of {@link #large}: {@code L·h(u)}. */
     private static double startLarge(double z, boolean lower) {
-        double l = logAbs(z, lower);
+        return startFromLog(logAbs(z, lower), lower);
+    }
+
+    /** {@link #startLarge} from {@code L = ln|z|}. */
+    private static double startFromLog(double l, boolean lower) {
         double s = Math.abs(l);
         long bits = Double.doubleToRawLongBits(s);
         double u = s - Double.longBitsToDouble((bits & 0xFFFE_0000_0000_0000L) | 0x0001_0000_0000_0000L);
@@ -594,9 +599,8 @@ public final class LambertW {
                 + (u2 * u2) * ((t[at + 4] + u * t[at + 5]) + u2 * (t[at + 6] + u * t[at + 7])));
     }
 
-    /** The first three terms of {@link #startLarge}, which pick the exponential's table point. */
-    private static double estimateLarge(double z, boolean lower) {
-        double l = logAbs(z, lower);
+    /** The first three terms of {@link #startLarge} from {@code L}, which pick the exponential's table point. */
+    private static double estimateFromLog(double l, boolean lower) {
         double s = Math.abs(l);
         long bits = Double.doubleToRawLongBits(s);
         double u = s - Double.longBitsToDouble((bits & 0xFFFE_0000_0000_0000L) | 0x0001_0000_0000_0000L);
