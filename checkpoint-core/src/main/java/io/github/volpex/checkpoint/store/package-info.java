@@ -173,7 +173,7 @@
  *       manifest's order that cannot be read is the one a failed recovery reports; no later segment is started
  *       after a failure, and the recovery returns only once every segment task it started has ended. Recovering
  *       a differential checkpoint of 64 MiB that lists ten older segments takes 0.90× the time of recovering a
- *       full one in memory and 2.2× on nine S3 endpoints, where it fetches every listed segment whole — about
+ *       full one in memory and 1.9× on nine S3 endpoints, where it fetches every listed segment whole — about
  *       twice the state's bytes at the default space bound (medians of paired runs, {@code benchmarks/README.md});
  *       in memory, decoding whole segments had taken 2.9×, and on S3, reading the segments one after the other
  *       2.7×.</li>
