@@ -56,16 +56,21 @@ import org.junit.jupiter.api.Timeout;
  * After every round, with the faults paused (an outage goes on): a new store recovers, and every tenth round the
  * store that ran the round too, byte for byte, the state of the last commit that returned (or whose stage completed
  * successfully) or of a later one whose outcome is unknown (it failed saying it may have reached its commit point, or
- * crashed, or its stage never completed) — never an older state, never one whose commit failed saying it never
- * reached its commit point, never bytes of no state, and never nothing. A commit that returned, with no fragment lost
+ * crashed, or its stage never completed) — never an older state (nor, while every host is in, one older than a state
+ * recovered before with every host in), never one whose commit failed saying it never reached its commit point or
+ * that its process died accepting, never bytes of no state, and never nothing. An operation fails only in a round in
+ * which a fault took effect (a call failed, dropped its write or crashed, a delete failed or vanished, a fragment was
+ * lost, an outage began), or for want of an epoch while a host is out. A commit that returned, with no fragment lost
  * in its round, has its {@code n} fragments where its index says and {@code k + 1} markers; and every segment its
  * manifest lists has its {@code n} fragments where the newest copy of that segment's index records them, unless a
  * fragment was lost after the commit's last listing of the job (which the store documents it cannot see: a segment
  * that lost fragments before that listing must no longer be referred to). No checkpoint with a commit marker stored
  * lacks a readable index copy or more than {@code k} of its fragments (the package's "a checkpoint never counts
- * without what it needs, even when deletes fail"), save one that had objects on a host when the host went out or
- * failed to list them: an operation deletes a checkpoint from the hosts it listed, and leaves a marker it did not see
- * on the others (older than the newest checkpoint, it is collected later). Every 50 rounds and at the
+ * without what it needs, even when deletes fail"), save one whose every marker is on a host that held it when the
+ * host went out or failed to list it since the last quiet check: an operation deletes a checkpoint from the hosts it
+ * listed, and leaves a marker it did not see on the others (collected later). Every index copy stored parses. Each
+ * history must see crashes (in commits too), failed operations, fragments lost, writes dropped, deletes failed or
+ * vanished, and recoveries of a commit whose outcome is unknown. Every 50 rounds and at the
  * end, the faults stop and the outage ends: a collection must leave, of everything older than the newest committed
  * checkpoint, exactly the segments its manifest lists (whatever is newer belongs to commits that failed or crashed,
  * which the store documents it may keep until a newer checkpoint is durable); then a commit must return, after which
