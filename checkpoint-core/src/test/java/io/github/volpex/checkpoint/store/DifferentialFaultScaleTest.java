@@ -53,31 +53,31 @@ import org.junit.jupiter.api.Timeout;
  *   <li>one host out (an outage) from a call of one round to a call of a round one to five rounds later, while the
  *       job has two hosts more than fragments, so that commits go on.</li>
  * </ul>
- * After every round, with the faults paused (an outage goes on): a new store recovers, and every tenth round the
- * store that ran the round too, byte for byte, the state of the last commit that returned (or whose stage completed
+ * After every round, with the faults paused (an outage goes on): a new store recovers, and every tenth round the store
+ * that ran the round too, byte for byte, the state of the last commit that returned (or whose stage completed
  * successfully) or of a later one whose outcome is unknown (it failed saying it may have reached its commit point, or
  * crashed, or its stage never completed) — never an older state (nor, while every host is in, one older than a state
- * recovered before with every host in), never one whose commit failed saying it never reached its commit point or
- * that its process died accepting, never bytes of no state, and never nothing. An operation fails only in a round in
- * which a fault took effect (a call failed, dropped its write or crashed, a delete failed or vanished, a fragment was
- * lost, an outage began), or for want of an epoch while a host is out. A commit that returned, with no fragment lost
- * in its round, has its {@code n} fragments where its index says and {@code k + 1} markers; and every segment its
- * manifest lists has its {@code n} fragments where the newest copy of that segment's index records them, unless a
- * fragment was lost after the commit's last listing of the job (which the store documents it cannot see: a segment
- * that lost fragments before that listing must no longer be referred to). No checkpoint with a commit marker stored
- * lacks a readable index copy or more than {@code k} of its fragments (the package's "a checkpoint never counts
- * without what it needs, even when deletes fail"), save one whose every marker is on a host that held it when the
- * host went out or failed to list it since the last quiet check: an operation deletes a checkpoint from the hosts it
- * listed, and leaves a marker it did not see on the others (collected later). Every index copy stored parses. Each
- * history must see crashes (in commits too), failed operations, fragments lost, writes dropped, deletes failed or
- * vanished, and recoveries of a commit whose outcome is unknown. Every 50 rounds and at the
- * end, the faults stop and the outage ends: a collection must leave, of everything older than the newest committed
- * checkpoint, exactly the segments its manifest lists (whatever is newer belongs to commits that failed or crashed,
- * which the store documents it may keep until a newer checkpoint is durable); then a commit must return, after which
- * every object on every host belongs to that checkpoint or a segment it lists, at most 65 of them, holding at most the
- * space bound (1.25) times the bytes of the state's distinct blocks. And the repository calls of the commits that ran
- * with no fault and no outage (from arrays) do not grow with the history: the median of the last quarter of them is at
- * most 1.5 times that of the first quarter after round 50 (plus 20 calls).
+ * recovered before with every host in), never one whose commit failed saying it never reached its commit point or that
+ * its process died accepting, never bytes of no state, and never nothing. An operation fails only in a round in which a
+ * fault took effect (a call failed, dropped its write or crashed, a fragment was lost, an outage began: a delete that
+ * fails or vanishes is no reason), or for want of an epoch while a host is out. A commit that returned, with no
+ * fragment lost in its round, has its {@code n} fragments where its index says and {@code k + 1} markers; and every
+ * segment its manifest lists has its {@code n} fragments where the newest copy of that segment's index records them,
+ * unless a fragment was lost after the commit's last listing of the job (which the store documents it cannot see: a
+ * segment that lost fragments before that listing must no longer be referred to). No checkpoint with a commit marker
+ * stored lacks a readable index copy or more than {@code k} of its fragments (the package's "a checkpoint never counts
+ * without what it needs, even when deletes fail"), save one whose every marker is on a host that held it when the host
+ * went out or failed to list it since the last quiet check: an operation deletes a checkpoint from the hosts it listed,
+ * and leaves a marker it did not see on the others (collected later). Every index copy stored parses. Each history must
+ * see crashes (in commits too), failed operations, fragments lost, writes dropped, deletes failed or vanished, and
+ * recoveries of a commit whose outcome is unknown. Every 50 rounds and at the end, the faults stop and the outage ends:
+ * a collection must leave, of everything older than the newest committed checkpoint, exactly the segments its manifest
+ * lists (whatever is newer belongs to commits that failed or crashed, which the store documents it may keep until a
+ * newer checkpoint is durable); then a commit must return, after which every object on every host belongs to that
+ * checkpoint or a segment it lists, at most 65 of them, holding at most the space bound (1.25) times the bytes of the
+ * state's distinct blocks. And the repository calls of the commits that ran with no fault and no outage (from arrays)
+ * do not grow with the history: the median of the last quarter of them is at most 1.5 times that of the first quarter
+ * after round 50 (plus 20 calls).
  *
  * <p>Two histories: fixed-size blocks with arrays, streams and asynchronous commits; content-defined chunking, whose
  * states also see insertions and deletions in the middle, with arrays and streams.
@@ -234,7 +234,7 @@ class DifferentialFaultScaleTest {
         public synchronized void deleteHit(Stores.Switchable repository, Stores.Switchable.Deletes deletes,
                 String key) {
             if (plan != null) {
-                plan.injected = true;
+                // Not a fault an operation may fail of: what a delete leaves, a later one deletes.
                 plan.history.deleteHits++;
             }
         }
@@ -259,8 +259,8 @@ class DifferentialFaultScaleTest {
         /** Whether a fault was drawn for this round's calls, whatever it did. */
         boolean fired;
         /**
-         * Whether a fault took effect: a call failed, dropped its write or crashed, a delete failed or vanished, a
-         * fragment was lost, or an outage began.
+         * Whether a fault took effect: a call failed, dropped its write or crashed, a fragment was lost, an outage
+         * began.
          */
         boolean injected;
         /** Whether a host was out when the round began (its outage may end during the round). */
