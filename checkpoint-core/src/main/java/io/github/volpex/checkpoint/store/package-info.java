@@ -87,9 +87,12 @@
  *       checkpoint whole. So a checkpoint never counts without what it needs, even when deletes fail — on the
  *       repositories the deleting operation listed: one that did not answer that listing (away, or its listing
  *       failed) keeps what it holds of the checkpoint, its marker included, so an older checkpoint may then count,
- *       and be listed by {@code checkpoints}, with fewer than {@code m} of its fragments left. It is never the newest
- *       (only what is older than a durable, verified checkpoint is deleted), so recovery, repair and the next
- *       commit's base never use it, and the next collection that lists that repository deletes it. A commit that
+ *       and be listed by {@code checkpoints}, with fewer than {@code m} of its fragments left. Unless a collection
+ *       found the job's newest checkpoint expired (its lease over: it then deletes that checkpoint and every older
+ *       one), it is never the newest (only what is older than a durable, verified checkpoint is deleted), so
+ *       recovery, repair and the next commit's base never use it. It is deleted by the next operation that deletes
+ *       older checkpoints with that repository in its listing: the end of a commit that returned, or a collection
+ *       once it has found the newest checkpoint expired, or durable with its fragments verified. A commit that
  *       gives up after publishing its fragments asks each repository to delete only what it tried to store there:
  *       the fragments placed on it, first or as replacements, and its index copy and marker where those were
  *       tried.</li>

@@ -25,7 +25,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Long histories of differential checkpoints of one job in which the faults strike inside the store's operations, not
@@ -50,26 +53,31 @@ import org.junit.jupiter.api.Test;
  *   <li>one host out (an outage) from a call of one round to a call of a round one to five rounds later, while the
  *       job has two hosts more than fragments, so that commits go on.</li>
  * </ul>
- * After every round, with the faults paused (an outage goes on): a new store recovers, and every tenth round the
- * store that ran the round too, byte for byte, the state of the last commit that returned (or whose stage completed
+ * After every round, with the faults paused (an outage goes on): a new store recovers, and every tenth round the store
+ * that ran the round too, byte for byte, the state of the last commit that returned (or whose stage completed
  * successfully) or of a later one whose outcome is unknown (it failed saying it may have reached its commit point, or
- * crashed, or its stage never completed) — never an older state, never one whose commit failed saying it never
- * reached its commit point, never bytes of no state, and never nothing. A commit that returned, with no fragment lost
- * in its round, has its {@code n} fragments where its index says and {@code k + 1} markers; and every segment its
- * manifest lists has its {@code n} fragments where the newest copy of that segment's index records them, unless a
- * fragment was lost after the commit's last listing of the job (which the store documents it cannot see: a segment
- * that lost fragments before that listing must no longer be referred to). No checkpoint with a commit marker stored
- * lacks a readable index copy or more than {@code k} of its fragments (the package's "a checkpoint never counts
- * without what it needs, even when deletes fail"), save one that had objects on a host when the host went out or
- * failed to list them: an operation deletes a checkpoint from the hosts it listed, and leaves a marker it did not see
- * on the others (older than the newest checkpoint, it is collected later). Every 50 rounds and at the
- * end, the faults stop and the outage ends: a collection must leave, of everything older than the newest committed
- * checkpoint, exactly the segments its manifest lists (whatever is newer belongs to commits that failed or crashed,
- * which the store documents it may keep until a newer checkpoint is durable); then a commit must return, after which
- * every object on every host belongs to that checkpoint or a segment it lists, at most 65 of them, holding at most the
- * space bound (1.25) times the bytes of the state's distinct blocks. And the repository calls of the commits that ran
- * with no fault and no outage (from arrays) do not grow with the history: the median of the last quarter of them is at
- * most 1.5 times that of the first quarter after round 50 (plus 20 calls).
+ * crashed, or its stage never completed) — never an older state (nor, while every host is in, one older than a state
+ * recovered before with every host in), never one whose commit failed saying it never reached its commit point or that
+ * its process died accepting, never bytes of no state, and never nothing. An operation fails only in a round in which a
+ * fault took effect (a call failed, dropped its write or crashed, a fragment was lost, an outage began: a delete that
+ * fails or vanishes is no reason), or for want of an epoch while a host is out. A commit that returned, with no
+ * fragment lost in its round, has its {@code n} fragments where its index says and {@code k + 1} markers; and every
+ * segment its manifest lists has its {@code n} fragments where the newest copy of that segment's index records them,
+ * unless a fragment was lost after the commit's last listing of the job (which the store documents it cannot see: a
+ * segment that lost fragments before that listing must no longer be referred to). No checkpoint with a commit marker
+ * stored lacks a readable index copy or more than {@code k} of its fragments (the package's "a checkpoint never counts
+ * without what it needs, even when deletes fail"), save one whose every marker is on a host that held it when the host
+ * went out or failed to list it since the last quiet check: an operation deletes a checkpoint from the hosts it listed,
+ * and leaves a marker it did not see on the others (collected later). Every index copy stored parses. Each history must
+ * see crashes (in commits too), failed operations, fragments lost, writes dropped, deletes failed or vanished, and
+ * recoveries of a commit whose outcome is unknown. Every 50 rounds and at the end, the faults stop and the outage ends:
+ * a collection must leave, of everything older than the newest committed checkpoint, exactly the segments its manifest
+ * lists (whatever is newer belongs to commits that failed or crashed, which the store documents it may keep until a
+ * newer checkpoint is durable); then a commit must return, after which every object on every host belongs to that
+ * checkpoint or a segment it lists, at most 65 of them, holding at most the space bound (1.25) times the bytes of the
+ * state's distinct blocks. And the repository calls of the commits that ran with no fault and no outage (from arrays)
+ * do not grow with the history: the median of the last quarter of them is at most 1.5 times that of the first quarter
+ * after round 50 (plus 20 calls).
  *
  * <p>Two histories: fixed-size blocks with arrays, streams and asynchronous commits; content-defined chunking, whose
  * states also see insertions and deletions in the middle, with arrays and streams.
@@ -94,12 +102,14 @@ class DifferentialFaultScaleTest {
     private static final int QUIET_EVERY = 50;
 
     @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void faultsInsideCommitsCollectionsAndRepairsOfFixedSizeCheckpoints() {
         SearchDepth.eachSeed(SEED_PROPERTY, 1,
                 seed -> new History(Chunking.fixed(BLOCK), false, true, seed).run(LONG ? 20_000 : 2_000));
     }
 
     @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS)
     void faultsInsideCommitsCollectionsAndRepairsOfContentDefinedCheckpoints() {
         SearchDepth.eachSeed(SEED_PROPERTY, 1,
                 seed -> new History(Chunking.contentDefined(BLOCK), true, false, seed).run(LONG ? 6_000 : 700));
@@ -164,22 +174,25 @@ class DifferentialFaultScaleTest {
             }
         }
 
-        /** Checks that {@code recovered} is the durable state or a later one that may have reached its commit point. */
-        void judge(byte[] recovered, String where) {
+        /**
+         * Checks that {@code recovered} is the durable state or a later one that may have reached its commit point;
+         * returns the index of the commit it is.
+         */
+        int judge(byte[] recovered, String where) {
             for (int i = states.size() - 1; i >= Math.max(0, durable); i--) {
                 if (Arrays.equals(states.get(i), recovered)) {
                     if (takenBack.contains(i)) {
                         // The same bytes may have been committed again since: only a match to no other counts.
                         continue;
                     }
-                    return;
+                    return i;
                 }
             }
             int hash = Arrays.hashCode(recovered);
             for (int i = states.size() - 1; i >= Math.max(0, durable); i--) {
                 if (takenBack.contains(i) && Arrays.equals(states.get(i), recovered)) {
-                    fail("recovered commit " + i + ", which failed saying it never reached its commit point (the last"
-                            + " durable commit is " + durable + "), " + where);
+                    fail("recovered commit " + i + ", which never reached its commit point (it failed saying so, or"
+                            + " its process died accepting it; the last durable commit is " + durable + "), " + where);
                 }
             }
             for (int i = Math.max(0, durable) - 1; i >= 0; i--) {
@@ -190,6 +203,7 @@ class DifferentialFaultScaleTest {
             }
             fail("recovered " + recovered.length + " bytes of no state committed (the last durable commit is "
                     + durable + "), " + where);
+            return -1;
         }
     }
 
@@ -215,6 +229,15 @@ class DifferentialFaultScaleTest {
             }
             return fault;
         }
+
+        @Override
+        public synchronized void deleteHit(Stores.Switchable repository, Stores.Switchable.Deletes deletes,
+                String key) {
+            if (plan != null) {
+                // Not a fault an operation may fail of: what a delete leaves, a later one deletes.
+                plan.history.deleteHits++;
+            }
+        }
     }
 
     /** The faults of one round, at calls counted from the round's start. */
@@ -233,7 +256,15 @@ class DifferentialFaultScaleTest {
         long outageAt;
         /** The host that goes out at {@link #outageAt}, or -1 for the host out to come back. */
         int outageOn;
+        /** Whether a fault was drawn for this round's calls, whatever it did. */
         boolean fired;
+        /**
+         * Whether a fault took effect: a call failed, dropped its write or crashed, a fragment was lost, an outage
+         * began.
+         */
+        boolean injected;
+        /** Whether a host was out when the round began (its outage may end during the round). */
+        boolean wasOut;
         boolean lost;
         /**
          * The hosts whose listing of the job was asked for since the last fragment lost and before the round's first
@@ -254,7 +285,7 @@ class DifferentialFaultScaleTest {
             calls++;
             if (calls == outageAt) {
                 fired = true;
-                history.outage(outageOn);
+                injected |= history.outage(outageOn);
             }
             if (calls == deletesFailAt) {
                 fired = true;
@@ -263,6 +294,8 @@ class DifferentialFaultScaleTest {
             if (calls == loseAt) {
                 fired = true;
                 if (history.loseOne()) {
+                    injected = true;
+                    history.fragmentsLost++;
                     lost = true;
                     lastLoss = calls;
                     listedSinceLoss.clear();
@@ -279,10 +312,12 @@ class DifferentialFaultScaleTest {
             }
             if (calls == crashAt) {
                 fired = true;
+                injected = true;
                 return crash;
             }
             if (failAt > 0 && calls >= failAt && calls < failAt + failCount) {
                 fired = true;
+                injected = true;
                 if (call.equals("list")) {
                     history.unseen(repository);
                 }
@@ -290,6 +325,8 @@ class DifferentialFaultScaleTest {
             }
             if (dropAt > 0 && calls >= dropAt && call.equals("put") && repository.reachable) {
                 fired = true;
+                injected = true;
+                history.drops++;
                 dropAt = 0;
                 return Stores.Fault.DROP;
             }
@@ -315,6 +352,7 @@ class DifferentialFaultScaleTest {
         Deferred executor;
         byte[] state;
         int round;
+        int rounds;
         /** The host out, or -1; and how many rounds on its outage ends. */
         int out = -1;
         int outRounds;
@@ -323,13 +361,21 @@ class DifferentialFaultScaleTest {
         /** The calls a commit from an array made lately, within which most fragments are lost. */
         long typicalCommitCalls = 60;
         /**
-         * The checkpoints that had objects on a host when it went out or failed a listing: an operation that deletes
-         * one from the repositories it listed leaves its marker there, which it did not see (the store deletes only
-         * index copies and fragments "while no marker it set out to delete may remain").
+         * The hosts, by checkpoint, that held a commit marker of it when they went out or failed a listing: an
+         * operation that deletes the checkpoint from the repositories it listed leaves that marker, which it did not
+         * see (the store deletes only index copies and fragments "while no marker it set out to delete may remain").
+         * Cleared when a quiet check has shown nothing left over.
          */
-        final Set<CheckpointId> unseen = new HashSet<>();
+        final Map<CheckpointId, Set<String>> unseen = new HashMap<>();
+        /** The newest commit recovered while every host was reachable: no later recovery, all reachable, is older. */
+        int floor = -1;
         int crashes;
         int lost;
+        int fragmentsLost;
+        int drops;
+        int deleteHits;
+        int commitCrashes;
+        int unknownRecoveries;
         int failedOperations;
         int quietChecks;
 
@@ -345,7 +391,8 @@ class DifferentialFaultScaleTest {
         }
 
         String where() {
-            return chunking + ", round " + round + (out >= 0 ? " (r" + out + " out)" : "") + ", seed " + seed;
+            return chunking + ", round " + round + (out >= 0 ? " (r" + out + " out)" : "") + " of " + rounds
+                    + (LONG ? " (needs -Pscale)" : "") + ", seed " + seed;
         }
 
         CheckpointStore newStore(Deferred deferred) {
@@ -361,6 +408,7 @@ class DifferentialFaultScaleTest {
         }
 
         void run(int rounds) throws Exception {
+            this.rounds = rounds;
             restart();
             state = Stores.data(random.nextLong(), 96 * BLOCK);
             truth.durable(truth.accept(state));
@@ -377,11 +425,21 @@ class DifferentialFaultScaleTest {
             List<long[]> late = cleanCommits.subList(n - Math.max(1, n / 4), n);
             long earlyMedian = medianCalls(early);
             long lateMedian = medianCalls(late);
-            System.out.printf("%s, %d rounds (%d crashes, %d fragments lost, %d operations failed, %d quiet checks):"
-                    + " %d commits without faults, their repository calls, median %d early, %d late%n", chunking,
-                    rounds, crashes, lost, failedOperations, quietChecks, n, earlyMedian, lateMedian);
-            assertTrue(crashes > 0 && failedOperations > 0, "the history saw no crash or no failed operation, seed "
-                    + seed);
+            System.out.printf("%s, %d rounds (%d crashes, %d in commits, %d fragments lost in %d rounds, %d writes"
+                    + " dropped, %d deletes failed or vanished, %d recoveries of an unknown outcome, %d operations"
+                    + " failed, %d quiet checks): %d commits without faults, their repository calls, median %d early,"
+                    + " %d late, seed %d%n", chunking, rounds, crashes, commitCrashes, fragmentsLost, lost, drops,
+                    deleteHits, unknownRecoveries, failedOperations, quietChecks, n, earlyMedian, lateMedian, seed);
+            // Each kind of fault took effect, or the history did not try what it says.
+            String what = " (" + crashes + " crashes, " + commitCrashes + " in commits, " + fragmentsLost
+                    + " fragments lost, " + drops + " writes dropped, " + deleteHits + " deletes failed or vanished, "
+                    + unknownRecoveries + " recoveries of an unknown outcome, " + failedOperations
+                    + " operations failed), " + where();
+            assertTrue(crashes > 0 && commitCrashes > 0 && failedOperations > 0, "no crash in a commit or no failed"
+                    + " operation" + what);
+            assertTrue(fragmentsLost > 0 && drops > 0 && deleteHits > 0, "no fragment lost, no write dropped or no"
+                    + " delete failed" + what);
+            assertTrue(unknownRecoveries > 0, "no recovery returned a commit of unknown outcome" + what);
             assertTrue(lateMedian <= 1.5 * earlyMedian + 20, "calls per commit grew from a median of " + earlyMedian
                     + " to " + lateMedian + ", " + chunking + ", seed " + seed);
         }
@@ -405,6 +463,7 @@ class DifferentialFaultScaleTest {
             } else {
                 commitAsync(1 + random.nextInt(3));
             }
+            commitCrashes += injector.dead ? 1 : 0;
             if (random.nextInt(6) == 0) {
                 attempt(() -> store.collectGarbage(JOB));
             }
@@ -432,6 +491,7 @@ class DifferentialFaultScaleTest {
         /** The faults of the next round; it begins or ends an outage too. */
         Plan draw() {
             Plan plan = new Plan(this);
+            plan.wasOut = out >= 0;
             long span = typicalCalls + typicalCalls / 2;
             if (random.nextInt(100) < 15) {
                 plan.failAt = 1 + random.nextLong(span);
@@ -464,28 +524,36 @@ class DifferentialFaultScaleTest {
             return plan;
         }
 
-        /** Exempts what {@code host} holds from the check that what counts has what it needs. */
+        /** Records the markers {@code host} holds, which an operation that did not list it may leave behind. */
         void unseen(Stores.Switchable host) {
             try {
                 for (String key : host.delegate.list("")) {
-                    unseen.add(StoreKeys.parse(key).id());
+                    StoreKeys.Parsed parsed = StoreKeys.parse(key);
+                    if (parsed.kind() == StoreKeys.Kind.MARKER) {
+                        unseen.computeIfAbsent(parsed.id(), id -> new TreeSet<>()).add(host.id());
+                    }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }
 
-        /** Takes host {@code on} out for one to five rounds, or brings the host out back ({@code on < 0}). */
-        void outage(int on) {
+        /**
+         * Takes host {@code on} out for one to five rounds, or brings the host out back ({@code on < 0}); returns
+         * whether an outage began.
+         */
+        boolean outage(int on) {
             if (on >= 0 && out < 0) {
                 out = on;
                 outRounds = 1 + random.nextInt(5);
                 hosts.get(on).reachable = false;
                 unseen(hosts.get(on));
+                return true;
             } else if (on < 0 && out >= 0) {
                 hosts.get(out).reachable = true;
                 out = -1;
             }
+            return false;
         }
 
         /** The state's next change; returns the index of the commit of it. */
@@ -524,7 +592,8 @@ class DifferentialFaultScaleTest {
                 truth.failed(index, e);
                 failed(e);
             } catch (CheckpointStoreException e) {
-                failed(e);
+                throw new AssertionError("a commit failed with " + e.getClass().getSimpleName() + ", which its"
+                        + " contract does not name, " + where(), e);
             } catch (Stores.Crash e) {
                 assertTrue(injector.dead, "a crash escaped a store that did not die, " + where());
             } catch (IOException e) {
@@ -545,6 +614,10 @@ class DifferentialFaultScaleTest {
             } catch (Stores.Crash e) {
                 // Accepting ran a persist on this thread that died.
                 assertTrue(injector.dead, "a crash escaped a store that did not die, " + where());
+            }
+            if (which.size() > stages.size()) {
+                // The commit being accepted when the process died got no stage: it never ran, so never counts.
+                truth.takenBack.add(which.get(which.size() - 1));
             }
             if (!injector.dead) {
                 executor.drain(injector);
@@ -595,11 +668,17 @@ class DifferentialFaultScaleTest {
             }
         }
 
-        /** A store operation failed, typed: fine while faults were injected or a host is out, or the process died. */
+        /**
+         * A store operation failed, typed: fine once a fault took effect in the round or the process died; while a
+         * host is out, the first commit of a store built during the outage fails for want of an epoch (the others
+         * place their fragments and markers on the hosts left).
+         */
         void failed(CheckpointStoreException e) {
             failedOperations++;
-            if (!injector.dead && !injector.plan.fired && out < 0) {
-                throw new AssertionError("an operation failed with nothing injected, " + where(), e);
+            boolean outage = out >= 0 || injector.plan.wasOut;
+            if (!injector.dead && !injector.plan.injected && !(outage && e instanceof EpochUnavailableException)) {
+                throw new AssertionError("an operation failed with nothing injected" + (outage ? " but an outage"
+                        : "") + ", " + where(), e);
             }
         }
 
@@ -663,11 +742,11 @@ class DifferentialFaultScaleTest {
             try {
                 for (Map.Entry<CheckpointId, Boolean> entry : stored().entrySet()) {
                     CheckpointId id = entry.getKey();
-                    if (!entry.getValue() || unseen.contains(id)) {
+                    if (!entry.getValue()) {
                         continue;
                     }
                     int missing = missing(id, false);
-                    if (missing > K) {
+                    if (missing > K && !unseenMarkers(id)) {
                         List<String> objects = new ArrayList<>();
                         for (Stores.Switchable host : hosts) {
                             for (String key : host.delegate.list(StoreKeys.checkpointPrefix(JOB, id))) {
@@ -685,6 +764,19 @@ class DifferentialFaultScaleTest {
             }
         }
 
+        /** Whether every host holding a marker of {@code id} held it when it went out or failed a listing. */
+        private boolean unseenMarkers(CheckpointId id) throws IOException {
+            Set<String> recorded = unseen.getOrDefault(id, Set.of());
+            for (Stores.Switchable host : hosts) {
+                for (String key : host.delegate.list(StoreKeys.checkpointPrefix(JOB, id))) {
+                    if (StoreKeys.parse(key).kind() == StoreKeys.Kind.MARKER && !recorded.contains(host.id())) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+
         private void recoverAndJudge(CheckpointStore recovering, String where) {
             Optional<RecoveredCheckpoint> recovered;
             try {
@@ -695,7 +787,14 @@ class DifferentialFaultScaleTest {
             if (recovered.isEmpty()) {
                 fail("no checkpoint recovered, " + where);
             }
-            truth.judge(recovered.get().toByteArray(), where);
+            int index = truth.judge(recovered.get().toByteArray(), where);
+            unknownRecoveries += index > truth.durable ? 1 : 0;
+            if (out < 0) {
+                // A commit recovered is not given up later (its only marker may be on a host out, hence "all in").
+                assertTrue(index >= floor, "recovered commit " + index + ", older than commit " + floor + " recovered"
+                        + " before, " + where);
+                floor = index;
+            }
         }
 
         /**
@@ -725,11 +824,13 @@ class DifferentialFaultScaleTest {
             truth.durable(index);
             Set<CheckpointId> kept = DifferentialScaleTest.kept(store, committed, BOUND, where);
             assertEquals(kept, stored().keySet(), "the objects on the hosts after a commit without faults, " + where);
+            // Nothing is left over that an operation may not have seen.
+            unseen.clear();
         }
 
         /** Every checkpoint of which a host stores an object, and whether a host stores a marker of it. */
         Map<CheckpointId, Boolean> stored() throws IOException {
-            Map<CheckpointId, Boolean> ids = new HashMap<>();
+            Map<CheckpointId, Boolean> ids = new TreeMap<>();
             for (Stores.Switchable host : hosts) {
                 for (String key : host.delegate.list("")) {
                     StoreKeys.Parsed parsed = StoreKeys.parse(key);
@@ -787,10 +888,12 @@ class DifferentialFaultScaleTest {
                     if (parsed.kind() == StoreKeys.Kind.FRAGMENT) {
                         present.add(host.id() + "/" + parsed.fragmentIndex());
                     } else if (parsed.kind() == StoreKeys.Kind.INDEX) {
+                        // No fault corrupts bytes: every copy stored parses.
                         try {
                             copies.add(FragmentIndex.parse(host.delegate.get(key).orElseThrow()));
                         } catch (RuntimeException e) {
-                            // A copy that does not parse records nothing.
+                            throw new AssertionError("index copy " + key + " on " + host.id() + " does not parse, "
+                                    + where(), e);
                         }
                     }
                 }

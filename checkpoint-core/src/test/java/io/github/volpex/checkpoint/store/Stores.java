@@ -241,6 +241,18 @@ final class Stores {
          * @return the fault
          */
         Fault next(Switchable repository, String call, String key);
+
+        /**
+         * Told that a delete met the failing or vanishing deletes of {@code repository} (before a crash drawn after it
+         * strikes); does nothing unless overridden.
+         *
+         * @param repository the repository called
+         * @param deletes    what its deletes do, {@link Switchable.Deletes#FAIL} or {@link Switchable.Deletes#VANISH}
+         * @param key        the key
+         */
+        default void deleteHit(Switchable repository, Switchable.Deletes deletes, String key) {
+            // Nothing.
+        }
     }
 
     /**
@@ -283,7 +295,8 @@ final class Stores {
         /** Asks {@link #faults} about a call; fails or dies before it as the answer says, else returns the answer. */
         private Fault before(String call, String key) throws RepositoryUnavailableException {
             Fault fault = faults.next(this, call, key);
-            if (fault == Fault.CRASH_BEFORE) {
+            if (fault == Fault.CRASH_BEFORE || fault == Fault.CRASH_AFTER && !reachable) {
+                // A call to a host away takes no effect: a crash drawn after it strikes before it instead.
                 throw new Crash("the process died before " + call + " " + key + " on " + id());
             }
             check();
@@ -324,7 +337,9 @@ final class Stores {
         @Override
         public boolean delete(String key) throws java.io.IOException {
             Fault fault = before("delete", key);
-            if (deletesOf.test(key)) {
+            if (deletesOf.test(key) && deletes != Deletes.WORK) {
+                faults.deleteHit(this, deletes, key);
+                after(fault, "delete", key, id());
                 switch (deletes) {
                     case FAIL -> throw new RepositoryUnavailableException(id(), "the delete of " + key + " failed",
                             null);
