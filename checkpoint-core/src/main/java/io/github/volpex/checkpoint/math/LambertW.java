@@ -577,9 +577,17 @@ public final class LambertW {
      */
     private static double large(double zh, double zl, boolean lower, boolean onePlus, boolean precise) {
         double l = logAbs(zh, lower);
-        double w = startFromLog(l, lower);
-        return precise ? precise(w, zh, zl, lower, onePlus)
-                : largeStep(w, estimateFromLog(l, lower), zh, zl, lower, onePlus);
+        double s = Math.abs(l);
+        long bits = Double.doubleToRawLongBits(s);
+        double u = s - Double.longBitsToDouble((bits & 0xFFFE_0000_0000_0000L) | 0x0001_0000_0000_0000L);
+        double[] t = lower ? LARGEM1 : LARGE0;
+        int at = 8 * ((int) (bits >>> 49) - 8 * (lower ? 1024 : 1023));
+        double w = l * largePolynomial(t, at, u);
+        if (precise) {
+            return precise(w, zh, zl, lower, onePlus);
+        }
+        // The first three terms pick the exponential's table point while the rest is evaluated.
+        return largeStep(w, l * Math.fma(u, Math.fma(u, t[at + 2], t[at + 1]), t[at]), zh, zl, lower, onePlus);
     }
 
     /** The start of {@link #large}: {@code L·h(u)}. */
@@ -592,21 +600,16 @@ public final class LambertW {
         double s = Math.abs(l);
         long bits = Double.doubleToRawLongBits(s);
         double u = s - Double.longBitsToDouble((bits & 0xFFFE_0000_0000_0000L) | 0x0001_0000_0000_0000L);
-        double u2 = u * u;
         double[] t = lower ? LARGEM1 : LARGE0;
         int at = 8 * ((int) (bits >>> 49) - 8 * (lower ? 1024 : 1023));
-        return l * ((t[at] + u * t[at + 1]) + u2 * (t[at + 2] + u * t[at + 3])
-                + (u2 * u2) * ((t[at + 4] + u * t[at + 5]) + u2 * (t[at + 6] + u * t[at + 7])));
+        return l * largePolynomial(t, at, u);
     }
 
-    /** The first three terms of {@link #startLarge} from {@code L}, which pick the exponential's table point. */
-    private static double estimateFromLog(double l, boolean lower) {
-        double s = Math.abs(l);
-        long bits = Double.doubleToRawLongBits(s);
-        double u = s - Double.longBitsToDouble((bits & 0xFFFE_0000_0000_0000L) | 0x0001_0000_0000_0000L);
-        double[] t = lower ? LARGEM1 : LARGE0;
-        int at = 8 * ((int) (bits >>> 49) - 8 * (lower ? 1024 : 1023));
-        return l * Math.fma(u, Math.fma(u, t[at + 2], t[at + 1]), t[at]);
+    /** The piece's polynomial {@code h(u)} of degree 7, its coefficients at {@code t[at]} to {@code t[at + 7]}. */
+    private static double largePolynomial(double[] t, int at, double u) {
+        double u2 = u * u;
+        return (t[at] + u * t[at + 1]) + u2 * (t[at + 2] + u * t[at + 3])
+                + (u2 * u2) * ((t[at + 4] + u * t[at + 5]) + u2 * (t[at + 6] + u * t[at + 7]));
     }
 
     /**
