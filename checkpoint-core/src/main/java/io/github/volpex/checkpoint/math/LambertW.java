@@ -592,11 +592,7 @@ public final class LambertW {
 
     /** The start of {@link #large}: {@code L·h(u)}. */
     private static double startLarge(double z, boolean lower) {
-        return startFromLog(logAbs(z, lower), lower);
-    }
-
-    /** {@link #startLarge} from {@code L = ln|z|}. */
-    private static double startFromLog(double l, boolean lower) {
+        double l = logAbs(z, lower);
         double s = Math.abs(l);
         long bits = Double.doubleToRawLongBits(s);
         double u = s - Double.longBitsToDouble((bits & 0xFFFE_0000_0000_0000L) | 0x0001_0000_0000_0000L);

@@ -790,13 +790,11 @@ final class Differential {
                 failure = e;
             }
         }
-        if (failure instanceof RuntimeException e) {
-            throw e;
-        }
         if (failure instanceof Error e) {
             throw e;
         }
-        throw new IllegalStateException("reading a segment of " + index.checkpointId() + " failed", failure);
+        // A segment task throws nothing checked: every failure here is unchecked.
+        throw (RuntimeException) failure;
     }
 
     /**

@@ -35,8 +35,8 @@ final class Parallel {
         private final Callable<T> callable;
         private final AtomicBoolean claimed = new AtomicBoolean();
         final CompletableFuture<T> future = new CompletableFuture<>();
-        /** What the executor was handed, dropped when the task is claimed. */
-        private volatile Handle handle;
+        /** What the executor is handed; it drops this task when the task is claimed. */
+        final Handle handle = new Handle(this);
 
         private Task(Callable<T> callable) {
             this.callable = callable;
@@ -52,10 +52,7 @@ final class Parallel {
             if (!claimed.compareAndSet(false, true)) {
                 return false;
             }
-            Handle queued = handle;
-            if (queued != null) {
-                queued.task.set(null);
-            }
+            handle.task.set(null);
             try {
                 future.complete(callable.call());
             } catch (Throwable t) {
@@ -117,17 +114,15 @@ final class Parallel {
      */
     static <T> Task<T> start(Executor executor, Callable<T> callable) {
         Task<T> task = new Task<>(callable);
-        Handle handle = new Handle(task);
-        task.handle = handle;
         try {
-            executor.execute(handle);
+            executor.execute(task.handle);
         } catch (RejectedExecutionException e) {
             task.run();
         } catch (RuntimeException | Error e) {
             // The executor failed otherwise (a pool that cannot start its thread), perhaps with the task queued: unless
             // a pool thread has claimed it, the task fails with that; either way the caller awaits it as any other.
             if (task.claimed.compareAndSet(false, true)) {
-                handle.task.set(null);
+                task.handle.task.set(null);
                 task.future.completeExceptionally(e);
             }
         }
