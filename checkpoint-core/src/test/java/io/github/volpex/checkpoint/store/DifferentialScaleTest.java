@@ -69,26 +69,48 @@ class DifferentialScaleTest {
                 seed -> run(Chunking.fixed(BLOCK), seed, LONG ? 5_000 : 700, false, true));
     }
 
+    /**
+     * The same history on a pool of four threads: every recovery reads its segments at once, through the losses and
+     * repairs that accumulate over the run.
+     */
+    @Test
+    void thousandsOfCheckpointsRecoveredOnAPool() throws InterruptedException {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            SearchDepth.eachSeed(SEED_PROPERTY, 1,
+                    seed -> run(Chunking.fixed(BLOCK), seed, LONG ? 5_000 : 700, false, false, pool));
+        } finally {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS), "the pool did not stop");
+        }
+    }
+
     @Test
     void thousandsOfContentDefinedCheckpoints() {
         SearchDepth.eachSeed(SEED_PROPERTY, 1,
                 seed -> run(Chunking.contentDefined(BLOCK), seed, LONG ? 2_000 : 300, true, false));
     }
 
-    private static CheckpointStore store(List<FragmentRepository> repositories, Chunking chunking, long seed) {
+    private static CheckpointStore store(List<FragmentRepository> repositories, Chunking chunking, long seed,
+                                         java.util.concurrent.Executor executor) {
         return CheckpointStore.perennial(IdaCodec.systematic(M, K), repositories).differential(chunking)
-                .segmentBytes(16 * BLOCK).random(new SplittableRandom(seed)).build();
+                .segmentBytes(16 * BLOCK).random(new SplittableRandom(seed)).executor(executor).build();
     }
 
     private static void run(Chunking chunking, long seed, int commits, boolean shifts, boolean streams)
             throws Exception {
+        run(chunking, seed, commits, shifts, streams, Runnable::run);
+    }
+
+    private static void run(Chunking chunking, long seed, int commits, boolean shifts, boolean streams,
+                            java.util.concurrent.Executor executor) throws Exception {
         AtomicLong calls = new AtomicLong();
         List<FragmentRepository> repositories = new ArrayList<>();
         for (FragmentRepository repository : Stores.inMemory(M + K)) {
             repositories.add(new Stores.Counting(repository, calls));
         }
         SplittableRandom random = new SplittableRandom(seed);
-        CheckpointStore store = store(repositories, chunking, random.nextLong());
+        CheckpointStore store = store(repositories, chunking, random.nextLong(), executor);
         byte[] state = Stores.data(random.nextLong(), 96 * BLOCK);
         long[] perCommit = new long[commits];
         int lost = 0;
@@ -102,8 +124,8 @@ class DifferentialScaleTest {
             perCommit[c] = calls.get() - before;
             assertArrayEquals(state, store.recover(JOB).orElseThrow().toByteArray(), where);
             if (c % 50 == 49) {
-                assertArrayEquals(state, store(repositories, chunking, random.nextLong()).recover(JOB).orElseThrow()
-                        .toByteArray(), "restarted, " + where);
+                assertArrayEquals(state, store(repositories, chunking, random.nextLong(), executor).recover(JOB)
+                        .orElseThrow().toByteArray(), "restarted, " + where);
             }
             Set<CheckpointId> present = kept(store, index, BOUND, where);
             // Now and then, a fragment of a checkpoint present is lost; now and then, the job is repaired.
