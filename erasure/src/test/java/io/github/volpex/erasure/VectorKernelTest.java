@@ -3,6 +3,7 @@ package io.github.volpex.erasure;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -13,8 +14,8 @@ import org.junit.jupiter.api.Test;
  * The optional Vector API kernel: chosen exactly when the JVM runs with {@code jdk.incubator.vector}, and then byte
  * for byte the multiplying kernel's output on every matrix, also where inputs end early (zero padding), outputs have
  * less room than the cell, cells are not a whole number of vectors, inputs share one array, more than four outputs
- * need several passes, and the inputs are also copied out (the data cells of a systematic encoding). The build runs
- * this module's whole test suite twice: once as is, where
+ * need several passes, cells span several of the kernel's blocks, and the inputs are also copied out (the data cells
+ * of a systematic encoding). The build runs this module's whole test suite twice: once as is, where
  * {@link #expected()} is false, and once with the module added, where it is true and every codec test goes through
  * this kernel.
  */
@@ -48,6 +49,19 @@ class VectorKernelTest {
     void vector_and_matrix_kernels_agree_on_every_matrix(
             @ForAll @IntRange(min = 1, max = 12) int inputs, @ForAll @IntRange(min = 0, max = 9) int outputs,
             @ForAll @IntRange(min = 0, max = 1200) int length, @ForAll long seed) {
+        agree(inputs, outputs, length, seed, false);
+    }
+
+    /** Cells of several of the vector kernel's blocks (8 KiB of every cell) and a tail, on fewer matrices. */
+    @Property(tries = 40)
+    void vector_and_matrix_kernels_agree_over_several_blocks(
+            @ForAll @IntRange(min = 1, max = 12) int inputs, @ForAll @IntRange(min = 1, max = 9) int outputs,
+            @ForAll @IntRange(min = 8000, max = 25000) int length, @ForAll boolean whole, @ForAll long seed) {
+        agree(inputs, outputs, length, seed, whole);
+    }
+
+    /** Compares the two kernels on one random case; {@code whole}: every input and output has the whole length. */
+    private static void agree(int inputs, int outputs, int length, long seed, boolean whole) {
         if (!VectorKernels.available()) {
             // The build's run with the module added checks this; without it there is no vector kernel to compare.
             return;
@@ -62,6 +76,10 @@ class VectorKernelTest {
             }
         }
         KernelCase cells = new KernelCase(seed, random, inputs, outputs, length);
+        if (whole) {
+            Arrays.fill(cells.inAvailable, length);
+            Arrays.fill(cells.outRoom, length);
+        }
         byte[][] viaVector = cells.outArrays();
         byte[][] viaMatrix = cells.outArrays();
         // Copies of the inputs, as a systematic encoding stores its data cells, for some of them.
