@@ -31,6 +31,7 @@ interface Kernel {
      * <p>Input {@code j} is {@code inArrays[j]} from {@code inOffsets[j]}; only its first {@code inAvailable[j]} bytes
      * exist (the rest of the cell reads as zero, which pads the last stripe). Output {@code r} goes to
      * {@code outArrays[r]} from {@code outOffsets[r]}, of which only the first {@code outRoom[r]} bytes are written.
+     * No output may share bytes with an input.
      */
     void apply(Workspace ws, byte[][] inArrays, int[] inOffsets, int[] inAvailable,
                byte[][] outArrays, int[] outOffsets, int[] outRoom, int length);

@@ -110,11 +110,11 @@
  *
  * <p><b>Vector API, opt-in.</b> Started with {@code --add-modules jdk.incubator.vector} (JDK 17 or later), the JVM
  * gets a second multiplying kernel in place of the first: ISA-L's split-table method (Plank, Greenan and Miller,
- * FAST 2013), two byte shuffles and an exclusive or per product of a whole vector, every input vector loaded once and
- * up to four outputs kept in registers, the data cells of a systematic encoding stored from the same registers. It
- * is chosen only where vectors are at least 32 bytes wide, and computes the same bytes; without the flag nothing of the
- * incubator module is loaded, and the module does not require it. The build runs the whole test suite of this module
- * both ways.
+ * FAST 2013), two byte shuffles and an exclusive or per product of a whole vector, over blocks of 8 KiB of every cell
+ * in tiles of three outputs by three inputs whose tables stay in registers for the whole block, the data cells of a
+ * systematic encoding stored from the registers that hold them for the products. It is chosen only where vectors are
+ * at least 32 bytes wide, and computes the same bytes; without the flag nothing of the incubator module is loaded,
+ * and the module does not require it. The build runs the whole test suite of this module both ways.
  *
  * @since 0.1
  */
