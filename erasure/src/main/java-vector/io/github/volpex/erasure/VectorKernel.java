@@ -25,8 +25,8 @@ import jdk.incubator.vector.VectorSpecies;
  * with zero tables: wasted products, but one loop body with no branch around a product, which C2 on JDK 17 compiled
  * to code 1.7 times as slow for a (6, 3) encoding. Positions where some input has ended (the zero padding of the last stripe) or some output has less
  * room, and the bytes after the last whole vector, go to the scalar kernel. Holding the tables in registers, with
- * {@code selectFrom} in place of a shuffle made once per input and {@code rearrange}, measured 1.3 to 1.6 times as
- * fast for a (6, 3) encoding on JDK 17 and 25 (benchmarks/README.md).
+ * {@code selectFrom} in place of a shuffle made once per input and {@code rearrange}, measured 1.2 to 1.7 times as
+ * fast as loading the tables for every product, for a (6, 3) encoding on JDK 17 and 25 (benchmarks/README.md).
  *
  * <p>An output must not share bytes with an input: the outputs of one block are written before the next tile's
  * inputs are read. No caller passes such cells.
