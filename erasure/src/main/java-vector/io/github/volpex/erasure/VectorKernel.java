@@ -22,11 +22,12 @@ import jdk.incubator.vector.VectorSpecies;
  * back from the L1 cache). The copies of a systematic encoding's data cells are stored from the registers of the first
  * row of tiles. A tile with fewer than three outputs or inputs (at the edge of a matrix whose dimensions are not
  * multiples of three) repeats its last output with the same tables, storing the same bytes twice, and its last input
- * with zero tables: wasted products, but one loop body with no branch around a product, which C2 on JDK 17 compiled
- * to code 1.7 times as slow for a (6, 3) encoding. Positions where some input has ended (the zero padding of the last stripe) or some output has less
- * room, and the bytes after the last whole vector, go to the scalar kernel. Holding the tables in registers, with
- * {@code selectFrom} in place of a shuffle made once per input and {@code rearrange}, measured 1.2 to 1.7 times as
- * fast as loading the tables for every product, for a (6, 3) encoding on JDK 17 and 25 (benchmarks/README.md).
+ * with zero tables: wasted products, but one loop body with no branch around a product (with such branches C2 on
+ * JDK 17 compiled a (6, 3) encoding to code 1.7 times as slow). Positions where some input has ended (the zero
+ * padding of the last stripe) or some output has less room, and the bytes after the last whole vector, go to the
+ * scalar kernel. Holding the tables in registers, with {@code selectFrom} in place of a shuffle made once per input
+ * and {@code rearrange}, measured 1.2 to 1.7 times as fast as loading the tables for every product, for a (6, 3)
+ * encoding on JDK 17 and 25 (benchmarks/README.md).
  *
  * <p>An output must not share bytes with an input: the outputs of one block are written before the next tile's
  * inputs are read. No caller passes such cells.
