@@ -115,7 +115,8 @@ final class VectorKernel implements Kernel {
         for (int r = 0; r < outputs; r++) {
             bulk = Math.min(bulk, outRoom[r]);
         }
-        bulk = Math.max(0, bulk) / LANES * LANES;
+        // With no inputs no tile runs: the scalar kernel writes the (zero) outputs.
+        bulk = inputs == 0 ? 0 : Math.max(0, bulk) / LANES * LANES;
         for (int from = 0; from < bulk; from += BLOCK) {
             int to = Math.min(bulk, from + BLOCK);
             for (int r = 0; r < outputs; r += TILE) {

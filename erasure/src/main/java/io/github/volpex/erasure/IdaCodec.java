@@ -590,15 +590,18 @@ public final class IdaCodec {
      * @param data the data array
      * @param offset where the data starts
      * @param length the number of data bytes
-     * @param payloads {@code n} arrays, each at least {@link #payloadLength(long) payloadLength(length)} bytes; the
-     *        first {@code payloadLength(length)} bytes of each are overwritten
+     * @param payloads {@code n} distinct arrays, none of them {@code data}, each at least
+     *        {@link #payloadLength(long) payloadLength(length)} bytes; the first {@code payloadLength(length)} bytes of
+     *        each are overwritten
      * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not lie within {@code data}
-     * @throws IllegalArgumentException if {@code payloads} does not hold {@code n} arrays of sufficient length
+     * @throws IllegalArgumentException if {@code payloads} does not hold {@code n} arrays of sufficient length, or
+     *                                  holds {@code data} or one array twice
      * @throws NullPointerException if an argument or a payload array is null
      */
     public void encodePayloads(byte[] data, int offset, int length, byte[][] payloads) {
         Objects.checkFromIndexSize(offset, length, data.length);
         checkPayloads(payloads, length, true);
+        checkApart(payloads, data, true);
         Workspace ws = workspaces.take();
         try {
             int stripeData = m * stripeBytes;
@@ -629,6 +632,27 @@ public final class IdaCodec {
             } else if (payloads[i].length < need) {
                 throw new IllegalArgumentException("payloads[" + i + "] must hold at least " + need + " bytes: "
                         + payloads[i].length);
+            }
+        }
+    }
+
+    /**
+     * The kernels read their inputs while they write their outputs: an output array that is also an input (or, when
+     * {@code distinct}, one payload array given twice) would be coded from bytes already overwritten.
+     */
+    private static void checkApart(byte[][] payloads, byte[] data, boolean distinct) {
+        for (int i = 0; i < payloads.length; i++) {
+            if (payloads[i] == null) {
+                continue;
+            }
+            if (payloads[i] == data) {
+                throw new IllegalArgumentException("payloads[" + i + "] must not be the data array");
+            }
+            for (int j = 0; distinct && j < i; j++) {
+                if (payloads[j] == payloads[i]) {
+                    throw new IllegalArgumentException("payloads[" + j + "] and payloads[" + i
+                            + "] must be distinct arrays");
+                }
             }
         }
     }
@@ -664,12 +688,13 @@ public final class IdaCodec {
      * @param payloads {@code n} entries by fragment index, {@code null} for a lost fragment; present ones hold at
      *        least {@link #payloadLength(long) payloadLength(length)} bytes, as {@link #encodePayloads} wrote them with
      *        this codec's stripe size
-     * @param data where to write the data
+     * @param data where to write the data; none of the payloads
      * @param offset where in {@code data} to start
      * @param length the original data length, in bytes
      * @throws NotEnoughFragmentsException if fewer than {@code m} payloads are present
      * @throws IndexOutOfBoundsException if {@code offset} and {@code length} do not lie within {@code data}
-     * @throws IllegalArgumentException if {@code payloads} does not hold {@code n} entries or one is too short
+     * @throws IllegalArgumentException if {@code payloads} does not hold {@code n} entries or one is too short, or
+     *                                  one of them is {@code data}
      * @throws NullPointerException if {@code payloads} or {@code data} is null
      */
     public void decodePayloads(byte[][] payloads, byte[] data, int offset, int length) {
@@ -679,6 +704,7 @@ public final class IdaCodec {
     void decodePayloads(byte[][] payloads, byte[] data, int offset, int length, int stripe) {
         Objects.checkFromIndexSize(offset, length, data.length);
         checkPayloads(payloads, length, false);
+        checkApart(payloads, data, false);
         DecodePlan plan = plan(payloads);
         Workspace ws = workspaces.take();
         try {

@@ -39,7 +39,8 @@ interface Kernel {
     /**
      * {@link #apply}, and also copies the first {@code length} bytes of inputs {@code 0 … copies − 1} (zeros past
      * their available bytes) to {@code copyArrays[j]} from {@code copyOffset}: the data cells of a systematic
-     * encoding. A kernel that holds each input in registers anyway stores the copies from there.
+     * encoding. A kernel that holds each input in registers anyway stores the copies from there, before it has read
+     * every input: no copy may share bytes with an input or an output.
      */
     default void applyAndCopy(Workspace ws, byte[][] inArrays, int[] inOffsets, int[] inAvailable,
                               byte[][] outArrays, int[] outOffsets, int[] outRoom, int length,

@@ -240,6 +240,18 @@ class IdaCodecTest {
         assertEquals("payloads[2] must hold at least 247 bytes: 10", assertThrows(IllegalArgumentException.class,
                 () -> codec.encodePayloads(data, 0, 1234, oneShort)).getMessage());
         assertThrows(IndexOutOfBoundsException.class, () -> codec.encodePayloads(data, 5, 1234, payloads));
+        // A payload that is also the data, or one array given for two payloads, would be coded from overwritten bytes.
+        byte[] big = new byte[4000];
+        byte[][] dataInside = payloads.clone();
+        dataInside[1] = big;
+        assertEquals("payloads[1] must not be the data array", assertThrows(IllegalArgumentException.class,
+                () -> codec.encodePayloads(big, 0, 1234, dataInside)).getMessage());
+        byte[][] twice = payloads.clone();
+        twice[n - 1] = twice[0];
+        assertEquals("payloads[0] and payloads[" + (n - 1) + "] must be distinct arrays", assertThrows(
+                IllegalArgumentException.class, () -> codec.encodePayloads(data, 0, 1234, twice)).getMessage());
+        assertEquals("payloads[1] must not be the data array", assertThrows(IllegalArgumentException.class,
+                () -> codec.decodePayloads(dataInside, big, 0, 1234)).getMessage());
         byte[][] tooFew = new byte[n][];
         tooFew[0] = payloads[0];
         NotEnoughFragmentsException e = assertThrows(NotEnoughFragmentsException.class,

@@ -60,6 +60,23 @@ class VectorKernelTest {
         agree(inputs, outputs, length, seed, whole);
     }
 
+    /**
+     * Every shape whose edge tiles repeat an input or an output (counts not multiples of the tile's three), at lengths
+     * around one vector and one block, every input and output whole, so that the vector path runs on each.
+     */
+    @Test
+    void vector_and_matrix_kernels_agree_on_every_edge_tile_shape() {
+        int[] lengths = {63, 64, 65, 8191, 8192, 8193, 16453};
+        long seed = 0x5eed;
+        for (int inputs : new int[] {1, 2, 4, 5, 7, 10}) {
+            for (int outputs : new int[] {1, 2, 4, 5}) {
+                for (int length : lengths) {
+                    agree(inputs, outputs, length, seed++, true);
+                }
+            }
+        }
+    }
+
     /** Compares the two kernels on one random case; {@code whole}: every input and output has the whole length. */
     private static void agree(int inputs, int outputs, int length, long seed, boolean whole) {
         if (!VectorKernels.available()) {
