@@ -555,8 +555,8 @@ public final class LambertW {
             double zsl, double inverse) {
         double r2 = r * r;
         double expMinusR = 1.0 - r + r2 * Math.fma(r, -1.0 / 6, 0.5);
-        double poly = Math.fma(r, 1.0 / 6, 0.5)
-                + r2 * (Math.fma(r, 1.0 / 120, 1.0 / 24) + r2 * Math.fma(r, 1.0 / 5040, 1.0 / 720));
+        double poly = Math.fma(r2, Math.fma(r2, Math.fma(r, 1.0 / 5040, 1.0 / 720), Math.fma(r, 1.0 / 120, 1.0 / 24)),
+                Math.fma(r, 1.0 / 6, 0.5));
         double p = w * th;
         double pe = Math.fma(w, th, -p);
         double q = p * r;
@@ -586,8 +586,11 @@ public final class LambertW {
         if (precise) {
             return precise(w, zh, zl, lower, onePlus);
         }
-        // The first three terms pick the exponential's table point while the rest is evaluated.
-        return largeStep(w, l * Math.fma(u, Math.fma(u, t[at + 2], t[at + 1]), t[at]), zh, zl, lower, onePlus);
+        // The first three terms, in units of ln2/128, pick the exponential's table point while the rest is
+        // evaluated; L·128/ln2 is formed while the piece's coefficients are loaded.
+        double scaled = l * INV_LN2_128;
+        double estimate = Math.fma(scaled * u, Math.fma(u, t[at + 2], t[at + 1]), scaled * t[at]);
+        return largeStep(w, estimate, zh, zl, lower, onePlus);
     }
 
     /** The start of {@link #large}: {@code L·h(u)}. */
@@ -604,8 +607,8 @@ public final class LambertW {
     /** The piece's polynomial {@code h(u)} of degree 7, its coefficients at {@code t[at]} to {@code t[at + 7]}. */
     private static double largePolynomial(double[] t, int at, double u) {
         double u2 = u * u;
-        return (t[at] + u * t[at + 1]) + u2 * (t[at + 2] + u * t[at + 3])
-                + (u2 * u2) * ((t[at + 4] + u * t[at + 5]) + u2 * (t[at + 6] + u * t[at + 7]));
+        return Math.fma(u2 * u2, Math.fma(u2, Math.fma(u, t[at + 7], t[at + 6]), Math.fma(u, t[at + 5], t[at + 4])),
+                Math.fma(u2, Math.fma(u, t[at + 3], t[at + 2]), Math.fma(u, t[at + 1], t[at])));
     }
 
     /**
@@ -616,24 +619,28 @@ public final class LambertW {
     private static double logAbs(double z, boolean negative) {
         double a = negative ? -z * 0x1p64 : z;
         long bits = Double.doubleToRawLongBits(a);
-        int exponent = (int) (bits >>> 52) - (negative ? 1023 + 64 : 1023);
+        // The exponent as a double from its bits (2⁵² + e − (2⁵² + bias), exact): an int-to-double conversion writes
+        // only the low half of its register and so waits on whatever last wrote the rest, which can chain calls.
+        double exponent = Double.longBitsToDouble((bits >>> 52) | 0x4330_0000_0000_0000L)
+                - (negative ? 0x1p52 + 1023 + 64 : 0x1p52 + 1023);
         int i = 2 * ((int) (bits >>> 45) & 127);
         double m = Double.longBitsToDouble((bits & 0x000F_FFFF_FFFF_FFFFL) | 0x3FF0_0000_0000_0000L);
         double y = Math.fma(m, LOG_128[i], -1.0);
         double y2 = y * y;
-        double log1p = y + y2 * (Math.fma(y, 1.0 / 3, -0.5) + y2 * Math.fma(y, 0.2, -0.25));
-        return Math.fma(exponent, LN2, LOG_128[i + 1] + log1p);
+        double log1p = Math.fma(y2, Math.fma(y2, Math.fma(y, 0.2, -0.25), Math.fma(y, 1.0 / 3, -0.5)), y);
+        return Math.fma(exponent, LN2, LOG_128[i + 1]) + log1p;
     }
 
     /**
      * One Newton step for large {@code |w|}, certified or NaN: {@code e^w = 2^m·2^{j/128}·e^r}, {@code k = 128m + j}
-     * from {@code estimate}, {@code r = w − k·ln2/128} with its rounding error {@code rErr}; the residual and its
-     * argument are scaled by {@code 2^−m} so that nothing overflows or underflows (on the lower branch {@code z} is
-     * scaled by 2⁶⁴ first, as {@code 2^−m} alone may exceed the double range).
+     * the integer nearest {@code estimate} (an estimate of {@code w} in units of ln2/128), {@code r = w − k·ln2/128}
+     * with its rounding error {@code rErr}; the residual and its argument are scaled by {@code 2^−m} so that nothing
+     * overflows or underflows (on the lower branch {@code z} is scaled by 2⁶⁴ first, as {@code 2^−m} alone may exceed
+     * the double range).
      */
     private static double largeStep(double w, double estimate, double zh, double zl, boolean lower,
             boolean onePlus) {
-        double big = Math.fma(estimate, INV_LN2_128, ROUNDER);
+        double big = estimate + ROUNDER;
         int k = (int) Double.doubleToRawLongBits(big);
         double kd = big - ROUNDER;
         double rHi = Math.fma(-kd, LN2_128_HI, w);
