@@ -10,6 +10,7 @@ import io.github.volpex.testsupport.SearchDepth;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,6 +25,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -115,26 +117,43 @@ class DifferentialFaultScaleTest {
                 seed -> new History(Chunking.contentDefined(BLOCK), true, false, seed).run(LONG ? 6_000 : 700));
     }
 
-    /** A process's executor whose tasks wait until {@link #drain}; the store's waiting thread runs its calls itself. */
+    /**
+     * A process's executor whose tasks wait until {@link #drain}; the store's waiting thread runs its calls itself.
+     * One thread drains it at a time (the test's, or one that runs a store's persists while the test closes it).
+     */
     private static final class Deferred implements Executor {
         private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
 
         @Override
-        public void execute(Runnable task) {
+        public synchronized void execute(Runnable task) {
             tasks.add(task);
+        }
+
+        private synchronized Runnable poll() {
+            return tasks.poll();
+        }
+
+        private synchronized void clear() {
+            tasks.clear();
         }
 
         /** Runs every task, those queued meanwhile included; after a crash the rest is dropped. */
         void drain(Injector injector) {
-            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+            drain(injector, Integer.MAX_VALUE);
+        }
+
+        /** Runs up to {@code count} tasks, those queued meanwhile included; after a crash the rest is dropped. */
+        void drain(Injector injector, int count) {
+            int ran = 0;
+            for (Runnable task = ran < count ? poll() : null; task != null; task = ++ran < count ? poll() : null) {
                 try {
                     task.run();
                 } catch (Stores.Crash e) {
-                    tasks.clear();
+                    clear();
                     return;
                 }
                 if (injector.dead) {
-                    tasks.clear();
+                    clear();
                     return;
                 }
             }
@@ -212,9 +231,41 @@ class DifferentialFaultScaleTest {
         long calls;
         boolean dead;
         Plan plan;
+        /** The round's call at which the calling thread waits for {@link #release} (a host that hangs), or 0. */
+        long blockAt;
+        /** Counted down when a call waits at {@link #blockAt}. */
+        CountDownLatch blocked;
+        CountDownLatch release;
+        /** Whether a store's close returned: the calls that start from then on go to {@link #afterClose}. */
+        boolean closed;
+        final List<String[]> afterClose = new ArrayList<>();
 
         @Override
-        public synchronized Stores.Fault next(Stores.Switchable repository, String call, String key) {
+        public Stores.Fault next(Stores.Switchable repository, String call, String key) {
+            CountDownLatch hold = null;
+            Stores.Fault fault;
+            synchronized (this) {
+                fault = decide(repository, call, key);
+                if (closed) {
+                    afterClose.add(new String[] {call, key});
+                }
+                if (plan != null && blockAt > 0 && plan.calls == blockAt) {
+                    hold = release;
+                    blocked.countDown();
+                }
+            }
+            if (hold != null) {
+                try {
+                    assertTrue(hold.await(60, TimeUnit.SECONDS), "a blocked call was never released");
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AssertionError("interrupted while blocked", e);
+                }
+            }
+            return fault;
+        }
+
+        private Stores.Fault decide(Stores.Switchable repository, String call, String key) {
             calls++;
             if (dead) {
                 return Stores.Fault.CRASH_BEFORE;
@@ -250,6 +301,7 @@ class DifferentialFaultScaleTest {
         long crashAt;
         Stores.Fault crash;
         long loseAt;
+        long damageAt;
         long deletesFailAt;
         int deletesFailOn;
         Stores.Switchable.Deletes deletes;
@@ -300,6 +352,10 @@ class DifferentialFaultScaleTest {
                     lastLoss = calls;
                     listedSinceLoss.clear();
                 }
+            }
+            if (calls == damageAt) {
+                fired = true;
+                injected |= history.damageOne();
             }
             if (call.equals("put") && key.endsWith(".ok")) {
                 markerWritten = true;
@@ -378,6 +434,23 @@ class DifferentialFaultScaleTest {
         int unknownRecoveries;
         int failedOperations;
         int quietChecks;
+        int fragmentsDamaged;
+        int indexCopiesDamaged;
+        /** Damaged fragments and index copies that a repair at a quiet check found rewritten. */
+        int damageRepaired;
+        int closes;
+        /** Closes whose bound expired while a persist was blocked in a repository call. */
+        int closesBlocked;
+        int stagesAbandoned;
+        int abandonedStarted;
+        int abandonedPastCommitPoint;
+        int callsAfterClose;
+        /**
+         * The fragments and index copies damaged behind the store's back, as "host/key", with the damaged bytes: one
+         * whose stored bytes are these is still damaged.
+         */
+        final Map<String, byte[]> damaged = new HashMap<>();
+        final Map<String, byte[]> damagedIndex = new HashMap<>();
 
         History(Chunking chunking, boolean shifts, boolean asynchronous, long seed) {
             this.chunking = chunking;
@@ -427,9 +500,13 @@ class DifferentialFaultScaleTest {
             long lateMedian = medianCalls(late);
             System.out.printf("%s, %d rounds (%d crashes, %d in commits, %d fragments lost in %d rounds, %d writes"
                     + " dropped, %d deletes failed or vanished, %d recoveries of an unknown outcome, %d operations"
-                    + " failed, %d quiet checks): %d commits without faults, their repository calls, median %d early,"
-                    + " %d late, seed %d%n", chunking, rounds, crashes, commitCrashes, fragmentsLost, lost, drops,
-                    deleteHits, unknownRecoveries, failedOperations, quietChecks, n, earlyMedian, lateMedian, seed);
+                    + " failed, %d quiet checks, %d fragments and %d index copies damaged, %d damaged found rewritten"
+                    + " by a repair, %d closes, %d with a persist hung, %d stages abandoned, %d started, %d past their"
+                    + " commit point, %d calls after close returned): %d commits without faults, their repository"
+                    + " calls, median %d early, %d late, seed %d%n", chunking, rounds, crashes, commitCrashes,
+                    fragmentsLost, lost, drops, deleteHits, unknownRecoveries, failedOperations, quietChecks,
+                    fragmentsDamaged, indexCopiesDamaged, damageRepaired, closes, closesBlocked, stagesAbandoned,
+                    abandonedStarted, abandonedPastCommitPoint, callsAfterClose, n, earlyMedian, lateMedian, seed);
             // Each kind of fault took effect, or the history did not try what it says.
             String what = " (" + crashes + " crashes, " + commitCrashes + " in commits, " + fragmentsLost
                     + " fragments lost, " + drops + " writes dropped, " + deleteHits + " deletes failed or vanished, "
@@ -440,6 +517,12 @@ class DifferentialFaultScaleTest {
             assertTrue(fragmentsLost > 0 && drops > 0 && deleteHits > 0, "no fragment lost, no write dropped or no"
                     + " delete failed" + what);
             assertTrue(unknownRecoveries > 0, "no recovery returned a commit of unknown outcome" + what);
+            assertTrue(fragmentsDamaged > 0 && indexCopiesDamaged > 0 && damageRepaired > 0, "no fragment or no"
+                    + " index copy damaged, or no damage repaired (" + fragmentsDamaged + ", " + indexCopiesDamaged
+                    + ", " + damageRepaired + ")" + what);
+            assertTrue(!asynchronous || closes > 0 && closesBlocked > 0 && stagesAbandoned > 0 && abandonedStarted > 0,
+                    "no close, none with a persist hung, or no stage abandoned (started) (" + closes + ", "
+                    + closesBlocked + ", " + stagesAbandoned + ", " + abandonedStarted + ")" + what);
             assertTrue(lateMedian <= 1.5 * earlyMedian + 20, "calls per commit grew from a median of " + earlyMedian
                     + " to " + lateMedian + ", " + chunking + ", seed " + seed);
         }
@@ -460,6 +543,8 @@ class DifferentialFaultScaleTest {
                 commitCalls = commit(false);
             } else if (operation < 80) {
                 commit(true);
+            } else if (random.nextInt(4) == 0) {
+                closeDuringPersists(1 + random.nextInt(3));
             } else {
                 commitAsync(1 + random.nextInt(3));
             }
@@ -508,6 +593,9 @@ class DifferentialFaultScaleTest {
             if (random.nextInt(100) < 25) {
                 // Mostly inside the commit, where the listing that decides what it refers to happens.
                 plan.loseAt = 1 + random.nextLong(random.nextInt(4) == 0 ? span : typicalCommitCalls + 10);
+            }
+            if (random.nextInt(100) < 8) {
+                plan.damageAt = 1 + random.nextLong(random.nextInt(4) == 0 ? span : typicalCommitCalls + 10);
             }
             if (random.nextInt(100) < 15) {
                 plan.deletesFailAt = 1 + random.nextLong(span);
@@ -651,6 +739,164 @@ class DifferentialFaultScaleTest {
                 durable(last);
                 referredWhole(last, "none lost in the round");
             }
+        }
+
+        /**
+         * Accepts {@code count} asynchronous commits, then closes the store while they persist or wait: the executor
+         * runs none, some or all of its tasks first, or a thread of its own runs them until a repository call hangs
+         * (a host that does not answer), so that close's bound expires with a persist in flight. Close returns within
+         * its bound (plus a generous slack), every stage is complete once it returned — successfully (a returned
+         * commit), superseded, failed by a fault, or abandoned — and after it returned the closed store writes
+         * nothing of a commit that had not started, and no marker of one abandoned before its commit point (close's
+         * contract: such a commit "stops at its next step", "before its commit point, so that it never counts"; it
+         * does not promise that no call at all starts after close returned: a started commit runs to its next step,
+         * and one past its commit point may complete and finish). A new store is then built on the hosts, as after
+         * a crash.
+         */
+        void closeDuringPersists(int count) {
+            closes++;
+            Plan plan = injector.plan;
+            // A close, not a crash: the process lives on.
+            plan.crashAt = 0;
+            List<CompletionStage<FragmentIndex>> stages = new ArrayList<>();
+            List<Integer> which = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                which.add(next());
+                stages.add(store.commitAsync(JOB, state));
+            }
+            boolean hang = random.nextBoolean();
+            Duration maxWait = Duration.ofMillis(random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(hang ? 20 : 3));
+            Thread worker = null;
+            Throwable[] escaped = new Throwable[1];
+            if (hang) {
+                CountDownLatch ready = new CountDownLatch(1);
+                synchronized (injector) {
+                    injector.blockAt = plan.calls + 1 + random.nextLong(count * (typicalCommitCalls + 10));
+                    injector.blocked = ready;
+                    injector.release = new CountDownLatch(1);
+                }
+                worker = new Thread(() -> {
+                    try {
+                        executor.drain(injector);
+                    } catch (Throwable t) {
+                        escaped[0] = t;
+                    } finally {
+                        ready.countDown();
+                    }
+                }, "closed-store-executor");
+                worker.start();
+                try {
+                    assertTrue(ready.await(60, TimeUnit.SECONDS), "the executor neither blocked nor ended, " + where());
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            } else {
+                executor.drain(injector, random.nextInt(count + 1));
+            }
+            boolean inFlight;
+            synchronized (injector) {
+                inFlight = hang && plan.calls >= injector.blockAt;
+            }
+            closesBlocked += inFlight ? 1 : 0;
+            long start = System.nanoTime();
+            List<AbandonedCommit> abandoned = store.close(maxWait);
+            long took = System.nanoTime() - start;
+            synchronized (injector) {
+                injector.closed = true;
+            }
+            assertTrue(took <= maxWait.toNanos() + TimeUnit.SECONDS.toNanos(60), "close(" + maxWait + ") took "
+                    + took / 1_000_000 + " ms, " + where());
+            Set<Long> started = new HashSet<>();
+            Set<Long> pastCommitPoint = new HashSet<>();
+            Set<Long> succeeded = new HashSet<>();
+            FragmentIndex last = null;
+            for (int i = 0; i < stages.size(); i++) {
+                CompletableFuture<FragmentIndex> future = stages.get(i).toCompletableFuture();
+                assertTrue(future.isDone(), "stage " + i + " of " + count + " undecided once close returned, "
+                        + where());
+                try {
+                    last = future.join();
+                    truth.durable(which.get(i));
+                    succeeded.add(last.sequence());
+                } catch (CompletionException e) {
+                    Throwable cause = e.getCause();
+                    truth.failed(which.get(i), cause);
+                    if (cause instanceof CommitAbandonedException why) {
+                        stagesAbandoned++;
+                        assertTrue(abandoned.contains(new AbandonedCommit(JOB, why.sequence(), why.started(),
+                                why.reachedCommitPoint())), "close did not report " + why + ", " + where());
+                        if (why.started()) {
+                            abandonedStarted++;
+                            started.add(why.sequence());
+                        }
+                        if (why.reachedCommitPoint()) {
+                            abandonedPastCommitPoint++;
+                            pastCommitPoint.add(why.sequence());
+                        }
+                    } else if (cause instanceof CheckpointStoreException failure) {
+                        if (!(failure instanceof CommitSupersededException)) {
+                            failed(failure);
+                        }
+                    } else {
+                        throw new AssertionError("a stage failed with " + cause + ", " + where(), cause);
+                    }
+                }
+            }
+            // The hung call answers, and whatever the closed store's executor still runs, runs.
+            CountDownLatch release;
+            synchronized (injector) {
+                release = injector.release;
+                injector.blockAt = 0;
+            }
+            if (release != null) {
+                release.countDown();
+            }
+            try {
+                if (worker != null) {
+                    worker.join(TimeUnit.SECONDS.toMillis(60));
+                    assertTrue(!worker.isAlive(), "the closed store's executor never ended, " + where());
+                }
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+            if (escaped[0] != null) {
+                throw new AssertionError("the closed store's executor failed, " + where(), escaped[0]);
+            }
+            executor.drain(injector);
+            List<String[]> after;
+            synchronized (injector) {
+                injector.closed = false;
+                injector.release = null;
+                injector.blocked = null;
+                after = new ArrayList<>(injector.afterClose);
+                injector.afterClose.clear();
+            }
+            callsAfterClose += after.size();
+            boolean finishing = !succeeded.isEmpty() || !pastCommitPoint.isEmpty();
+            for (String[] call : after) {
+                StoreKeys.Parsed parsed = StoreKeys.parse(call[1]);
+                if (call[0].equals("list") || call[0].equals("get") || parsed == null) {
+                    continue;
+                }
+                long sequence = parsed.id().sequence();
+                boolean own = started.contains(sequence) || succeeded.contains(sequence);
+                if (call[0].equals("put")) {
+                    assertTrue(own, "after close returned, the closed store wrote " + call[1] + ", of no commit"
+                            + " that had started, " + where());
+                    assertTrue(parsed.kind() != StoreKeys.Kind.MARKER || succeeded.contains(sequence)
+                            || pastCommitPoint.contains(sequence), "after close returned, the closed store wrote"
+                            + " marker " + call[1] + " of a commit abandoned before its commit point, " + where());
+                } else {
+                    assertTrue(own || finishing, "after close returned, the closed store deleted " + call[1]
+                            + " with no commit of its own to finish, " + where());
+                }
+            }
+            // (Unless a commit abandoned past its commit point completed after it and deleted it.)
+            if (last != null && !plan.lost && pastCommitPoint.isEmpty()) {
+                durable(last);
+            }
+            // The closed store is left; a new one takes over, as after a crash.
+            restart();
         }
 
         /** Runs a collection or a repair, which may fail typed or die. */
@@ -817,6 +1063,9 @@ class DifferentialFaultScaleTest {
             assertEquals(expected, older, "what a collection left older than the newest checkpoint, " + where);
             ids.forEach((id, marked) -> assertTrue(id.compareTo(newest.checkpointId()) <= 0 || !marked,
                     "a checkpoint newer than the newest one recovered has a marker, " + where));
+            Set<CheckpointId> live = new TreeSet<>(segments);
+            live.add(newest.checkpointId());
+            repairedDamage(live, where);
             int index = next();
             long before = injector.calls;
             FragmentIndex committed = store.commit(JOB, state);
@@ -851,7 +1100,7 @@ class DifferentialFaultScaleTest {
                     return false;
                 }
                 CheckpointId id = ids.get(random.nextInt(ids.size()));
-                if (missing(id, true) > 0) {
+                if (missing(id, true) > 0 || damaged(id) > 0) {
                     return false;
                 }
                 List<String[]> fragments = new ArrayList<>();
@@ -873,6 +1122,140 @@ class DifferentialFaultScaleTest {
             }
         }
 
+        /** The index {@code bytes} hold, or null if they hold none (the store skips such a copy). */
+        private static FragmentIndex parses(byte[] bytes) {
+            try {
+                return FragmentIndex.parse(bytes);
+            } catch (CorruptIndexException e) {
+                return null;
+            }
+        }
+
+        /**
+         * Damages, behind the store's back, the bytes of one fragment of a random checkpoint present none of whose
+         * fragments is missing or damaged yet (so that a damage counts among the losses of {@link #loseOne}), or now
+         * and then one index copy of a checkpoint that has two readable ones and none damaged: a byte flipped
+         * anywhere, a byte in every piece (each piece's CRC-32C tells), or a byte in every piece with the CRCs
+         * recomputed (only the fragment's SHA-256 tells). Returns whether it damaged something.
+         */
+        boolean damageOne() {
+            try {
+                List<CheckpointId> ids = new ArrayList<>(stored().keySet());
+                if (ids.isEmpty()) {
+                    return false;
+                }
+                return damage(ids.get(random.nextInt(ids.size())), random.nextInt(4) == 0);
+            } catch (Exception e) {
+                throw new AssertionError("damaging a fragment failed, " + where(), e);
+            }
+        }
+
+        /** Damages a fragment of {@code id}, or an index copy; returns whether it did (see {@link #damageOne}). */
+        private boolean damage(CheckpointId id, boolean indexCopy) throws Exception {
+            if (indexCopy) {
+                return damageIndexCopy(id);
+            }
+            if (missing(id, true) > 0 || damaged(id) > 0) {
+                return false;
+            }
+            FragmentIndex index = null;
+            for (Stores.Switchable host : hosts) {
+                for (String key : host.delegate.list(StoreKeys.checkpointPrefix(JOB, id))) {
+                    if (StoreKeys.parse(key).kind() == StoreKeys.Kind.INDEX) {
+                        FragmentIndex copy = parses(host.delegate.get(key).orElseThrow());
+                        index = copy != null && (index == null || copy.revision() > index.revision()) ? copy
+                                : index;
+                    }
+                }
+            }
+            if (index == null) {
+                return false;
+            }
+            int f = random.nextInt(N);
+            Stores.Switchable holder = host(index.fragments().get(f).repositoryId());
+            String key = index.fragmentKey(f);
+            if (holder.delegate.get(key).isEmpty()) {
+                return false;
+            }
+            int how = random.nextInt(3);
+            if (how == 0) {
+                Stores.corrupt(holder.delegate, key, random.nextInt());
+            } else {
+                Stores.damagePieces(hosts.stream().map(h -> h.delegate).toList(), raw, index, f, random,
+                        how == 2);
+            }
+            damaged.put(holder.id() + "/" + key, holder.delegate.get(key).orElseThrow());
+            fragmentsDamaged++;
+            return true;
+        }
+
+        private boolean damageIndexCopy(CheckpointId id) throws Exception {
+            List<String[]> readable = new ArrayList<>();
+            for (Stores.Switchable host : hosts) {
+                for (String key : host.delegate.list(StoreKeys.checkpointPrefix(JOB, id))) {
+                    if (StoreKeys.parse(key).kind() == StoreKeys.Kind.INDEX) {
+                        byte[] bytes = host.delegate.get(key).orElseThrow();
+                        if (Arrays.equals(damagedIndex.get(host.id() + "/" + key), bytes)) {
+                            return false;
+                        }
+                        readable.add(new String[] {host.id(), key});
+                    }
+                }
+            }
+            if (readable.size() < 2) {
+                return false;
+            }
+            String[] doomed = readable.get(random.nextInt(readable.size()));
+            Stores.Switchable holder = host(doomed[0]);
+            Stores.corrupt(holder.delegate, doomed[1], random.nextInt());
+            damagedIndex.put(doomed[0] + "/" + doomed[1], holder.delegate.get(doomed[1]).orElseThrow());
+            indexCopiesDamaged++;
+            return true;
+        }
+
+        /** How many fragments of {@code id} hold the bytes a damage left; forgets those that no longer do. */
+        int damaged(CheckpointId id) throws IOException {
+            int count = 0;
+            for (java.util.Iterator<Map.Entry<String, byte[]>> it = damaged.entrySet().iterator(); it.hasNext();) {
+                Map.Entry<String, byte[]> entry = it.next();
+                String[] at = entry.getKey().split("/", 2);
+                if (!StoreKeys.parse(at[1]).id().equals(id)) {
+                    continue;
+                }
+                if (Arrays.equals(host(at[0]).delegate.get(at[1]).orElse(null), entry.getValue())) {
+                    count++;
+                } else {
+                    it.remove();
+                }
+            }
+            return count;
+        }
+
+        /**
+         * With the faults stopped, a repair rewrites every damaged fragment and index copy of the checkpoints in
+         * {@code live} (the newest and the segments it lists), one of which is damaged first; the damage to others
+         * is forgotten once gone.
+         */
+        private void repairedDamage(Set<CheckpointId> live, String where) throws Exception {
+            List<CheckpointId> ids = new ArrayList<>(live);
+            damage(ids.get(random.nextInt(ids.size())), random.nextInt(4) == 0);
+            store.repair(JOB);
+            for (Map<String, byte[]> map : List.of(damaged, damagedIndex)) {
+                for (java.util.Iterator<Map.Entry<String, byte[]>> it = map.entrySet().iterator(); it.hasNext();) {
+                    Map.Entry<String, byte[]> entry = it.next();
+                    String[] at = entry.getKey().split("/", 2);
+                    boolean still = Arrays.equals(host(at[0]).delegate.get(at[1]).orElse(null), entry.getValue());
+                    if (live.contains(StoreKeys.parse(at[1]).id())) {
+                        assertTrue(!still, "a repair left " + entry.getKey() + " damaged, " + where);
+                        damageRepaired++;
+                        it.remove();
+                    } else if (!still) {
+                        it.remove();
+                    }
+                }
+            }
+        }
+
         /**
          * How many of checkpoint {@code id}'s {@code n} fragments are missing: a fragment counts as there only if it
          * is stored where every readable index copy of the checkpoint records it ({@code everyCopy}) or where the
@@ -888,9 +1271,16 @@ class DifferentialFaultScaleTest {
                     if (parsed.kind() == StoreKeys.Kind.FRAGMENT) {
                         present.add(host.id() + "/" + parsed.fragmentIndex());
                     } else if (parsed.kind() == StoreKeys.Kind.INDEX) {
-                        // No fault corrupts bytes: every copy stored parses.
+                        byte[] bytes = host.delegate.get(key).orElseThrow();
+                        if (Arrays.equals(damagedIndex.get(host.id() + "/" + key), bytes)) {
+                            // A damaged copy is detected (its CRC-32C), never read as an index.
+                            assertTrue(parses(bytes) == null, "damaged index copy " + key + " on " + host.id()
+                                    + " parses, " + where());
+                            continue;
+                        }
+                        // Every copy stored but one damaged on purpose parses.
                         try {
-                            copies.add(FragmentIndex.parse(host.delegate.get(key).orElseThrow()));
+                            copies.add(FragmentIndex.parse(bytes));
                         } catch (RuntimeException e) {
                             throw new AssertionError("index copy " + key + " on " + host.id() + " does not parse, "
                                     + where(), e);
