@@ -49,6 +49,14 @@ import org.junit.jupiter.api.Timeout;
  *       {@code k − 1} of any checkpoint's {@code n} fragments are missing where its index copies record them, so that
  *       an outage on top stays within the {@code k} losses a checkpoint tolerates; repairs (with the reconstruction
  *       threshold at {@code n}) give that budget back;</li>
+ *   <li>the bytes of a fragment damaged behind the store's back, counted with the losses above (a checkpoint with a
+ *       fragment missing or damaged gets no more): a byte flipped anywhere, a byte in every piece (each piece's
+ *       CRC-32C tells), or a byte in every piece with the CRCs recomputed (only the fragment's SHA-256 tells); and
+ *       now and then one of a checkpoint's index copies damaged, while another is readable;</li>
+ *   <li>in a quarter of the asynchronous rounds (fixed-size history), a close of the store while one to three
+ *       commits persist or wait: the executor runs none, some or all of its tasks first, or a thread of its own runs
+ *       them until a repository call hangs, so that close's bound (0 to 20 ms) expires with a persist in flight; the
+ *       call answers once close returned, and a new store is built on the hosts, as after a crash;</li>
  *   <li>the deletes of one host failing, or reporting success and keeping the object (a delete dropped on the way),
  *       from a call on: halfway through a collection, through the deletes a commit makes of what it replaces, or
  *       through those of a commit that gives up;</li>
@@ -59,27 +67,35 @@ import org.junit.jupiter.api.Timeout;
  * that ran the round too, byte for byte, the state of the last commit that returned (or whose stage completed
  * successfully) or of a later one whose outcome is unknown (it failed saying it may have reached its commit point, or
  * crashed, or its stage never completed) — never an older state (nor, while every host is in, one older than a state
- * recovered before with every host in), never one whose commit failed saying it never reached its commit point or that
- * its process died accepting, never bytes of no state, and never nothing. An operation fails only in a round in which a
- * fault took effect (a call failed, dropped its write or crashed, a fragment was lost, an outage began: a delete that
- * fails or vanishes is no reason), or for want of an epoch while a host is out. A commit that returned, with no
- * fragment lost in its round, has its {@code n} fragments where its index says and {@code k + 1} markers; and every
- * segment its manifest lists has its {@code n} fragments where the newest copy of that segment's index records them,
- * unless a fragment was lost after the commit's last listing of the job (which the store documents it cannot see: a
- * segment that lost fragments before that listing must no longer be referred to). No checkpoint with a commit marker
- * stored lacks a readable index copy or more than {@code k} of its fragments (the package's "a checkpoint never counts
- * without what it needs, even when deletes fail"), save one whose every marker is on a host that held it when the host
- * went out or failed to list it since the last quiet check: an operation deletes a checkpoint from the hosts it listed,
- * and leaves a marker it did not see on the others (collected later). Every index copy stored parses. Each history must
- * see crashes (in commits too), failed operations, fragments lost, writes dropped, deletes failed or vanished, and
- * recoveries of a commit whose outcome is unknown. Every 50 rounds and at the end, the faults stop and the outage ends:
- * a collection must leave, of everything older than the newest committed checkpoint, exactly the segments its manifest
- * lists (whatever is newer belongs to commits that failed or crashed, which the store documents it may keep until a
- * newer checkpoint is durable); then a commit must return, after which every object on every host belongs to that
- * checkpoint or a segment it lists, at most 65 of them, holding at most the space bound (1.25) times the bytes of the
- * state's distinct blocks. And the repository calls of the commits that ran with no fault and no outage (from arrays)
- * do not grow with the history: the median of the last quarter of them is at most 1.5 times that of the first quarter
- * after round 50 (plus 20 calls).
+ * recovered before with every host in), never one whose commit failed saying it never reached its commit point (a stage
+ * that close abandoned before its commit point included) or that its process died accepting, never bytes of no state
+ * (whatever bytes were damaged), and never nothing. A close returns within its bound (plus a minute's slack: it never
+ * hangs), every stage is complete once it returned, close reports each one it abandoned, and from then on the closed
+ * store writes nothing of a commit that had not started and no marker of one abandoned before its commit point (its
+ * contract: a started commit stops at its next step, one past its commit point may complete; it does not promise that
+ * no repository call starts after close returned). A damaged index copy never parses. An operation fails only in a
+ * round in which a fault took effect (a call failed, dropped its write or crashed, a fragment was lost or damaged, an
+ * outage began: a delete that fails or vanishes is no reason), or for want of an epoch while a host is out. A commit
+ * that returned, with no fragment lost in its round, has its {@code n} fragments where its index says and {@code k + 1}
+ * markers; and every segment its manifest lists has its {@code n} fragments where the newest copy of that segment's
+ * index records them, unless a fragment was lost after the commit's last listing of the job (which the store documents
+ * it cannot see: a segment that lost fragments before that listing must no longer be referred to). No checkpoint with a
+ * commit marker stored lacks a readable index copy or more than {@code k} of its fragments (the package's "a checkpoint
+ * never counts without what it needs, even when deletes fail"), save one whose every marker is on a host that held it
+ * when the host went out or failed to list it since the last quiet check: an operation deletes a checkpoint from the
+ * hosts it listed, and leaves a marker it did not see on the others (collected later). Every other index copy parses.
+ * Each history must see crashes (in commits too), failed operations, fragments lost, writes dropped, deletes failed or
+ * vanished, recoveries of a commit whose outcome is unknown, fragments and index copies damaged and damage repaired,
+ * and the fixed-size one closes, a close with a persist hung, and stages abandoned, of a commit that had started too.
+ * Every 50 rounds and at the end, the faults stop and the outage ends: a collection must leave, of everything older
+ * than the newest committed checkpoint, exactly the segments its manifest lists (whatever is newer belongs to commits
+ * that failed or crashed, which the store documents it may keep until a newer checkpoint is durable); one fragment or
+ * index copy of those is damaged, and a repair must rewrite every damaged object of the newest checkpoint and the
+ * segments it lists; then a commit must return, after which every object on every host belongs to that checkpoint or a
+ * segment it lists, at most 65 of them, holding at most the space bound (1.25) times the bytes of the state's distinct
+ * blocks. And the repository calls of the commits that ran with no fault and no outage (from arrays) do not grow with
+ * the history: the median of the last quarter of them is at most 1.5 times that of the first quarter after round 50
+ * (plus 20 calls).
  *
  * <p>Two histories: fixed-size blocks with arrays, streams and asynchronous commits; content-defined chunking, whose
  * states also see insertions and deletions in the middle, with arrays and streams.
