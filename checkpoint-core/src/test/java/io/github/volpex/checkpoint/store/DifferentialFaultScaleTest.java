@@ -825,6 +825,7 @@ class DifferentialFaultScaleTest {
             Set<Long> started = new HashSet<>();
             Set<Long> pastCommitPoint = new HashSet<>();
             Set<Long> succeeded = new HashSet<>();
+            int abandonedHere = 0;
             FragmentIndex last = null;
             for (int i = 0; i < stages.size(); i++) {
                 CompletableFuture<FragmentIndex> future = stages.get(i).toCompletableFuture();
@@ -839,6 +840,7 @@ class DifferentialFaultScaleTest {
                     truth.failed(which.get(i), cause);
                     if (cause instanceof CommitAbandonedException why) {
                         stagesAbandoned++;
+                        abandonedHere++;
                         assertTrue(abandoned.contains(new AbandonedCommit(JOB, why.sequence(), why.started(),
                                 why.reachedCommitPoint())), "close did not report " + why + ", " + where());
                         if (why.started()) {
@@ -858,6 +860,7 @@ class DifferentialFaultScaleTest {
                     }
                 }
             }
+            assertEquals(abandonedHere, abandoned.size(), "close reported " + abandoned + " abandoned, " + where());
             // The hung call answers, and whatever the closed store's executor still runs, runs.
             CountDownLatch release;
             synchronized (injector) {
