@@ -1108,18 +1108,20 @@ class DifferentialFaultScaleTest {
             return ids;
         }
 
+        /** A random checkpoint of which a host stores an object, or null if there is none. */
+        private CheckpointId anyStored() throws IOException {
+            List<CheckpointId> ids = new ArrayList<>(stored().keySet());
+            return ids.isEmpty() ? null : ids.get(random.nextInt(ids.size()));
+        }
+
         /**
          * Deletes one fragment of a random checkpoint present, behind the store's back, if none of its fragments is
          * missing yet (so that one host out on top leaves it within {@code k}); returns whether it deleted one.
          */
         boolean loseOne() {
             try {
-                List<CheckpointId> ids = new ArrayList<>(stored().keySet());
-                if (ids.isEmpty()) {
-                    return false;
-                }
-                CheckpointId id = ids.get(random.nextInt(ids.size()));
-                if (missing(id, true) > 0 || damaged(id) > 0) {
+                CheckpointId id = anyStored();
+                if (id == null || missing(id, true) > 0 || damaged(id) > 0) {
                     return false;
                 }
                 List<String[]> fragments = new ArrayList<>();
@@ -1159,11 +1161,8 @@ class DifferentialFaultScaleTest {
          */
         boolean damageOne() {
             try {
-                List<CheckpointId> ids = new ArrayList<>(stored().keySet());
-                if (ids.isEmpty()) {
-                    return false;
-                }
-                return damage(ids.get(random.nextInt(ids.size())), random.nextInt(4) == 0);
+                CheckpointId id = anyStored();
+                return id != null && damage(id, random.nextInt(4) == 0);
             } catch (Exception e) {
                 throw new AssertionError("damaging a fragment failed, " + where(), e);
             }
