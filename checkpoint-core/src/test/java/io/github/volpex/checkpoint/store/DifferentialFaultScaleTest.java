@@ -108,7 +108,7 @@ import org.junit.jupiter.api.Timeout;
  * states also see insertions and deletions in the middle, with arrays and streams.
  *
  * <p>Sizes for CI: 2,000 rounds in fixed-size blocks and 700 content-defined (about 5 s on two cores);
- * {@code -Pscale}, or a search factor above 1, runs 20,000 and 6,000 (about 25 s; {@code -Dvolpex.search.factor=N}:
+ * {@code -Pscale}, or a search factor above 1, runs 20,000 and 6,000 (about 35 s; {@code -Dvolpex.search.factor=N}:
  * for {@code N} seeds). The seed is new each run and named in every failure, with the round; replay with
  * {@code -Dvolpex.differential.faultscale.seed=<seed>}.
  */
