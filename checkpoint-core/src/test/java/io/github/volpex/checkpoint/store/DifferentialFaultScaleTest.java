@@ -10,6 +10,7 @@ import io.github.volpex.testsupport.SearchDepth;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,6 +25,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -47,6 +49,14 @@ import org.junit.jupiter.api.Timeout;
  *       {@code k − 1} of any checkpoint's {@code n} fragments are missing where its index copies record them, so that
  *       an outage on top stays within the {@code k} losses a checkpoint tolerates; repairs (with the reconstruction
  *       threshold at {@code n}) give that budget back;</li>
+ *   <li>the bytes of a fragment damaged behind the store's back, counted with the losses above (a checkpoint with a
+ *       fragment missing or damaged, or an index copy damaged, gets no more): a byte flipped anywhere, a byte in every
+ *       piece (each piece's CRC-32C tells), or a byte in every piece with the CRCs recomputed (only the fragment's
+ *       SHA-256 tells); and now and then one of a checkpoint's index copies damaged, while another is readable;</li>
+ *   <li>in a quarter of the asynchronous rounds (fixed-size history), a close of the store while one to three
+ *       commits persist or wait: the executor runs none, some or all of its tasks first, or a thread of its own runs
+ *       them until a repository call hangs, so that close's bound (0 to 20 ms) expires with a persist in flight; the
+ *       call answers once close returned, and a new store is built on the hosts, as after a crash;</li>
  *   <li>the deletes of one host failing, or reporting success and keeping the object (a delete dropped on the way),
  *       from a call on: halfway through a collection, through the deletes a commit makes of what it replaces, or
  *       through those of a commit that gives up;</li>
@@ -57,23 +67,38 @@ import org.junit.jupiter.api.Timeout;
  * that ran the round too, byte for byte, the state of the last commit that returned (or whose stage completed
  * successfully) or of a later one whose outcome is unknown (it failed saying it may have reached its commit point, or
  * crashed, or its stage never completed) — never an older state (nor, while every host is in, one older than a state
- * recovered before with every host in), never one whose commit failed saying it never reached its commit point or that
- * its process died accepting, never bytes of no state, and never nothing. An operation fails only in a round in which a
- * fault took effect (a call failed, dropped its write or crashed, a fragment was lost, an outage began: a delete that
- * fails or vanishes is no reason), or for want of an epoch while a host is out. A commit that returned, with no
- * fragment lost in its round, has its {@code n} fragments where its index says and {@code k + 1} markers; and every
- * segment its manifest lists has its {@code n} fragments where the newest copy of that segment's index records them,
- * unless a fragment was lost after the commit's last listing of the job (which the store documents it cannot see: a
- * segment that lost fragments before that listing must no longer be referred to). No checkpoint with a commit marker
- * stored lacks a readable index copy or more than {@code k} of its fragments (the package's "a checkpoint never counts
- * without what it needs, even when deletes fail"), save one whose every marker is on a host that held it when the host
- * went out or failed to list it since the last quiet check: an operation deletes a checkpoint from the hosts it listed,
- * and leaves a marker it did not see on the others (collected later). Every index copy stored parses. Each history must
- * see crashes (in commits too), failed operations, fragments lost, writes dropped, deletes failed or vanished, and
- * recoveries of a commit whose outcome is unknown. Every 50 rounds and at the end, the faults stop and the outage ends:
- * a collection must leave, of everything older than the newest committed checkpoint, exactly the segments its manifest
- * lists (whatever is newer belongs to commits that failed or crashed, which the store documents it may keep until a
- * newer checkpoint is durable); then a commit must return, after which every object on every host belongs to that
+ * recovered before with every host in), never one whose commit failed saying it never reached its commit point (a stage
+ * that close abandoned before its commit point included) or that its process died accepting, never bytes of no state
+ * (whatever bytes were damaged), and never nothing. A close returns within its bound (plus a minute's slack: it never
+ * hangs), every stage is complete once it returned, close reports each one it abandoned, and from then on the closed
+ * store writes nothing of a commit that had not started and no marker of one abandoned before its commit point (its
+ * contract: a started commit stops at its next step, one past its commit point may complete; it does not promise that
+ * no repository call starts after close returned), and deletes only objects of a commit that had started, unless one
+ * of its commits returned or was abandoned past its commit point: the commit protocol deletes older checkpoints and
+ * failed commits' leftovers only as its last step, after the commit point ({@code commitAsync}: "deleting the
+ * checkpoints it replaces follow[s]"), a commit that had not started "never writes anything", and "the job's previous
+ * checkpoint is intact either way" — so no one else's object is deleted for a commit that never reached its commit
+ * point. A damaged index copy never parses. An operation fails only in a
+ * round in which a fault took effect (a call failed, dropped its write or crashed, a fragment was lost or damaged, an
+ * outage began: a delete that fails or vanishes is no reason), or for want of an epoch while a host is out. A commit
+ * that returned, with no fragment lost in its round, has its {@code n} fragments where its index says and {@code k + 1}
+ * markers; and every segment its manifest lists has its {@code n} fragments where the newest copy of that segment's
+ * index records them, unless a fragment was lost after the commit's last listing of the job (which the store documents
+ * it cannot see: a segment that lost fragments before that listing must no longer be referred to). No checkpoint with a
+ * commit marker stored lacks a readable index copy or more than {@code k} of its fragments (the package's "a checkpoint
+ * never counts without what it needs, even when deletes fail"), save one whose every marker is on a host that held it
+ * when the host went out or failed to list it since the last quiet check: an operation deletes a checkpoint from the
+ * hosts it listed, and leaves a marker it did not see on the others (collected later). Every other index copy parses.
+ * Each history must see crashes (in commits too), failed operations, fragments lost, writes dropped, deletes failed or
+ * vanished, recoveries of a commit whose outcome is unknown, fragments and index copies damaged and damage repaired,
+ * and the fixed-size one closes, a close with a persist hung, and stages abandoned, of a commit that had started too.
+ * Every 50 rounds and at the end, the faults stop and the outage ends: a collection must leave, of everything older
+ * than the newest committed checkpoint, exactly the segments its manifest lists (whatever is newer belongs to commits
+ * that failed or crashed, which the store documents it may keep until a newer checkpoint is durable); one fragment or
+ * index copy of those is damaged, and a repair must rewrite every damaged object of the newest checkpoint and the
+ * segments it lists that is where the newest readable revision of its index records it (a fragment on its holder, an
+ * index copy on a holder: a copy an older revision left elsewhere is neither repaired nor collected, and stays counted
+ * as the checkpoint's damage); then a commit must return, after which every object on every host belongs to that
  * checkpoint or a segment it lists, at most 65 of them, holding at most the space bound (1.25) times the bytes of the
  * state's distinct blocks. And the repository calls of the commits that ran with no fault and no outage (from arrays)
  * do not grow with the history: the median of the last quarter of them is at most 1.5 times that of the first quarter
@@ -83,7 +108,7 @@ import org.junit.jupiter.api.Timeout;
  * states also see insertions and deletions in the middle, with arrays and streams.
  *
  * <p>Sizes for CI: 2,000 rounds in fixed-size blocks and 700 content-defined (about 5 s on two cores);
- * {@code -Pscale}, or a search factor above 1, runs 20,000 and 6,000 (about 25 s; {@code -Dvolpex.search.factor=N}:
+ * {@code -Pscale}, or a search factor above 1, runs 20,000 and 6,000 (about 35 s; {@code -Dvolpex.search.factor=N}:
  * for {@code N} seeds). The seed is new each run and named in every failure, with the round; replay with
  * {@code -Dvolpex.differential.faultscale.seed=<seed>}.
  */
@@ -115,26 +140,43 @@ class DifferentialFaultScaleTest {
                 seed -> new History(Chunking.contentDefined(BLOCK), true, false, seed).run(LONG ? 6_000 : 700));
     }
 
-    /** A process's executor whose tasks wait until {@link #drain}; the store's waiting thread runs its calls itself. */
+    /**
+     * A process's executor whose tasks wait until {@link #drain}; the store's waiting thread runs its calls itself.
+     * One thread drains it at a time (the test's, or one that runs a store's persists while the test closes it).
+     */
     private static final class Deferred implements Executor {
         private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
 
         @Override
-        public void execute(Runnable task) {
+        public synchronized void execute(Runnable task) {
             tasks.add(task);
+        }
+
+        private synchronized Runnable poll() {
+            return tasks.poll();
+        }
+
+        private synchronized void clear() {
+            tasks.clear();
         }
 
         /** Runs every task, those queued meanwhile included; after a crash the rest is dropped. */
         void drain(Injector injector) {
-            for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+            drain(injector, Integer.MAX_VALUE);
+        }
+
+        /** Runs up to {@code count} tasks, those queued meanwhile included; after a crash the rest is dropped. */
+        void drain(Injector injector, int count) {
+            int ran = 0;
+            for (Runnable task = ran < count ? poll() : null; task != null; task = ++ran < count ? poll() : null) {
                 try {
                     task.run();
                 } catch (Stores.Crash e) {
-                    tasks.clear();
+                    clear();
                     return;
                 }
                 if (injector.dead) {
-                    tasks.clear();
+                    clear();
                     return;
                 }
             }
@@ -212,9 +254,54 @@ class DifferentialFaultScaleTest {
         long calls;
         boolean dead;
         Plan plan;
+        /** The round's call at which the calling thread waits for {@link #release} (a host that hangs), or 0. */
+        long blockAt;
+        /** Counted down when a call waits at {@link #blockAt}. */
+        CountDownLatch blocked;
+        CountDownLatch release;
+        /** Whether a store's close returned: the calls that start from then on go to {@link #afterClose}. */
+        boolean closed;
+        final List<String[]> afterClose = new ArrayList<>();
+        /**
+         * What went wrong in a call held at {@link #blockAt} (never released, or interrupted): thrown there, it would
+         * reach the store as a failed call and be taken for a failed persist, so it is kept for the test to throw.
+         */
+        AssertionError failure;
 
         @Override
-        public synchronized Stores.Fault next(Stores.Switchable repository, String call, String key) {
+        public Stores.Fault next(Stores.Switchable repository, String call, String key) {
+            CountDownLatch hold = null;
+            Stores.Fault fault;
+            synchronized (this) {
+                fault = decide(repository, call, key);
+                if (closed) {
+                    afterClose.add(new String[] {call, key});
+                }
+                if (plan != null && blockAt > 0 && plan.calls == blockAt) {
+                    hold = release;
+                    blocked.countDown();
+                }
+            }
+            if (hold != null) {
+                AssertionError wrong = null;
+                try {
+                    if (!hold.await(60, TimeUnit.SECONDS)) {
+                        wrong = new AssertionError("a blocked call was never released");
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    wrong = new AssertionError("interrupted while blocked", e);
+                }
+                if (wrong != null) {
+                    synchronized (this) {
+                        failure = failure == null ? wrong : failure;
+                    }
+                }
+            }
+            return fault;
+        }
+
+        private Stores.Fault decide(Stores.Switchable repository, String call, String key) {
             calls++;
             if (dead) {
                 return Stores.Fault.CRASH_BEFORE;
@@ -250,6 +337,7 @@ class DifferentialFaultScaleTest {
         long crashAt;
         Stores.Fault crash;
         long loseAt;
+        long damageAt;
         long deletesFailAt;
         int deletesFailOn;
         Stores.Switchable.Deletes deletes;
@@ -300,6 +388,10 @@ class DifferentialFaultScaleTest {
                     lastLoss = calls;
                     listedSinceLoss.clear();
                 }
+            }
+            if (calls == damageAt) {
+                fired = true;
+                injected |= history.damageOne();
             }
             if (call.equals("put") && key.endsWith(".ok")) {
                 markerWritten = true;
@@ -378,6 +470,23 @@ class DifferentialFaultScaleTest {
         int unknownRecoveries;
         int failedOperations;
         int quietChecks;
+        int fragmentsDamaged;
+        int indexCopiesDamaged;
+        /** Damaged fragments and index copies that a repair at a quiet check found rewritten. */
+        int damageRepaired;
+        int closes;
+        /** Closes whose bound expired while a persist was blocked in a repository call. */
+        int closesBlocked;
+        int stagesAbandoned;
+        int abandonedStarted;
+        int abandonedPastCommitPoint;
+        int callsAfterClose;
+        /**
+         * The fragments and index copies damaged behind the store's back, as "host/key", with the damaged bytes: one
+         * whose stored bytes are these is still damaged.
+         */
+        final Map<String, byte[]> damaged = new HashMap<>();
+        final Map<String, byte[]> damagedIndex = new HashMap<>();
 
         History(Chunking chunking, boolean shifts, boolean asynchronous, long seed) {
             this.chunking = chunking;
@@ -427,9 +536,13 @@ class DifferentialFaultScaleTest {
             long lateMedian = medianCalls(late);
             System.out.printf("%s, %d rounds (%d crashes, %d in commits, %d fragments lost in %d rounds, %d writes"
                     + " dropped, %d deletes failed or vanished, %d recoveries of an unknown outcome, %d operations"
-                    + " failed, %d quiet checks): %d commits without faults, their repository calls, median %d early,"
-                    + " %d late, seed %d%n", chunking, rounds, crashes, commitCrashes, fragmentsLost, lost, drops,
-                    deleteHits, unknownRecoveries, failedOperations, quietChecks, n, earlyMedian, lateMedian, seed);
+                    + " failed, %d quiet checks, %d fragments and %d index copies damaged, %d damaged found rewritten"
+                    + " by a repair, %d closes, %d with a persist hung, %d stages abandoned, %d started, %d past their"
+                    + " commit point, %d calls after close returned): %d commits without faults, their repository"
+                    + " calls, median %d early, %d late, seed %d%n", chunking, rounds, crashes, commitCrashes,
+                    fragmentsLost, lost, drops, deleteHits, unknownRecoveries, failedOperations, quietChecks,
+                    fragmentsDamaged, indexCopiesDamaged, damageRepaired, closes, closesBlocked, stagesAbandoned,
+                    abandonedStarted, abandonedPastCommitPoint, callsAfterClose, n, earlyMedian, lateMedian, seed);
             // Each kind of fault took effect, or the history did not try what it says.
             String what = " (" + crashes + " crashes, " + commitCrashes + " in commits, " + fragmentsLost
                     + " fragments lost, " + drops + " writes dropped, " + deleteHits + " deletes failed or vanished, "
@@ -440,6 +553,12 @@ class DifferentialFaultScaleTest {
             assertTrue(fragmentsLost > 0 && drops > 0 && deleteHits > 0, "no fragment lost, no write dropped or no"
                     + " delete failed" + what);
             assertTrue(unknownRecoveries > 0, "no recovery returned a commit of unknown outcome" + what);
+            assertTrue(fragmentsDamaged > 0 && indexCopiesDamaged > 0 && damageRepaired > 0, "no fragment or no"
+                    + " index copy damaged, or no damage repaired (" + fragmentsDamaged + ", " + indexCopiesDamaged
+                    + ", " + damageRepaired + ")" + what);
+            assertTrue(!asynchronous || closes > 0 && closesBlocked > 0 && stagesAbandoned > 0 && abandonedStarted > 0,
+                    "no close, none with a persist hung, or no stage abandoned (started) (" + closes + ", "
+                    + closesBlocked + ", " + stagesAbandoned + ", " + abandonedStarted + ")" + what);
             assertTrue(lateMedian <= 1.5 * earlyMedian + 20, "calls per commit grew from a median of " + earlyMedian
                     + " to " + lateMedian + ", " + chunking + ", seed " + seed);
         }
@@ -460,6 +579,8 @@ class DifferentialFaultScaleTest {
                 commitCalls = commit(false);
             } else if (operation < 80) {
                 commit(true);
+            } else if (random.nextInt(4) == 0) {
+                closeDuringPersists(1 + random.nextInt(3));
             } else {
                 commitAsync(1 + random.nextInt(3));
             }
@@ -508,6 +629,9 @@ class DifferentialFaultScaleTest {
             if (random.nextInt(100) < 25) {
                 // Mostly inside the commit, where the listing that decides what it refers to happens.
                 plan.loseAt = 1 + random.nextLong(random.nextInt(4) == 0 ? span : typicalCommitCalls + 10);
+            }
+            if (random.nextInt(100) < 8) {
+                plan.damageAt = 1 + random.nextLong(random.nextInt(4) == 0 ? span : typicalCommitCalls + 10);
             }
             if (random.nextInt(100) < 15) {
                 plan.deletesFailAt = 1 + random.nextLong(span);
@@ -650,6 +774,191 @@ class DifferentialFaultScaleTest {
             if (last != null && !injector.plan.lost && !injector.dead) {
                 durable(last);
                 referredWhole(last, "none lost in the round");
+            }
+        }
+
+        /**
+         * Accepts {@code count} asynchronous commits, then closes the store while they persist or wait: the executor
+         * runs none, some or all of its tasks first, or a thread of its own runs them until a repository call hangs
+         * (a host that does not answer), so that close's bound expires with a persist in flight. Close returns within
+         * its bound (plus a generous slack), every stage is complete once it returned — successfully (a returned
+         * commit), superseded, failed by a fault, or abandoned — and after it returned the closed store writes
+         * nothing of a commit that had not started, and no marker of one abandoned before its commit point (close's
+         * contract: such a commit "stops at its next step", "before its commit point, so that it never counts"; it
+         * does not promise that no call at all starts after close returned: a started commit runs to its next step,
+         * and one past its commit point may complete and finish). A new store is then built on the hosts, as after
+         * a crash.
+         */
+        void closeDuringPersists(int count) {
+            closes++;
+            Plan plan = injector.plan;
+            // A close, not a crash: the process lives on.
+            plan.crashAt = 0;
+            List<CompletionStage<FragmentIndex>> stages = new ArrayList<>();
+            List<Integer> which = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                which.add(next());
+                stages.add(store.commitAsync(JOB, state));
+            }
+            boolean hang = random.nextBoolean();
+            Duration maxWait = Duration.ofMillis(random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(hang ? 20 : 3));
+            Thread worker = null;
+            Throwable[] escaped = new Throwable[1];
+            Set<Long> started = new HashSet<>();
+            Set<Long> pastCommitPoint = new HashSet<>();
+            Set<Long> succeeded = new HashSet<>();
+            FragmentIndex last = null;
+            try {
+                if (hang) {
+                    CountDownLatch ready = new CountDownLatch(1);
+                    synchronized (injector) {
+                        injector.blockAt = plan.calls + 1 + random.nextLong(count * (typicalCommitCalls + 10));
+                        injector.blocked = ready;
+                        injector.release = new CountDownLatch(1);
+                    }
+                    worker = new Thread(() -> {
+                        try {
+                            executor.drain(injector);
+                        } catch (Throwable t) {
+                            escaped[0] = t;
+                        } finally {
+                            ready.countDown();
+                        }
+                    }, "closed-store-executor");
+                    // Never keeps the JVM alive, whatever a failure leaves it waiting for.
+                    worker.setDaemon(true);
+                    worker.start();
+                    try {
+                        assertTrue(ready.await(60, TimeUnit.SECONDS), "the executor neither blocked nor ended, "
+                                + where());
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                } else {
+                    executor.drain(injector, random.nextInt(count + 1));
+                }
+                boolean inFlight;
+                synchronized (injector) {
+                    inFlight = hang && plan.calls >= injector.blockAt;
+                }
+                closesBlocked += inFlight ? 1 : 0;
+                long start = System.nanoTime();
+                List<AbandonedCommit> abandoned = store.close(maxWait);
+                long took = System.nanoTime() - start;
+                synchronized (injector) {
+                    injector.closed = true;
+                }
+                assertTrue(took <= maxWait.toNanos() + TimeUnit.SECONDS.toNanos(60), "close(" + maxWait + ") took "
+                        + took / 1_000_000 + " ms, " + where());
+                int abandonedHere = 0;
+                for (int i = 0; i < stages.size(); i++) {
+                    CompletableFuture<FragmentIndex> future = stages.get(i).toCompletableFuture();
+                    assertTrue(future.isDone(), "stage " + i + " of " + count + " undecided once close returned, "
+                            + where());
+                    try {
+                        last = future.join();
+                        truth.durable(which.get(i));
+                        succeeded.add(last.sequence());
+                    } catch (CompletionException e) {
+                        Throwable cause = e.getCause();
+                        truth.failed(which.get(i), cause);
+                        if (cause instanceof CommitAbandonedException why) {
+                            stagesAbandoned++;
+                            abandonedHere++;
+                            assertTrue(abandoned.contains(new AbandonedCommit(JOB, why.sequence(), why.started(),
+                                    why.reachedCommitPoint())), "close did not report " + why + ", " + where());
+                            if (why.started()) {
+                                abandonedStarted++;
+                                started.add(why.sequence());
+                            }
+                            if (why.reachedCommitPoint()) {
+                                abandonedPastCommitPoint++;
+                                pastCommitPoint.add(why.sequence());
+                            }
+                        } else if (cause instanceof CheckpointStoreException failure) {
+                            if (!(failure instanceof CommitSupersededException)) {
+                                failed(failure);
+                            }
+                        } else {
+                            throw new AssertionError("a stage failed with " + cause + ", " + where(), cause);
+                        }
+                    }
+                }
+                assertEquals(abandonedHere, abandoned.size(), "close reported " + abandoned + " abandoned, "
+                        + where());
+            } finally {
+                // The hung call answers, and whatever the closed store's executor still runs, runs: also when a
+                // check above failed, so that no thread is left waiting to run a closed store's persist later.
+                releaseAndJoin(worker);
+            }
+            assertTrue(worker == null || !worker.isAlive(), "the closed store's executor never ended, " + where());
+            if (escaped[0] != null) {
+                throw new AssertionError("the closed store's executor failed, " + where(), escaped[0]);
+            }
+            synchronized (injector) {
+                if (injector.failure != null) {
+                    AssertionError failure = injector.failure;
+                    injector.failure = null;
+                    throw new AssertionError("a held repository call went wrong, " + where(), failure);
+                }
+            }
+            executor.drain(injector);
+            List<String[]> after;
+            synchronized (injector) {
+                injector.closed = false;
+                injector.release = null;
+                injector.blocked = null;
+                after = new ArrayList<>(injector.afterClose);
+                injector.afterClose.clear();
+            }
+            callsAfterClose += after.size();
+            boolean finishing = !succeeded.isEmpty() || !pastCommitPoint.isEmpty();
+            for (String[] call : after) {
+                StoreKeys.Parsed parsed = StoreKeys.parse(call[1]);
+                if (call[0].equals("list") || call[0].equals("get") || parsed == null) {
+                    continue;
+                }
+                long sequence = parsed.id().sequence();
+                boolean own = started.contains(sequence) || succeeded.contains(sequence);
+                if (call[0].equals("put")) {
+                    assertTrue(own, "after close returned, the closed store wrote " + call[1] + ", of no commit"
+                            + " that had started, " + where());
+                    assertTrue(parsed.kind() != StoreKeys.Kind.MARKER || succeeded.contains(sequence)
+                            || pastCommitPoint.contains(sequence), "after close returned, the closed store wrote"
+                            + " marker " + call[1] + " of a commit abandoned before its commit point, " + where());
+                } else {
+                    assertTrue(own || finishing, "after close returned, the closed store deleted " + call[1]
+                            + " with no commit of its own to finish, " + where());
+                }
+            }
+            // (Unless a commit abandoned past its commit point completed after it and deleted it.)
+            if (last != null && !plan.lost && pastCommitPoint.isEmpty()) {
+                durable(last);
+                referredWhole(last, "none lost in the round");
+            }
+            // The closed store is left; a new one takes over, as after a crash.
+            restart();
+        }
+
+        /**
+         * Lets a call held at {@link Injector#blockAt} answer and waits (a bounded time) for {@code worker}, if any,
+         * to run out the closed store's executor; throws nothing, so as not to hide a failure it follows.
+         */
+        private void releaseAndJoin(Thread worker) {
+            CountDownLatch release;
+            synchronized (injector) {
+                release = injector.release;
+                injector.blockAt = 0;
+            }
+            if (release != null) {
+                release.countDown();
+            }
+            if (worker != null) {
+                try {
+                    worker.join(TimeUnit.SECONDS.toMillis(60));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }
 
@@ -817,6 +1126,9 @@ class DifferentialFaultScaleTest {
             assertEquals(expected, older, "what a collection left older than the newest checkpoint, " + where);
             ids.forEach((id, marked) -> assertTrue(id.compareTo(newest.checkpointId()) <= 0 || !marked,
                     "a checkpoint newer than the newest one recovered has a marker, " + where));
+            Set<CheckpointId> live = new TreeSet<>(segments);
+            live.add(newest.checkpointId());
+            repairedDamage(live, where);
             int index = next();
             long before = injector.calls;
             FragmentIndex committed = store.commit(JOB, state);
@@ -840,18 +1152,20 @@ class DifferentialFaultScaleTest {
             return ids;
         }
 
+        /** A random checkpoint of which a host stores an object, or null if there is none. */
+        private CheckpointId anyStored() throws IOException {
+            List<CheckpointId> ids = new ArrayList<>(stored().keySet());
+            return ids.isEmpty() ? null : ids.get(random.nextInt(ids.size()));
+        }
+
         /**
          * Deletes one fragment of a random checkpoint present, behind the store's back, if none of its fragments is
          * missing yet (so that one host out on top leaves it within {@code k}); returns whether it deleted one.
          */
         boolean loseOne() {
             try {
-                List<CheckpointId> ids = new ArrayList<>(stored().keySet());
-                if (ids.isEmpty()) {
-                    return false;
-                }
-                CheckpointId id = ids.get(random.nextInt(ids.size()));
-                if (missing(id, true) > 0) {
+                CheckpointId id = anyStored();
+                if (id == null || spent(id)) {
                     return false;
                 }
                 List<String[]> fragments = new ArrayList<>();
@@ -873,6 +1187,181 @@ class DifferentialFaultScaleTest {
             }
         }
 
+        /** The index {@code bytes} hold, or null if they hold none (the store skips such a copy). */
+        private static FragmentIndex parses(byte[] bytes) {
+            try {
+                return FragmentIndex.parse(bytes);
+            } catch (CorruptIndexException e) {
+                return null;
+            }
+        }
+
+        /**
+         * Damages, behind the store's back, the bytes of one fragment of a random checkpoint present none of whose
+         * fragments is missing or damaged nor index copies damaged yet (so that a damage counts among the losses of
+         * {@link #loseOne}), or now and then, on the same terms, one index copy of a checkpoint that has two: a byte
+         * flipped anywhere, a byte in every piece (each piece's CRC-32C tells), or a byte in every piece with the
+         * CRCs recomputed (only the fragment's SHA-256 tells). Returns whether it damaged something.
+         */
+        boolean damageOne() {
+            try {
+                CheckpointId id = anyStored();
+                return id != null && damage(id, random.nextInt(4) == 0);
+            } catch (Exception e) {
+                throw new AssertionError("damaging a fragment failed, " + where(), e);
+            }
+        }
+
+        /** Damages a fragment of {@code id}, or an index copy; returns whether it did (see {@link #damageOne}). */
+        private boolean damage(CheckpointId id, boolean indexCopy) throws Exception {
+            if (indexCopy) {
+                return damageIndexCopy(id);
+            }
+            if (spent(id)) {
+                return false;
+            }
+            FragmentIndex index = newestIndex(id);
+            if (index == null) {
+                return false;
+            }
+            int f = random.nextInt(N);
+            Stores.Switchable holder = host(index.fragments().get(f).repositoryId());
+            String key = index.fragmentKey(f);
+            if (holder.delegate.get(key).isEmpty()) {
+                return false;
+            }
+            int how = random.nextInt(3);
+            if (how == 0) {
+                Stores.corrupt(holder.delegate, key, random.nextInt());
+            } else {
+                Stores.damagePieces(hosts.stream().map(h -> h.delegate).toList(), raw, index, f, random,
+                        how == 2);
+            }
+            damaged.put(holder.id() + "/" + key, holder.delegate.get(key).orElseThrow());
+            fragmentsDamaged++;
+            return true;
+        }
+
+        private boolean damageIndexCopy(CheckpointId id) throws Exception {
+            if (spent(id)) {
+                return false;
+            }
+            List<String[]> readable = new ArrayList<>();
+            for (Stores.Switchable host : hosts) {
+                for (String key : host.delegate.list(StoreKeys.checkpointPrefix(JOB, id))) {
+                    if (StoreKeys.parse(key).kind() == StoreKeys.Kind.INDEX) {
+                        readable.add(new String[] {host.id(), key});
+                    }
+                }
+            }
+            if (readable.size() < 2) {
+                return false;
+            }
+            String[] doomed = readable.get(random.nextInt(readable.size()));
+            Stores.Switchable holder = host(doomed[0]);
+            Stores.corrupt(holder.delegate, doomed[1], random.nextInt());
+            damagedIndex.put(doomed[0] + "/" + doomed[1], holder.delegate.get(doomed[1]).orElseThrow());
+            indexCopiesDamaged++;
+            return true;
+        }
+
+        /**
+         * Whether checkpoint {@code id} has used the one loss or damage it is allowed: a fragment missing where an
+         * index copy records it, a fragment damaged, or an index copy damaged (a damaged copy and a fragment lost on
+         * two other holders, with a third out, would leave fewer than the guarantee assumes).
+         */
+        private boolean spent(CheckpointId id) throws IOException {
+            return missing(id, true) > 0 || damaged(damaged, id) > 0 || damaged(damagedIndex, id) > 0;
+        }
+
+        /** The newest revision of {@code id}'s index among its readable copies, or null if none is readable. */
+        private FragmentIndex newestIndex(CheckpointId id) throws IOException {
+            FragmentIndex index = null;
+            for (Stores.Switchable host : hosts) {
+                for (String key : host.delegate.list(StoreKeys.checkpointPrefix(JOB, id))) {
+                    if (StoreKeys.parse(key).kind() == StoreKeys.Kind.INDEX) {
+                        FragmentIndex copy = parses(host.delegate.get(key).orElseThrow());
+                        index = copy != null && (index == null || copy.revision() > index.revision()) ? copy
+                                : index;
+                    }
+                }
+            }
+            return index;
+        }
+
+        /**
+         * How many of {@code id}'s objects in {@code map} (fragments or index copies) hold the bytes a damage left;
+         * forgets those that no longer do.
+         */
+        int damaged(Map<String, byte[]> map, CheckpointId id) throws IOException {
+            int count = 0;
+            for (java.util.Iterator<Map.Entry<String, byte[]>> it = map.entrySet().iterator(); it.hasNext();) {
+                Map.Entry<String, byte[]> entry = it.next();
+                String[] at = entry.getKey().split("/", 2);
+                if (!StoreKeys.parse(at[1]).id().equals(id)) {
+                    continue;
+                }
+                if (Arrays.equals(host(at[0]).delegate.get(at[1]).orElse(null), entry.getValue())) {
+                    count++;
+                } else {
+                    it.remove();
+                }
+            }
+            return count;
+        }
+
+        /**
+         * With the faults stopped, a repair rewrites every damaged fragment and index copy of the checkpoints in
+         * {@code live} (the newest and the segments it lists), one of which is damaged first, that is where the
+         * newest readable revision of its index records it: a fragment on the holder that revision names for it, an
+         * index copy on one of its holders ("on a holder that answers"). A damaged copy elsewhere — left where an
+         * older revision put it, after a repair regenerated the fragment onto another host while its holder was out
+         * or failed — is not the repair's to rewrite, nor collected while the checkpoint lives (a collection deletes
+         * stray copies of the newest checkpoint only); it stays counted as the checkpoint's damage until it is gone.
+         */
+        private void repairedDamage(Set<CheckpointId> live, String where) throws Exception {
+            List<CheckpointId> ids = new ArrayList<>(live);
+            damage(ids.get(random.nextInt(ids.size())), random.nextInt(4) == 0);
+            store.repair(JOB);
+            Map<CheckpointId, Optional<FragmentIndex>> newest = new HashMap<>();
+            for (Map<String, byte[]> map : List.of(damaged, damagedIndex)) {
+                for (java.util.Iterator<Map.Entry<String, byte[]>> it = map.entrySet().iterator(); it.hasNext();) {
+                    Map.Entry<String, byte[]> entry = it.next();
+                    String[] at = entry.getKey().split("/", 2);
+                    boolean still = Arrays.equals(host(at[0]).delegate.get(at[1]).orElse(null), entry.getValue());
+                    StoreKeys.Parsed parsed = StoreKeys.parse(at[1]);
+                    FragmentIndex index = null;
+                    if (live.contains(parsed.id())) {
+                        Optional<FragmentIndex> found = newest.get(parsed.id());
+                        if (found == null) {
+                            found = Optional.ofNullable(newestIndex(parsed.id()));
+                            newest.put(parsed.id(), found);
+                        }
+                        index = found.orElse(null);
+                    }
+                    if (index != null && recordedAt(index, at[0], at[1], parsed)) {
+                        assertTrue(!still, "a repair left " + entry.getKey() + " damaged, " + where);
+                        damageRepaired++;
+                        it.remove();
+                    } else if (!still) {
+                        it.remove();
+                    }
+                }
+            }
+        }
+
+        /**
+         * Whether {@code index} records object {@code key} ({@code parsed}) on host {@code host}: a fragment where it
+         * places that fragment, an index copy on one of its holders.
+         */
+        private static boolean recordedAt(FragmentIndex index, String host, String key, StoreKeys.Parsed parsed) {
+            if (parsed.kind() == StoreKeys.Kind.FRAGMENT) {
+                int f = parsed.fragmentIndex();
+                return index.fragments().get(f).repositoryId().equals(host) && index.fragmentKey(f).equals(key);
+            }
+            return index.fragments().stream().anyMatch(location -> location.repositoryId().equals(host));
+        }
+
         /**
          * How many of checkpoint {@code id}'s {@code n} fragments are missing: a fragment counts as there only if it
          * is stored where every readable index copy of the checkpoint records it ({@code everyCopy}) or where the
@@ -888,9 +1377,16 @@ class DifferentialFaultScaleTest {
                     if (parsed.kind() == StoreKeys.Kind.FRAGMENT) {
                         present.add(host.id() + "/" + parsed.fragmentIndex());
                     } else if (parsed.kind() == StoreKeys.Kind.INDEX) {
-                        // No fault corrupts bytes: every copy stored parses.
+                        byte[] bytes = host.delegate.get(key).orElseThrow();
+                        if (Arrays.equals(damagedIndex.get(host.id() + "/" + key), bytes)) {
+                            // A damaged copy is detected (its CRC-32C), never read as an index.
+                            assertTrue(parses(bytes) == null, "damaged index copy " + key + " on " + host.id()
+                                    + " parses, " + where());
+                            continue;
+                        }
+                        // Every copy stored but one damaged on purpose parses.
                         try {
-                            copies.add(FragmentIndex.parse(host.delegate.get(key).orElseThrow()));
+                            copies.add(FragmentIndex.parse(bytes));
                         } catch (RuntimeException e) {
                             throw new AssertionError("index copy " + key + " on " + host.id() + " does not parse, "
                                     + where(), e);
