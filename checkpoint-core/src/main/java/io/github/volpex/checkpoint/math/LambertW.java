@@ -387,7 +387,8 @@ public final class LambertW {
      * {@code 2⁻¹⁰⁴·e·d + edError}. Returns the certified {@code x} (or {@code x − 1} when {@code minusOne}), or NaN.
      */
     private static double series(double x, double edh, double edl, double edError, boolean minusOne) {
-        double ex = 1.0 + x * (1.0 + x * (0.5 + x * (1.0 / 6 + x * (1.0 / 24 + x * (1.0 / 120)))));
+        double ex = Math.fma(x, Math.fma(x, Math.fma(x, Math.fma(x, Math.fma(x, 1.0 / 120, 1.0 / 24), 1.0 / 6), 0.5),
+                1.0), 1.0);
         double inverse = 1.0 / (x * ex);
         double delta = -seriesResidual(x, edh, edl) * inverse;
         double ax = Math.abs(x);
@@ -413,8 +414,8 @@ public final class LambertW {
         double c2 = Math.fma(x, THIRD_HI, -c1) + x * THIRD_LO;
         double e1 = sq * c1;
         double e2 = Math.fma(sq, c1, -e1) + sq * c2 + sqErr * c1;
-        double rest = 1.0 / 8 + x * (1.0 / 30 + x * (1.0 / 144 + x * (1.0 / 840 + x * (1.0 / 5760
-                + x * (1.0 / 45360 + x * (1.0 / 403200 + x * (1.0 / 3991680)))))));
+        double rest = Math.fma(x, Math.fma(x, Math.fma(x, Math.fma(x, Math.fma(x, Math.fma(x, Math.fma(x,
+                1.0 / 3991680, 1.0 / 403200), 1.0 / 45360), 1.0 / 5760), 1.0 / 840), 1.0 / 144), 1.0 / 30), 1.0 / 8);
         // Both sums of the leading terms are exact (Sterbenz): they cancel to the size of the next term.
         double lead = (0.5 * sq - edh) + e1;
         return lead + (0.5 * sqErr + e2 + (sq * sq) * rest - edl);
