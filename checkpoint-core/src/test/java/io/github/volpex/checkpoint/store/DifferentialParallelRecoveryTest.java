@@ -13,8 +13,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -174,7 +176,7 @@ class DifferentialParallelRecoveryTest {
                 DifferentialDurabilityTest.lose(repositories, segment, random.nextInt(K + 1), random);
             }
         }
-        java.util.Map<String, AtomicLong> gets = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, AtomicLong> gets = new ConcurrentHashMap<>();
         List<FragmentRepository> watched = watched(repositories,
                 key -> gets.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet(), new AtomicLong());
         ExecutorService pool = Executors.newFixedThreadPool(1 + random.nextInt(6));
