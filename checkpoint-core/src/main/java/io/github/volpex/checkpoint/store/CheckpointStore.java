@@ -253,7 +253,8 @@ public final class CheckpointStore implements AutoCloseable {
         return context;
     }
 
-    private Job job(String jobId) {
+    /** The job's state and queue, made on first use; package-private for this package's tests. */
+    Job job(String jobId) {
         return jobs.computeIfAbsent(jobId, Job::new);
     }
 
@@ -391,14 +392,18 @@ public final class CheckpointStore implements AutoCloseable {
      * ran have returned: an action that records the latest durable checkpoint never sees an older one after a newer
      * one. Superseded stages complete when superseded. Commits of different jobs run in parallel.
      *
-     * <p><b>Memory.</b> Per job, the store holds at most two snapshots — the one persisting and the one waiting — each
-     * the size of its checkpoint, plus the persisting commit's working memory (one segment and its {@code n} pieces,
-     * as for {@link #commit(String, InputStream)}); a call holds one more copy while it takes its snapshot, released if
-     * it is superseded. There is no asynchronous commit from an {@link InputStream}: its snapshot would be the whole
-     * stream read on the caller's thread into buffers the store owns — the state's size, twice per job — which is
-     * what a caller who streams a state avoids, and reading it is most of what the caller would wait for. A state
-     * that fits in memory is committed in the background from its array; one that does not is committed from its
-     * stream synchronously, or from a thread of the caller's.
+     * <p><b>Memory.</b> Per job, the store holds at most two snapshot arrays, each the size of its checkpoint — the one
+     * persisting, and the one waiting or the one kept from the last persist — plus the persisting commit's working
+     * memory (one segment and its {@code n} pieces, as for {@link #commit(String, InputStream)}); a call holds one more
+     * copy while it takes its snapshot, released if it is superseded. The array of a snapshot whose persist ended is
+     * kept for the job's next snapshot, which copies into it when the lengths are equal instead of allocating (a new
+     * array of a large checkpoint is also what makes the collector run while the caller waits); it is referenced
+     * softly, so the collector frees it rather than run out of memory, and {@link #close(Duration)} drops it. There is
+     * no asynchronous commit from an {@link InputStream}: its snapshot would be the whole stream read on the caller's
+     * thread into buffers the store owns — the state's size, twice per job — which is what a caller who streams a state
+     * avoids, and reading it is most of what the caller would wait for. A state that fits in memory is committed in the
+     * background from its array; one that does not is committed from its stream synchronously, or from a thread of the
+     * caller's.
      *
      * <p><b>Threads.</b> Dependent actions registered on the stage run on the thread that completes it, an executor
      * thread, after the store has released the job: they may call the store, a commit of the same job included, but

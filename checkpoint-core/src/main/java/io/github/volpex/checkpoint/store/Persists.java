@@ -12,6 +12,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -137,19 +138,31 @@ final class Persists {
 
     /** Accepts an asynchronous commit of a copy of {@code checkpoint}; see {@link CheckpointStore#commitAsync}. */
     CompletionStage<FragmentIndex> commitAsync(String jobId, byte[] checkpoint) {
-        return commitAsync(jobId, checkpoint, byte[]::clone);
+        return commitAsync(jobId, checkpoint, Persists::copy);
+    }
+
+    /** A copy of {@code checkpoint}: into {@code spare} if it has the same length, else into a new array. */
+    static byte[] copy(byte[] checkpoint, byte[] spare) {
+        if (spare == null || spare.length != checkpoint.length) {
+            return checkpoint.clone();
+        }
+        System.arraycopy(checkpoint, 0, spare, 0, checkpoint.length);
+        return spare;
     }
 
     /**
-     * Accepts an asynchronous commit of the snapshot {@code snapshot} takes of {@code checkpoint}: a new array that
-     * the store then owns, taken on the calling thread once the arguments are checked and the store is open.
+     * Accepts an asynchronous commit of the snapshot {@code snapshot} takes of {@code checkpoint}, taken on the
+     * calling thread once the arguments are checked and the store is open: an array the store then owns, which
+     * {@code snapshot} writes into the job's spare array (its second argument, the array of a snapshot whose persist
+     * ended, or null) when that has the length it needs, and allocates otherwise.
      */
-    <T> CompletionStage<FragmentIndex> commitAsync(String jobId, T checkpoint, Function<T, byte[]> snapshot) {
+    <T> CompletionStage<FragmentIndex> commitAsync(String jobId, T checkpoint,
+                                                   BiFunction<T, byte[], byte[]> snapshot) {
         Names.requireJobId(jobId);
         Objects.requireNonNull(checkpoint, "checkpoint");
         requireOpen();
         Job job = jobOf.apply(jobId);
-        Persist persist = new Persist(job, snapshot.apply(checkpoint), null, true);
+        Persist persist = new Persist(job, snapshot.apply(checkpoint, job.takeSpare()), null, true);
         CommitQueue.Submitted<Persist> submitted = accept(persist);
         if (submitted.superseded() != null) {
             supersede(submitted.superseded());
@@ -197,6 +210,12 @@ final class Persists {
             throw e;
         }
         return index;
+    }
+
+    private boolean closed() {
+        synchronized (decisions) {
+            return closed;
+        }
     }
 
     private void requireOpen() {
@@ -247,6 +266,8 @@ final class Persists {
     }
 
     private void supersede(Persist persist) {
+        // Its snapshot is not kept as the spare: the one that superseded it holds a snapshot of its own.
+        persist.array = null;
         if (persist.decide()) {
             settle(persist, outcome -> outcome.completeExceptionally(new CommitSupersededException(persist.job.id)));
         }
@@ -307,6 +328,10 @@ final class Persists {
         } catch (Throwable t) {
             return new Ran(null, t);
         } finally {
+            // Nothing reads an asynchronous snapshot once its commit ran: the job's next snapshot may reuse the array.
+            if (persist.async && persist.array != null && !closed()) {
+                persist.job.offerSpare(persist.array);
+            }
             persist.array = null;
         }
     }
@@ -383,6 +408,7 @@ final class Persists {
         }
         for (Job job : jobs.get()) {
             job.commits.close();
+            job.dropSpare();
         }
         boolean interrupted = false;
         long deadline = System.nanoTime() + saturatedNanos(maxWait);

@@ -134,8 +134,14 @@ public final class ProcessCheckpoint {
      * @return a new array of {@link #HEADER_BYTES} plus the state's length
      */
     public byte[] toBytes() {
-        return ByteBuffer.allocate(HEADER_BYTES + state.length).putInt(MAGIC).put(FORMAT).putLong(requestNumber)
-                .put(state).array();
+        return toBytes(null);
+    }
+
+    /** As {@link #toBytes()}, written into {@code into} if it has exactly the length needed, else a new array. */
+    byte[] toBytes(byte[] into) {
+        int length = HEADER_BYTES + state.length;
+        ByteBuffer out = into != null && into.length == length ? ByteBuffer.wrap(into) : ByteBuffer.allocate(length);
+        return out.putInt(MAGIC).put(FORMAT).putLong(requestNumber).put(state).array();
     }
 
     /**
