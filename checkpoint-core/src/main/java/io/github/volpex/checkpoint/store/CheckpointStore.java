@@ -253,6 +253,11 @@ public final class CheckpointStore implements AutoCloseable {
         return context;
     }
 
+    /** The commits' runner, for this package's tests. */
+    Persists persists() {
+        return persists;
+    }
+
     /** The job's state and queue, made on first use; package-private for this package's tests. */
     Job job(String jobId) {
         return jobs.computeIfAbsent(jobId, Job::new);
@@ -398,7 +403,8 @@ public final class CheckpointStore implements AutoCloseable {
      * copy while it takes its snapshot, released if it is superseded. The array of a snapshot whose persist ended is
      * kept for the job's next snapshot, which copies into it when the lengths are equal instead of allocating (a new
      * array of a large checkpoint is also what makes the collector run while the caller waits); it is referenced
-     * softly, so the collector frees it rather than run out of memory, and {@link #close(Duration)} drops it. There is
+     * softly, so the collector frees it rather than run out of memory, and {@link #deleteJob(String, boolean)} and
+     * {@link #close(Duration)} drop it. A job that committed asynchronously keeps that one array while idle. There is
      * no asynchronous commit from an {@link InputStream}: its snapshot would be the whole stream read on the caller's
      * thread into buffers the store owns — the state's size, twice per job — which is what a caller who streams a state
      * avoids, and reading it is most of what the caller would wait for. A state that fits in memory is committed in the
@@ -741,6 +747,7 @@ public final class CheckpointStore implements AutoCloseable {
      * @since 0.1
      */
     public int deleteJob(String jobId, boolean force) {
+        job(jobId).dropSpare();
         return locked(jobId, state -> deletion.delete(jobId, state, force));
     }
 

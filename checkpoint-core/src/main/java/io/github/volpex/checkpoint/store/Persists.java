@@ -169,6 +169,10 @@ final class Persists {
         }
         if (submitted.runsNow()) {
             launch(persist);
+        } else {
+            // A persist that ended while this snapshot was taken kept its array: with this snapshot waiting and the
+            // next one running, keeping it too would make three.
+            job.dropSpare();
         }
         return persist.stage;
     }
@@ -210,12 +214,6 @@ final class Persists {
             throw e;
         }
         return index;
-    }
-
-    private boolean closed() {
-        synchronized (decisions) {
-            return closed;
-        }
     }
 
     private void requireOpen() {
@@ -329,8 +327,13 @@ final class Persists {
             return new Ran(null, t);
         } finally {
             // Nothing reads an asynchronous snapshot once its commit ran: the job's next snapshot may reuse the array.
-            if (persist.async && persist.array != null && !closed()) {
-                persist.job.offerSpare(persist.array);
+            if (persist.async && persist.array != null) {
+                synchronized (decisions) {
+                    // Under the lock close takes to mark the store closed, before it drops the spares.
+                    if (!closed) {
+                        persist.job.offerSpare(persist.array);
+                    }
+                }
             }
             persist.array = null;
         }

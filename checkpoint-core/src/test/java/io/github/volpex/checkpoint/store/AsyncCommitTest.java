@@ -183,6 +183,85 @@ class AsyncCommitTest {
         assertArrayEquals(Stores.data(5, 200), recovered(store));
     }
 
+    /**
+     * The race the memory bound must survive: a persist ends while a caller copies its snapshot, so the ended
+     * persist's array is offered after the caller found no spare, and the caller's commit then waits behind the one
+     * that ran next. Keeping that array too would make three snapshot arrays for the job.
+     */
+    @Test
+    void a_persist_ending_while_a_snapshot_is_taken_leaves_no_third_array() throws Exception {
+        java.util.Map<Long, CountDownLatch> markerGates = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.function.LongFunction<CountDownLatch> gate =
+                sequence -> markerGates.computeIfAbsent(sequence, s -> new CountDownLatch(1));
+        java.util.concurrent.BlockingQueue<Long> atMarkers = new java.util.concurrent.LinkedBlockingQueue<>();
+        List<FragmentRepository> repositories = new ArrayList<>();
+        for (FragmentRepository repository : Stores.inMemory(5)) {
+            repositories.add(new Stores.Forwarding(repository) {
+                @Override
+                public void put(String key, byte[] content) throws IOException {
+                    StoreKeys.Parsed parsed = StoreKeys.parse(key);
+                    if (parsed != null && parsed.kind() == StoreKeys.Kind.MARKER) {
+                        atMarkers.add(parsed.id().sequence());
+                        try {
+                            gate.apply(parsed.id().sequence()).await();
+                        } catch (InterruptedException e) {
+                            throw new IOException(e);
+                        }
+                    }
+                    super.put(key, content);
+                }
+            });
+        }
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(2, 2).withStripeSizeBytes(16),
+                repositories).executor(pool(4)).segmentBytes(64).build();
+        Job job = store.job(JOB);
+        CompletionStage<FragmentIndex> first = store.commitAsync(JOB, Stores.data(1, 300));
+        Persists.Persist firstPersist = job.commits.running();
+        long firstSequence = atMarkers.take();
+        CompletionStage<FragmentIndex> second = store.commitAsync(JOB, Stores.data(2, 300));
+        CompletionStage<FragmentIndex> third = store.persists().commitAsync(JOB, Stores.data(3, 300),
+                (checkpoint, spare) -> {
+                    assertNull(spare, "a spare while the first persist runs");
+                    // The running persist ends while this snapshot is taken; the second one then runs and stays at
+                    // its markers, whose gate is not open.
+                    gate.apply(firstSequence).countDown();
+                    first.toCompletableFuture().join();
+                    while (job.commits.running() == firstPersist) {
+                        Thread.onSpinWait();
+                    }
+                    return checkpoint.clone();
+                });
+        try {
+            assertEquals(1, job.commits.waiting().size(), "the third commit does not wait");
+            assertNull(job.takeSpare(), "the job kept a spare beside a running and a waiting snapshot");
+        } finally {
+            for (long s = firstSequence; s < firstSequence + 3; s++) {
+                gate.apply(s).countDown();
+            }
+        }
+        second.toCompletableFuture().join();
+        third.toCompletableFuture().join();
+        assertArrayEquals(Stores.data(3, 300), recovered(store));
+        assertTrue(store.close(Duration.ofMinutes(1)).isEmpty());
+    }
+
+    /** A persist that ends after close returned must not leave its array kept by the closed store. */
+    @Test
+    void a_persist_that_ends_after_close_keeps_no_spare() throws Exception {
+        List<Gated> repositories = Gated.inMemory(5);
+        ExecutorService persisting = pool(2);
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(2, 2).withStripeSizeBytes(16),
+                repositories).executor(persisting).segmentBytes(64).build();
+        repositories.forEach(r -> r.close(key -> key.endsWith(".ok")));
+        store.commitAsync(JOB, Stores.data(1, 300));
+        awaitArrival(repositories);
+        assertEquals(1, store.close(Duration.ofMillis(50)).size());
+        repositories.forEach(Gated::release);
+        persisting.shutdown();
+        assertTrue(persisting.awaitTermination(1, TimeUnit.MINUTES));
+        assertNull(store.job(JOB).takeSpare(), "a persist that ended after close kept its array");
+    }
+
     @Test
     void a_newer_commit_supersedes_the_waiting_one_and_stages_complete_in_commit_order() throws Exception {
         List<Gated> repositories = Gated.inMemory(4);

@@ -107,4 +107,33 @@ class ProcessCheckpointTest {
         assertThrows(NullPointerException.class, () -> store.commit("plain", (ProcessCheckpoint) null));
         assertTrue(store.recoverProcess("other").isEmpty());
     }
+
+    @Test
+    void to_bytes_into_an_array_uses_it_only_when_its_length_is_exact() {
+        ProcessCheckpoint checkpoint = ProcessCheckpoint.of(42, Stores.data(9, 100));
+        byte[] expected = checkpoint.toBytes();
+        for (int length : new int[] {expected.length - 1, expected.length, expected.length + 1}) {
+            byte[] into = new byte[length];
+            java.util.Arrays.fill(into, (byte) 0x5a);
+            byte[] written = checkpoint.toBytes(into);
+            assertArrayEquals(expected, written, "length " + length);
+            assertEquals(length == expected.length, written == into, "length " + length);
+        }
+    }
+
+    @Test
+    void process_checkpoints_of_changing_lengths_committed_in_the_background_recover_each() {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try (CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(2, 1), Stores.inMemory(4))
+                .executor(pool).build()) {
+            long request = 0;
+            for (int length : new int[] {200, 90, 200, 200, 0, 90}) {
+                ProcessCheckpoint checkpoint = ProcessCheckpoint.of(++request, Stores.data(request, length));
+                store.commitAsync("job", checkpoint).toCompletableFuture().join();
+                assertEquals(checkpoint, store.recoverProcess("job").orElseThrow(), "length " + length);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
 }
