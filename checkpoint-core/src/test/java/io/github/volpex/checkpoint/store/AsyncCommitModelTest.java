@@ -101,7 +101,8 @@ class AsyncCommitModelTest {
             String where = "seed " + seed + ", step " + step + " of " + ops;
             switch (op) {
                 case ASYNC -> {
-                    byte[] data = Stores.data(seed + step, 20 + step);
+                    // Two lengths, so that a snapshot often copies into the array of one whose persist ended.
+                    byte[] data = Stores.data(seed + step, 20 + (int) ((seed ^ step) & 1));
                     if (closed) {
                         assertThrows(IllegalStateException.class, () -> store.commitAsync(JOB, data), where);
                         continue;
@@ -176,6 +177,7 @@ class AsyncCommitModelTest {
             for (int id = 0; id < stages.size(); id++) {
                 assertEquals(expected.get(id), stateOf(stages.get(id), bytes.get(id)), where + ": stage " + id);
             }
+            assertSnapshotArraysApart(store.job(JOB), where);
             for (int i = 1; i < completionOrder.size(); i++) {
                 Integer earlier = completionOrder.get(i - 1);
                 Integer later = completionOrder.get(i);
@@ -187,6 +189,32 @@ class AsyncCommitModelTest {
         store.close(Duration.ZERO);
         assertFalse(executor.runOne() && stages.stream().anyMatch(s -> !s.toCompletableFuture().isDone()),
                 "a stage stayed undecided after close");
+    }
+
+    /**
+     * The memory bound of {@link CheckpointStore#commitAsync}: the job holds at most two snapshot arrays (the running
+     * commit's, the waiting one's, the spare), and the spare is never an array a queued commit still holds.
+     */
+    private static void assertSnapshotArraysApart(Job job, String where) {
+        List<byte[]> held = new ArrayList<>();
+        Persists.Persist running = job.commits.running();
+        if (running != null && running.async && running.array != null) {
+            held.add(running.array);
+        }
+        for (Persists.Persist waiting : job.commits.waiting()) {
+            if (waiting.async && waiting.array != null) {
+                held.add(waiting.array);
+            }
+        }
+        byte[] spare = job.takeSpare();
+        if (spare != null) {
+            for (byte[] array : held) {
+                assertFalse(array == spare, where + ": the spare is an array a queued commit holds");
+            }
+            held.add(spare);
+            job.offerSpare(spare);
+        }
+        assertTrue(held.size() <= 2, where + ": the job holds " + held.size() + " snapshot arrays");
     }
 
     private static Expect stateOf(CompletionStage<FragmentIndex> stage, byte[] data) {
