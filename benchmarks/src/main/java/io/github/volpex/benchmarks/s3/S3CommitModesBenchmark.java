@@ -48,6 +48,10 @@ public class S3CommitModesBenchmark {
     @Param("256")
     public int stateMiB;
 
+    /** The differential store's space bound ({@code CheckpointStore.Builder.maxSpaceAmplification}). */
+    @Param("2")
+    public double maxSpaceAmplification;
+
     private S3Endpoints endpoints;
     private ExecutorService io;
     private CheckpointStore full;
@@ -73,7 +77,7 @@ public class S3CommitModesBenchmark {
         endpoints = S3Endpoints.start(9, -1, io);
         full = CheckpointStore.perennial(IdaCodec.systematic(6, 3), endpoints.repositories()).executor(io).build();
         differential = CheckpointStore.perennial(IdaCodec.systematic(6, 3), endpoints.repositories()).executor(io)
-                .differential(Chunking.fixed(BLOCK_BYTES)).build();
+                .differential(Chunking.fixed(BLOCK_BYTES)).maxSpaceAmplification(maxSpaceAmplification).build();
         if (!params.getBenchmark().contains("differential")) {
             full.commit("full", state);
             return;

@@ -1107,8 +1107,11 @@ public final class CheckpointStore implements AutoCloseable {
          * that stores only the changed blocks must write at the bound 2, 1.12× at 2.5 and 1.07× at 3, with up to
          * that many times the state's bytes stored ({@code benchmarks/README.md} has the table). A recovery fetches
          * the fragments of every segment it needs whole, so the bound also bounds what it reads: at most that many
-         * times a full checkpoint's bytes. Whatever the bound, a recovery reads at most 65 segments. Has no effect on
-         * a store whose commits are full.
+         * times a full checkpoint's bytes. On nine S3 endpoints, after ten such commits, recovering took 1.02× the
+         * time of a full recovery at the bound 1.25 (whose commits wrote 3.07× the changed blocks' bytes), 1.37× at
+         * 1.5 and 1.60× at 2: a job that recovers often and writes little lowers the bound, one whose network is
+         * its cost raises it. Whatever the bound, a recovery reads at most 65 segments. Has no effect on a store
+         * whose commits are full.
          *
          * @param ratio the most stored block bytes per live block byte, in
          *              {@code [1, }{@link CheckpointStore#MAX_SPACE_AMPLIFICATION}{@code ]}
