@@ -121,15 +121,18 @@
  *       is missing, corrupt or of an older revision is rewritten on every holder that answers, and read back.
  *       Without that, damage within {@code k} per repair cycle would reach every copy in a few cycles.</li>
  *   <li><b>Asynchronous commits.</b> A snapshot and a background persist, as CheckFreq (Mohan et al., FAST '21)
- *       splits a checkpoint: the caller pays for a copy of its bytes; the persist is the same protocol on the
- *       injected executor, and its stage completes at durability ({@code k + 1} markers listed), not at the first
- *       marker, so a completed stage means what a returned {@code commit} means. Per job at most one persist runs
- *       and one waits (a newer commit supersedes the waiting one), so the memory held is at most two snapshots per
- *       job; a job that checkpoints faster than its repositories take it loses intermediate checkpoints, never the
- *       order. Marking the other repositories and deleting the replaced checkpoint follow after the stage
- *       completes, and the job's next operation finishes them first if they have not run. A thread that waits for
- *       repository calls runs those the executor has not started, so persists on a small pool never deadlock on
- *       their own calls; closing waits a bounded time and then abandons, never hanging on a repository.</li>
+ *       splits a checkpoint: the caller pays for a copy of its bytes; the persist is the same protocol on the injected
+ *       executor, and its stage completes at durability ({@code k + 1} markers listed), not at the first marker, so a
+ *       completed stage means what a returned {@code commit} means. Per job at most one persist runs and one waits (a
+ *       newer commit supersedes the waiting one), so the memory held is at most two snapshots per job. The array of the
+ *       last snapshot whose persist ended is kept, softly referenced, for the job's next snapshot of the same length to
+ *       copy into: a new array of a large state is allocated while the last persist's garbage fills the heap, and its
+ *       caller would wait for the collection that follows. A job that checkpoints faster than its repositories take it
+ *       loses intermediate checkpoints, never the order. Marking the other repositories and deleting the replaced
+ *       checkpoint follow after the stage completes, and the job's next operation finishes them first if they have not
+ *       run. A thread that waits for repository calls runs those the executor has not started, so persists on a small
+ *       pool never deadlock on their own calls; closing waits a bounded time and then abandons, never hanging on a
+ *       repository.</li>
  * </ul>
  *
  * <h2>Differential checkpoints</h2>
@@ -302,7 +305,9 @@
  *       commit from an array holds the state, the block list of the new manifest and one segment of encoding, the
  *       new blocks being streamed from the state's array; a commit from a stream holds the block list and the
  *       buffers above, not the state; recovery holds the state, the
- *       own payload, and the {@code m} fragments of one other segment at a time.
+ *       own payload, and the {@code m} fragments of each segment it reads at once: at most {@code n} segments, the
+ *       next one always, others only while the payloads started and not yet copied stay within the state's
+ *       length.
  *       {@link io.github.volpex.checkpoint.store.CheckpointStore#recoverTo} assembles a differential state in memory
  *       too: its blocks come from up to 65 segments in the state's order, and the repositories offer whole objects
  *       or streams from their start, not ranges, so writing it block by block in bounded memory would keep a stream
