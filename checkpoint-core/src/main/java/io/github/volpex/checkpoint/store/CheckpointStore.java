@@ -397,8 +397,8 @@ public final class CheckpointStore implements AutoCloseable {
      * ran have returned: an action that records the latest durable checkpoint never sees an older one after a newer
      * one. Superseded stages complete when superseded. Commits of different jobs run in parallel.
      *
-     * <p><b>Memory.</b> Per job, the store holds at most two snapshot arrays, each the size of its checkpoint — the one
-     * persisting, and the one waiting or the one kept from the last persist — plus the persisting commit's working
+     * <p><b>Memory.</b> Per job, the store holds at most two snapshot arrays, each the size of its checkpoint, counting
+     * the one persisting, the one waiting and the one kept from the last persist — plus the persisting commit's working
      * memory (one segment and its {@code n} pieces, as for {@link #commit(String, InputStream)}); a call holds one more
      * copy while it takes its snapshot, released if it is superseded. The array of a snapshot whose persist ended is
      * kept for the job's next snapshot, which copies into it when the lengths are equal instead of allocating (a new
@@ -747,8 +747,10 @@ public final class CheckpointStore implements AutoCloseable {
      * @since 0.1
      */
     public int deleteJob(String jobId, boolean force) {
-        job(jobId).dropSpare();
-        return locked(jobId, state -> deletion.delete(jobId, state, force));
+        return locked(jobId, state -> {
+            job(jobId).dropSpare();
+            return deletion.delete(jobId, state, force);
+        });
     }
 
     private static void requirePositive(Duration duration) {
@@ -1108,10 +1110,10 @@ public final class CheckpointStore implements AutoCloseable {
          * that many times the state's bytes stored ({@code benchmarks/README.md} has the table). A recovery fetches
          * the fragments of every segment it needs whole, so the bound also bounds what it reads: at most that many
          * times a full checkpoint's bytes. On nine S3 endpoints, after ten such commits, recovering took 1.02× the
-         * time of a full recovery at the bound 1.25 (whose commits wrote 3.07× the changed blocks' bytes), 1.37× at
-         * 1.5 and 1.60× at 2: a job that recovers often and writes little lowers the bound, one whose network is
-         * its cost raises it. Whatever the bound, a recovery reads at most 65 segments. Has no effect on a store
-         * whose commits are full.
+         * time of a full recovery at the bound 1.25, 1.37× at 1.5 and 1.60× at 2 — and over 30 such commits in
+         * memory, a commit at 1.25 wrote 3.07× what a commit of only the changed blocks must write: a job that
+         * recovers often and writes little lowers the bound, one whose network is its cost raises it. Whatever the
+         * bound, a recovery reads at most 65 segments. Has no effect on a store whose commits are full.
          *
          * @param ratio the most stored block bytes per live block byte, in
          *              {@code [1, }{@link CheckpointStore#MAX_SPACE_AMPLIFICATION}{@code ]}

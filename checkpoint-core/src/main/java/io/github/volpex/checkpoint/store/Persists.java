@@ -326,15 +326,6 @@ final class Persists {
         } catch (Throwable t) {
             return new Ran(null, t);
         } finally {
-            // Nothing reads an asynchronous snapshot once its commit ran: the job's next snapshot may reuse the array.
-            if (persist.async && persist.array != null) {
-                synchronized (decisions) {
-                    // Under the lock close takes to mark the store closed, before it drops the spares.
-                    if (!closed) {
-                        persist.job.offerSpare(persist.array);
-                    }
-                }
-            }
             persist.array = null;
         }
     }
@@ -358,7 +349,24 @@ final class Persists {
             }
             return durable.index();
         } finally {
+            keepSpare(persist);
             job.lock.unlock();
+        }
+    }
+
+    /**
+     * Keeps the array of {@code persist}'s snapshot, which nothing reads once its commit ran, for the job's next
+     * snapshot: under the job's lock, so that an operation that drops the job's spare under it (deleting the job)
+     * comes before or after, and under the lock close takes to mark the store closed before it drops the spares.
+     */
+    private void keepSpare(Persist persist) {
+        if (persist.async && persist.array != null) {
+            synchronized (decisions) {
+                if (!closed) {
+                    persist.job.offerSpare(persist.array);
+                }
+            }
+            persist.array = null;
         }
     }
 

@@ -124,15 +124,15 @@
  *       splits a checkpoint: the caller pays for a copy of its bytes; the persist is the same protocol on the injected
  *       executor, and its stage completes at durability ({@code k + 1} markers listed), not at the first marker, so a
  *       completed stage means what a returned {@code commit} means. Per job at most one persist runs and one waits (a
- *       newer commit supersedes the waiting one), so the memory held is at most two snapshots per job. The array of the
- *       last snapshot whose persist ended is kept, softly referenced, for the job's next snapshot of the same length to
- *       copy into: a new array of a large state is allocated while the last persist's garbage fills the heap, and its
- *       caller would wait for the collection that follows. A job that checkpoints faster than its repositories take it
- *       loses intermediate checkpoints, never the order. Marking the other repositories and deleting the replaced
- *       checkpoint follow after the stage completes, and the job's next operation finishes them first if they have not
- *       run. A thread that waits for repository calls runs those the executor has not started, so persists on a small
- *       pool never deadlock on their own calls; closing waits a bounded time and then abandons, never hanging on a
- *       repository.</li>
+ *       newer commit supersedes the waiting one), so the memory held is at most two snapshot arrays per job, counting
+ *       the kept one: the array of the last snapshot whose persist ended is kept, softly referenced, for the job's next
+ *       snapshot of the same length to copy into, as a new array of a large state would be allocated while the last
+ *       persist's garbage fills the heap, and its caller would wait for the collection that follows. A job that
+ *       checkpoints faster than its repositories take it loses intermediate checkpoints, never the order. Marking the
+ *       other repositories and deleting the replaced checkpoint follow after the stage completes, and the job's next
+ *       operation finishes them first if they have not run. A thread that waits for repository calls runs those the
+ *       executor has not started, so persists on a small pool never deadlock on their own calls; closing waits a
+ *       bounded time and then abandons, never hanging on a repository.</li>
  * </ul>
  *
  * <h2>Differential checkpoints</h2>

@@ -205,6 +205,7 @@ class AsyncCommitTest {
                         try {
                             gate.apply(parsed.id().sequence()).await();
                         } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
                             throw new IOException(e);
                         }
                     }
@@ -217,32 +218,64 @@ class AsyncCommitTest {
         Job job = store.job(JOB);
         CompletionStage<FragmentIndex> first = store.commitAsync(JOB, Stores.data(1, 300));
         Persists.Persist firstPersist = job.commits.running();
-        long firstSequence = atMarkers.take();
-        CompletionStage<FragmentIndex> second = store.commitAsync(JOB, Stores.data(2, 300));
-        CompletionStage<FragmentIndex> third = store.persists().commitAsync(JOB, Stores.data(3, 300),
-                (checkpoint, spare) -> {
-                    assertNull(spare, "a spare while the first persist runs");
-                    // The running persist ends while this snapshot is taken; the second one then runs and stays at
-                    // its markers, whose gate is not open.
-                    gate.apply(firstSequence).countDown();
-                    first.toCompletableFuture().join();
-                    while (job.commits.running() == firstPersist) {
-                        Thread.onSpinWait();
-                    }
-                    return checkpoint.clone();
-                });
+        Long firstSequence = atMarkers.poll(1, TimeUnit.MINUTES);
         try {
+            assertTrue(firstSequence != null, "the first commit never reached its markers");
+            CompletionStage<FragmentIndex> second = store.commitAsync(JOB, Stores.data(2, 300));
+            CompletionStage<FragmentIndex> third = store.persists().commitAsync(JOB, Stores.data(3, 300),
+                    (checkpoint, spare) -> {
+                        assertNull(spare, "a spare while the first persist runs");
+                        // The running persist ends while this snapshot is taken; the second one then runs and stays
+                        // at its markers, whose gate is not open.
+                        gate.apply(firstSequence).countDown();
+                        try {
+                            first.toCompletableFuture().get(1, TimeUnit.MINUTES);
+                        } catch (Exception e) {
+                            throw new AssertionError("the first commit did not end", e);
+                        }
+                        while (job.commits.running() == firstPersist) {
+                            Thread.onSpinWait();
+                        }
+                        return checkpoint.clone();
+                    });
             assertEquals(1, job.commits.waiting().size(), "the third commit does not wait");
             assertNull(job.takeSpare(), "the job kept a spare beside a running and a waiting snapshot");
-        } finally {
             for (long s = firstSequence; s < firstSequence + 3; s++) {
                 gate.apply(s).countDown();
             }
+            second.toCompletableFuture().get(1, TimeUnit.MINUTES);
+            third.toCompletableFuture().get(1, TimeUnit.MINUTES);
+            assertArrayEquals(Stores.data(3, 300), recovered(store));
+            assertTrue(store.close(Duration.ofMinutes(1)).isEmpty());
+        } finally {
+            // Whatever failed, no persist stays at a closed gate.
+            long from = firstSequence == null ? 0 : firstSequence;
+            for (long s = from; s < from + 3; s++) {
+                gate.apply(s).countDown();
+            }
+            markerGates.values().forEach(CountDownLatch::countDown);
         }
-        second.toCompletableFuture().join();
-        third.toCompletableFuture().join();
-        assertArrayEquals(Stores.data(3, 300), recovered(store));
-        assertTrue(store.close(Duration.ofMinutes(1)).isEmpty());
+    }
+
+    /** Deleting a job while its persist runs leaves none of the job's bytes kept for a next snapshot. */
+    @Test
+    void deleting_a_job_while_its_persist_runs_keeps_no_spare() throws Exception {
+        List<Gated> repositories = Gated.inMemory(5);
+        CheckpointStore store = CheckpointStore.perennial(IdaCodec.systematic(2, 2).withStripeSizeBytes(16),
+                repositories).executor(pool(2)).segmentBytes(64).build();
+        repositories.forEach(r -> r.close(key -> key.endsWith(".ok")));
+        CompletionStage<FragmentIndex> stage = store.commitAsync(JOB, Stores.data(1, 300));
+        awaitArrival(repositories);
+        CompletableFuture<Integer> deletion = CompletableFuture.supplyAsync(() -> store.deleteJob(JOB, true),
+                pool(1));
+        // The deletion waits for the job, which the persist holds until its markers are stored.
+        Thread.sleep(50);
+        assertFalse(deletion.isDone(), "the deletion did not wait for the persist");
+        repositories.forEach(Gated::release);
+        stage.toCompletableFuture().get(1, TimeUnit.MINUTES);
+        assertTrue(deletion.get(1, TimeUnit.MINUTES) > 0, "the deletion deleted nothing");
+        assertNull(store.job(JOB).takeSpare(), "the deleted job's snapshot is still kept");
+        assertEquals(List.of(), store.checkpoints(JOB));
     }
 
     /** A persist that ends after close returned must not leave its array kept by the closed store. */
