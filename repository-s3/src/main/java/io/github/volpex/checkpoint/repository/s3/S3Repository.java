@@ -314,7 +314,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
 
     @Override
     public FragmentOutput create(String key) throws IOException {
-        return new Upload(key, objectKey(key));
+        return new Upload(key, objectKey(key), -1);
     }
 
     /**
@@ -625,7 +625,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
                 len -= n;
                 if (len > 0 && n == 0) {
                     if (request.claim()) {
-                        fallback = new Upload(key, objectKey);
+                        fallback = new Upload(key, objectKey, lengthBytes);
                         fallback.write(pipe.unread());
                     } else {
                         pipe.awaitRoom();
@@ -744,7 +744,11 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
     private final class Upload extends FragmentOutput {
         private final String key;
         private final String objectKey;
-        private byte[] buffer = new byte[Math.min(partBytes, 64 * 1024)];
+        private byte[] buffer;
+        /** The value's length when known in advance, else negative. */
+        private final long lengthBytes;
+        /** The bytes of the parts already handed to an upload. */
+        private long flushed;
         /** The buffer of the last part uploaded, reused for the part after the next. */
         private byte[] spare;
         private int buffered;
@@ -752,9 +756,21 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         private final List<CompletedPart> parts = new ArrayList<>();
         private PartUpload inFlight;
 
-        Upload(String key, String objectKey) {
+        /**
+         * An upload of {@code lengthBytes} bytes, or of a length not known in advance when it is negative: a known
+         * length sizes the first part's buffer at once (the smaller of a part and the length), an unknown one starts
+         * at 64 KiB and doubles up to a part.
+         */
+        Upload(String key, String objectKey, long lengthBytes) {
             this.key = key;
             this.objectKey = objectKey;
+            this.lengthBytes = lengthBytes;
+            this.buffer = new byte[lengthBytes < 0 ? Math.min(partBytes, 64 * 1024) : bufferFor(lengthBytes)];
+        }
+
+        /** A buffer length for the part that starts with {@code left} bytes of a known length still to come. */
+        private int bufferFor(long left) {
+            return (int) Math.max(1, Math.min(partBytes, left));
         }
 
         @Override
@@ -791,6 +807,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
             }
             awaitInFlight();
             PartUpload part = new PartUpload(uploadId, parts.size() + 1, buffer, buffered);
+            flushed += buffered;
             if (uploadExecutor == null || last) {
                 part.run();
                 parts.add(part.result());
@@ -801,7 +818,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
                 } catch (RejectedExecutionException e) {
                     part.run();
                 }
-                buffer = spare != null ? spare : new byte[buffer.length];
+                buffer = spare != null ? spare
+                        : new byte[lengthBytes < 0 ? buffer.length : bufferFor(lengthBytes - flushed)];
                 spare = null;
             }
             buffered = 0;
