@@ -190,7 +190,7 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         String objectKey = objectKey(key);
         Objects.requireNonNull(content, "content");
         if (content.length > partBytes) {
-            try (FragmentOutput out = create(key)) {
+            try (FragmentOutput out = new Upload(key, objectKey, content.length)) {
                 out.write(content);
                 out.commit();
             }
@@ -340,7 +340,8 @@ public final class S3Repository implements FragmentRepository, AutoCloseable {
         }
         if (!streamPromisedLengths || uploadExecutor == null || lengthBytes <= partBytes
                 || lengthBytes > MAX_PUT_BYTES) {
-            return FragmentRepository.super.create(key, lengthBytes);
+            // As create(key), with the promise checked and the buffers sized from the length.
+            return FragmentOutput.checkingLength(key, lengthBytes, new Upload(key, objectKey, lengthBytes));
         }
         return FragmentOutput.checkingLength(key, lengthBytes, new StreamedPut(key, objectKey, lengthBytes));
     }

@@ -642,6 +642,102 @@ class S3RepositoryTest {
         }
     }
 
+    /**
+     * Whatever sizes the buffers start at (from a known length, or growing from 64 KiB), every part of a multipart
+     * upload but the last holds exactly a part, the parts add up to the value, and the value reads back whole: for
+     * values a byte over a part, a byte under two, exactly two, a byte over two and three and a bit; written whole, in
+     * random pieces, or as one piece then single bytes; through a streamed put that falls back to parts (its executor
+     * refusing or dropping the request), a promised length not streamed, an unknown length, and {@code put}. The
+     * lengths are those the server received for each part ({@code x-amz-decoded-content-length} of the chunked
+     * uploads).
+     */
+    @Test
+    void every_part_but_the_last_is_a_whole_part_whatever_the_length_and_the_writes() throws IOException {
+        int part = S3Repository.MIN_PART_BYTES;
+        java.util.Map<Integer, Long> parts = new java.util.concurrent.ConcurrentHashMap<>();
+        software.amazon.awssdk.core.interceptor.ExecutionInterceptor recorder =
+                new software.amazon.awssdk.core.interceptor.ExecutionInterceptor() {
+                    @Override
+                    public void beforeTransmission(
+                            software.amazon.awssdk.core.interceptor.Context.BeforeTransmission context,
+                            software.amazon.awssdk.core.interceptor.ExecutionAttributes attributes) {
+                        if (context.request() instanceof software.amazon.awssdk.services.s3.model.UploadPartRequest r) {
+                            String length = context.httpRequest().firstMatchingHeader("x-amz-decoded-content-length")
+                                    .or(() -> context.httpRequest().firstMatchingHeader("Content-Length"))
+                                    .orElseThrow();
+                            parts.put(r.partNumber(), Long.parseLong(length));
+                        }
+                    }
+                };
+        SplittableRandom random = new SplittableRandom(7);
+        try (S3Client client = S3Client.builder().endpointOverride(s3.endpoint()).region(Region.US_EAST_1)
+                .forcePathStyle(true).credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)))
+                .overrideConfiguration(c -> c.addExecutionInterceptor(recorder)).build()) {
+            for (int length : new int[] {part + 1, 2 * part - 1, 2 * part, 2 * part + 1, 3 * part + 12_345}) {
+                byte[] value = new byte[length];
+                random.nextBytes(value);
+                for (String way : List.of("streamed, refused", "streamed, dropped", "promised", "unknown", "put")) {
+                    for (int writes = 0; writes < 3; writes++) {
+                        String what = way + ", " + length + " bytes, writes " + writes;
+                        parts.clear();
+                        Mode mode = way.endsWith("dropped") ? Mode.DROPPING : Mode.REFUSING;
+                        try (S3Repository repository = S3Repository.builder(LocalS3.BUCKET).client(client)
+                                .keyPrefix("whole-parts/").partBytes(part)
+                                .uploadExecutor(executor(mode, new AtomicInteger()))
+                                .streamPromisedLengths(way.startsWith("streamed")).build()) {
+                            if (way.equals("put")) {
+                                repository.put("v", value);
+                            } else {
+                                try (FragmentOutput out = way.equals("unknown") ? repository.create("v")
+                                        : repository.create("v", length)) {
+                                    writeIn(out, value, writes, random);
+                                    out.commit();
+                                }
+                            }
+                            assertArrayEquals(value, repository.get("v").orElseThrow(), what);
+                            assertTrue(repository.delete("v"), what);
+                        }
+                        int count = (length + part - 1) / part;
+                        assertEquals(count, parts.size(), what + ": " + parts);
+                        long sum = 0;
+                        for (int number = 1; number <= count; number++) {
+                            long got = parts.get(number);
+                            sum += got;
+                            if (number < count) {
+                                assertEquals(part, got, what + ": part " + number + " of " + parts);
+                            }
+                        }
+                        assertEquals(length, sum, what + ": " + parts);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Writes {@code value} whole (0), in random pieces (1), or as one piece and then byte by byte (2). */
+    private static void writeIn(FragmentOutput out, byte[] value, int writes, SplittableRandom random)
+            throws IOException {
+        if (writes == 0) {
+            out.write(value);
+            return;
+        }
+        int at = 0;
+        if (writes == 2) {
+            int first = value.length - 300;
+            out.write(value, 0, first);
+            for (at = first; at < value.length; at++) {
+                out.write(value[at]);
+            }
+            return;
+        }
+        while (at < value.length) {
+            int n = Math.min(value.length - at, 1 + random.nextInt(3 << 20));
+            out.write(value, at, n);
+            at += n;
+        }
+    }
+
     private static S3Client rawClient(LocalS3 server) {
         return S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1)
                 .forcePathStyle(true).credentialsProvider(StaticCredentialsProvider.create(
