@@ -377,6 +377,13 @@ public final class Tour {
                 if (failed.isCompletedExceptionally()) {
                     failed.get();
                 }
+                // What a durable commit left to do (marking other repositories, deleting older checkpoints) runs on
+                // the store's threads after its stage completed: the run ends once they are done with the
+                // repositories, so nothing writes or deletes there after it returns.
+                storeThreads.shutdown();
+                if (!storeThreads.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new IllegalStateException("the store's threads did not finish within " + CLOSE_WAIT);
+                }
                 double wall = (System.nanoTime() - start) / 1e9;
                 ticker.shutdownNow();
                 ticker.awaitTermination(1, TimeUnit.SECONDS);
