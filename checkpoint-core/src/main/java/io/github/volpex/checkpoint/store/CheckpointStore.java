@@ -786,6 +786,12 @@ public final class CheckpointStore implements AutoCloseable {
      * waiting thread abandons at once (the interrupt status is kept). Recovery, repair and collection still work on a
      * closed store; they hold nothing that needs closing. Closing twice is harmless.
      *
+     * <p>It waits for commits to be decided, not for what a durable asynchronous commit leaves to do once its stage
+     * has completed — marking the other repositories, deleting the checkpoints it replaces — which its executor thread
+     * runs next and which may still be running when this method returns. A host that must know that nothing touches
+     * the repositories any more (before it closes them, or inspects what they hold) shuts the executor down and
+     * awaits its termination after closing the store.
+     *
      * @param maxWait how long to wait for the accepted commits; zero abandons every one not yet decided at once
      * @return the commits abandoned, in no particular order; empty if every accepted commit was decided in time
      * @throws NullPointerException     if {@code maxWait} is null
