@@ -670,10 +670,7 @@ class S3RepositoryTest {
                     }
                 };
         SplittableRandom random = new SplittableRandom(7);
-        try (S3Client client = S3Client.builder().endpointOverride(s3.endpoint()).region(Region.US_EAST_1)
-                .forcePathStyle(true).credentialsProvider(StaticCredentialsProvider.create(
-                        AwsBasicCredentials.create(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)))
-                .overrideConfiguration(c -> c.addExecutionInterceptor(recorder)).build()) {
+        try (S3Client client = rawClient(s3, recorder)) {
             for (int length : new int[] {part + 1, 2 * part - 1, 2 * part, 2 * part + 1, 3 * part + 12_345}) {
                 byte[] value = new byte[length];
                 random.nextBytes(value);
@@ -738,10 +735,12 @@ class S3RepositoryTest {
         }
     }
 
-    private static S3Client rawClient(LocalS3 server) {
+    private static S3Client rawClient(LocalS3 server,
+                                      software.amazon.awssdk.core.interceptor.ExecutionInterceptor... interceptors) {
         return S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1)
                 .forcePathStyle(true).credentialsProvider(StaticCredentialsProvider.create(
                         AwsBasicCredentials.create(LocalS3.ACCESS_KEY, LocalS3.SECRET_KEY)))
+                .overrideConfiguration(c -> c.executionInterceptors(List.of(interceptors)))
                 .httpClientBuilder(Apache5HttpClient.builder()).build();
     }
 
